@@ -88,28 +88,33 @@ def pairwise_unrelated(*cards: int) -> bool:
     return len({FIG[c] for c in cards}) == len(cards) == len({SUIT[c] for c in cards})
 
 
+def six_unrelated(a1: int, a2: int, a3: int, a4: int, a5: int, a6: int) -> bool:
+    """``pairwise_unrelated`` for exactly six cards (the same test, spelled out for speed)."""
+    return (
+        len({FIG[a1], FIG[a2], FIG[a3], FIG[a4], FIG[a5], FIG[a6]}) == 6
+        and len({SUIT[a1], SUIT[a2], SUIT[a3], SUIT[a4], SUIT[a5], SUIT[a6]}) == 6
+    )
+
+
 # ------------------------------------------------------------- §2 the groups
 
 
-def _one_kind(cards: Sequence[int]) -> Kind | None:
-    """'figure' if all the cards share a figure, 'suit' if all share a suit, else None."""
-    if len({FIG[c] for c in cards}) == 1:
+def pair(x: int, y: int) -> Kind | None:
+    """Đôi (§2): x, y share a figure (kind figure) or a suit (kind suit)."""
+    if FIG[x] == FIG[y]:
         return "figure"
-    if len({SUIT[c] for c in cards}) == 1:
+    if SUIT[x] == SUIT[y]:
         return "suit"
     return None
 
 
-@_memo
-def pair(x: int, y: int) -> Kind | None:
-    """Đôi (§2): x, y share a figure (kind figure) or a suit (kind suit)."""
-    return _one_kind((x, y))
-
-
-@_memo
 def phu(x: int, y: int, z: int) -> Kind | None:
     """Phu (§2): three cards of one figure or of one suit."""
-    return _one_kind((x, y, z))
+    if FIG[x] == FIG[y] == FIG[z]:
+        return "figure"
+    if SUIT[x] == SUIT[y] == SUIT[z]:
+        return "suit"
+    return None
 
 
 @_memo
@@ -154,23 +159,36 @@ def edo3(x: int, y: int, z: int) -> bool:
 
 def cung(w: int, x: int, y: int, z: int) -> Kind | None:
     """Củng (§2): four cards of one figure or one suit."""
-    return _one_kind((w, x, y, z))
+    if FIG[w] == FIG[x] == FIG[y] == FIG[z]:
+        return "figure"
+    if SUIT[w] == SUIT[x] == SUIT[y] == SUIT[z]:
+        return "suit"
+    return None
 
 
 def ngu(v: int, w: int, x: int, y: int, z: int) -> Kind | None:
     """Ngũ (§2): five cards of one figure or one suit."""
-    return _one_kind((v, w, x, y, z))
+    if FIG[v] == FIG[w] == FIG[x] == FIG[y] == FIG[z]:
+        return "figure"
+    if SUIT[v] == SUIT[w] == SUIT[x] == SUIT[y] == SUIT[z]:
+        return "suit"
+    return None
 
 
 def luc(a1: int, a2: int, a3: int, a4: int, a5: int, a6: int) -> Kind | None:
     """Lục bộ (§2): six cards of one figure or one suit."""
-    return _one_kind((a1, a2, a3, a4, a5, a6))
+    if FIG[a1] == FIG[a2] == FIG[a3] == FIG[a4] == FIG[a5] == FIG[a6]:
+        return "figure"
+    if SUIT[a1] == SUIT[a2] == SUIT[a3] == SUIT[a4] == SUIT[a5] == SUIT[a6]:
+        return "suit"
+    return None
 
 
 def _other(kind: Kind) -> Kind:
     return "suit" if kind == "figure" else "figure"
 
 
+@_memo
 def _phu_or_phe(x: int, y: int, z: int) -> bool:
     return phu(x, y, z) is not None or phe(x, y, z) is not None
 
@@ -178,26 +196,39 @@ def _phu_or_phe(x: int, y: int, z: int) -> bool:
 # ----------------------------------------------------- §3 completed hands
 
 
-def reference_is_completed(arrangement: Arrangement) -> bool:
-    """Completed hand (§3, book §4.2): the arrangement matches one of the six shapes."""
+def positional_shapes(arrangement: Arrangement) -> tuple[int, ...]:
+    """The completed-hand shapes 1-5 of §3 (those defined on positions) that this order a1..a6
+    matches."""
     a1, a2, a3, a4, a5, a6 = arrangement
-    # 1. two triples, each a Phu or a Phe
+    shapes: list[int] = []
+    # 1. two triples: each of (a1,a2,a3) and (a4,a5,a6) is a Phu or a Phe
     if _phu_or_phe(a1, a2, a3) and _phu_or_phe(a4, a5, a6):
-        return True
-    # 2. three pairs
+        shapes.append(1)
+    # 2. three pairs: pair(a1,a2), pair(a3,a4), pair(a5,a6)
     if pair(a1, a2) and pair(a3, a4) and pair(a5, a6):
-        return True
-    # 3. Củng + pair
-    if cung(a1, a2, a3, a4) and pair(a5, a6):
-        return True
-    # 4. Củng + triple sharing a4
-    if cung(a1, a2, a3, a4) and _phu_or_phe(a4, a5, a6):
-        return True
-    # 5. five + one
+        shapes.append(2)
+    if cung(a1, a2, a3, a4):
+        # 3. Củng + pair: cung(a1..a4), pair(a5,a6)
+        if pair(a5, a6):
+            shapes.append(3)
+        # 4. Củng + triple sharing a4: cung(a1..a4) and (a4,a5,a6) is a Phu or a Phe
+        if _phu_or_phe(a4, a5, a6):
+            shapes.append(4)
+    # 5. five + one: ngu(a1..a5), pair(a5,a6)
     if ngu(a1, a2, a3, a4, a5) and pair(a5, a6):
-        return True
-    # 6. six: Lục bộ, or six pairwise unrelated cards
-    return luc(a1, a2, a3, a4, a5, a6) is not None or pairwise_unrelated(*arrangement)
+        shapes.append(5)
+    return tuple(shapes)
+
+
+def six_card_shape(cards: Arrangement) -> bool:
+    """Shape 6 of §3, the one that ignores positions: luc(a1..a6), or the six cards are
+    pairwise unrelated."""
+    return luc(*cards) is not None or six_unrelated(*cards)
+
+
+def reference_is_completed(arrangement: Arrangement) -> bool:
+    """Completed hand (§3, book §4.2): the order a1..a6 matches one of the six shapes."""
+    return bool(positional_shapes(arrangement)) or six_card_shape(arrangement)
 
 
 # ------------------------------------------------------- §4 the Thế predicates
@@ -225,7 +256,7 @@ ThePredicate = Callable[[Arrangement, Table], bool]
 
 def quoc_si(a: Arrangement, t: Table) -> bool:
     """Quốc Sĩ (Special, tier 1): the six cards are pairwise unrelated."""
-    return pairwise_unrelated(*a)
+    return six_unrelated(*a)
 
 
 # ---- Thế 1
@@ -595,9 +626,15 @@ def ba_doi_ba_doi(a: Arrangement, t: Table) -> bool:
     k = pair(a1, a2)
     if k is None or pair(a3, a4) != k or pair(a5, a6) != k:
         return False
-    other = _other(k)
+    return _splits_into_pairs_of(_other(k), *sorted(a))
+
+
+@lru_cache(maxsize=_MEMO_SIZE)
+def _splits_into_pairs_of(kind: Kind, *cards: int) -> bool:
+    """The cards can be split, in any way, into pairs all of the given kind (memoized on the
+    sorted cards; the split does not depend on their order)."""
     return any(
-        all(pair(x, y) == other for x, y in matching) for matching in _perfect_matchings(a)
+        all(pair(x, y) == kind for x, y in matching) for matching in _perfect_matchings(cards)
     )
 
 
@@ -721,10 +758,12 @@ def quoc_si_vo_song(a: Arrangement, t: Table) -> bool:
 
 @dataclass(frozen=True)
 class RefThe:
-    """One Thế of §4: id, tier and its positional predicate."""
+    """One Thế of §4: id, tier, its positional predicate, and the completed-hand shape of §3
+    (1-6) that its definition implies (§3: "every Thế below implies one of them")."""
 
     id: str
     tier: int
+    shape: int
     predicate: ThePredicate
     needs_chi_diem: bool = False
 
@@ -732,65 +771,65 @@ class RefThe:
 # In the order §4 lists them (Special first, then Thế 1..7, then Thế 0); that order breaks
 # the last ties of §3.
 THES: tuple[RefThe, ...] = (
-    RefThe("quoc_si", 1, quoc_si),
+    RefThe("quoc_si", 1, 6, quoc_si),
     # Thế 1
-    RefThe("ba_doi", 1, ba_doi),
-    RefThe("phe_phe_lien_minh", 1, phe_phe_lien_minh),
-    RefThe("phe_phe_dong_sac", 1, phe_phe_dong_sac),
-    RefThe("phe_phe_phan_tranh", 1, phe_phe_phan_tranh),
-    RefThe("phe_phe_ba_doi", 1, phe_phe_ba_doi),
-    RefThe("phe_co_do", 1, phe_co_do),
-    RefThe("phe_giang_ho", 1, phe_giang_ho),
-    RefThe("phu_phu", 1, phu_phu),
-    RefThe("cung_doi", 1, cung_doi),
-    RefThe("cung_phu", 1, cung_phu),
+    RefThe("ba_doi", 1, 2, ba_doi),
+    RefThe("phe_phe_lien_minh", 1, 1, phe_phe_lien_minh),
+    RefThe("phe_phe_dong_sac", 1, 1, phe_phe_dong_sac),
+    RefThe("phe_phe_phan_tranh", 1, 1, phe_phe_phan_tranh),
+    RefThe("phe_phe_ba_doi", 1, 1, phe_phe_ba_doi),
+    RefThe("phe_co_do", 1, 1, phe_co_do),
+    RefThe("phe_giang_ho", 1, 1, phe_giang_ho),
+    RefThe("phu_phu", 1, 1, phu_phu),
+    RefThe("cung_doi", 1, 3, cung_doi),
+    RefThe("cung_phu", 1, 4, cung_phu),
     # Thế 2
-    RefThe("phien_phien", 2, phien_phien),
-    RefThe("phien_co_do", 2, phien_co_do),
-    RefThe("phien_giang_ho", 2, phien_giang_ho),
-    RefThe("cung_phien", 2, cung_phien),
-    RefThe("cung_phien_doi_phu", 2, cung_phien_doi_phu),
-    RefThe("cung_doi_phe", 2, cung_doi_phe),
-    RefThe("cung_phien_doi", 2, cung_phien_doi),
-    RefThe("ngu_luan_doi", 2, ngu_luan_doi),
-    RefThe("phu_co_do_giang_ho", 2, phu_co_do_giang_ho),
+    RefThe("phien_phien", 2, 1, phien_phien),
+    RefThe("phien_co_do", 2, 1, phien_co_do),
+    RefThe("phien_giang_ho", 2, 1, phien_giang_ho),
+    RefThe("cung_phien", 2, 4, cung_phien),
+    RefThe("cung_phien_doi_phu", 2, 4, cung_phien_doi_phu),
+    RefThe("cung_doi_phe", 2, 3, cung_doi_phe),
+    RefThe("cung_phien_doi", 2, 3, cung_phien_doi),
+    RefThe("ngu_luan_doi", 2, 5, ngu_luan_doi),
+    RefThe("phu_co_do_giang_ho", 2, 1, phu_co_do_giang_ho),
     # Thế 3
-    RefThe("cung_phien_phu_giang_ho", 3, cung_phien_phu_giang_ho),
-    RefThe("cung_phien_phu_co_do", 3, cung_phien_phu_co_do),
-    RefThe("cung_doi_hai_doi", 3, cung_doi_hai_doi),
-    RefThe("cung_doi_phien", 3, cung_doi_phien),
-    RefThe("cung_phien_doi_phe", 3, cung_phien_doi_phe),
-    RefThe("ngu_luan_trai", 3, ngu_luan_trai),
-    RefThe("ngu_luan_phai", 3, ngu_luan_phai),
-    RefThe("ngu_luan_danh_du", 3, ngu_luan_danh_du),
+    RefThe("cung_phien_phu_giang_ho", 3, 4, cung_phien_phu_giang_ho),
+    RefThe("cung_phien_phu_co_do", 3, 4, cung_phien_phu_co_do),
+    RefThe("cung_doi_hai_doi", 3, 3, cung_doi_hai_doi),
+    RefThe("cung_doi_phien", 3, 3, cung_doi_phien),
+    RefThe("cung_phien_doi_phe", 3, 3, cung_phien_doi_phe),
+    RefThe("ngu_luan_trai", 3, 5, ngu_luan_trai),
+    RefThe("ngu_luan_phai", 3, 5, ngu_luan_phai),
+    RefThe("ngu_luan_danh_du", 3, 5, ngu_luan_danh_du),
     # Thế 4
-    RefThe("cung_phien_doi_hai_doi", 4, cung_phien_doi_hai_doi),
-    RefThe("cung_phien_doi_phe_lien_minh", 4, cung_phien_doi_phe_lien_minh),
-    RefThe("cung_phien_doi_phe_dong_sac", 4, cung_phien_doi_phe_dong_sac),
-    RefThe("cung_phien_doi_phe_phan_tranh", 4, cung_phien_doi_phe_phan_tranh),
-    RefThe("quoc_si_trai", 4, quoc_si_trai),
-    RefThe("quoc_si_phai", 4, quoc_si_phai),
-    RefThe("that_si", 4, that_si, needs_chi_diem=True),
+    RefThe("cung_phien_doi_hai_doi", 4, 3, cung_phien_doi_hai_doi),
+    RefThe("cung_phien_doi_phe_lien_minh", 4, 3, cung_phien_doi_phe_lien_minh),
+    RefThe("cung_phien_doi_phe_dong_sac", 4, 3, cung_phien_doi_phe_dong_sac),
+    RefThe("cung_phien_doi_phe_phan_tranh", 4, 3, cung_phien_doi_phe_phan_tranh),
+    RefThe("quoc_si_trai", 4, 6, quoc_si_trai),
+    RefThe("quoc_si_phai", 4, 6, quoc_si_phai),
+    RefThe("that_si", 4, 6, that_si, needs_chi_diem=True),
     # Thế 5
-    RefThe("ba_doi_ba_doi", 5, ba_doi_ba_doi),
-    RefThe("phu_phu_ba_doi", 5, phu_phu_ba_doi),
-    RefThe("luc_bo", 5, luc_bo),
-    RefThe("sieu_ngu_luan_trai", 5, sieu_ngu_luan_trai),
-    RefThe("sieu_ngu_luan_phai", 5, sieu_ngu_luan_phai),
-    RefThe("bat_si", 5, bat_si, needs_chi_diem=True),
+    RefThe("ba_doi_ba_doi", 5, 2, ba_doi_ba_doi),
+    RefThe("phu_phu_ba_doi", 5, 1, phu_phu_ba_doi),
+    RefThe("luc_bo", 5, 6, luc_bo),
+    RefThe("sieu_ngu_luan_trai", 5, 5, sieu_ngu_luan_trai),
+    RefThe("sieu_ngu_luan_phai", 5, 5, sieu_ngu_luan_phai),
+    RefThe("bat_si", 5, 6, bat_si, needs_chi_diem=True),
     # Thế 6
-    RefThe("phien_phien_ba_doi", 6, phien_phien_ba_doi),
-    RefThe("phien_phien_luc_bo", 6, phien_phien_luc_bo),
-    RefThe("phe_co_do_ba_doi", 6, phe_co_do_ba_doi),
-    RefThe("phe_giang_ho_ba_doi", 6, phe_giang_ho_ba_doi),
-    RefThe("cuu_si", 6, cuu_si, needs_chi_diem=True),
+    RefThe("phien_phien_ba_doi", 6, 1, phien_phien_ba_doi),
+    RefThe("phien_phien_luc_bo", 6, 1, phien_phien_luc_bo),
+    RefThe("phe_co_do_ba_doi", 6, 1, phe_co_do_ba_doi),
+    RefThe("phe_giang_ho_ba_doi", 6, 1, phe_giang_ho_ba_doi),
+    RefThe("cuu_si", 6, 6, cuu_si, needs_chi_diem=True),
     # Thế 7
-    RefThe("phu_co_do_giang_ho_ba_doi", 7, phu_co_do_giang_ho_ba_doi),
-    RefThe("ba_doi_phu_co_do_giang_ho", 7, ba_doi_phu_co_do_giang_ho),
-    RefThe("luc_bo_danh_du", 7, luc_bo_danh_du),
-    RefThe("thap_si", 7, thap_si, needs_chi_diem=True),
+    RefThe("phu_co_do_giang_ho_ba_doi", 7, 1, phu_co_do_giang_ho_ba_doi),
+    RefThe("ba_doi_phu_co_do_giang_ho", 7, 2, ba_doi_phu_co_do_giang_ho),
+    RefThe("luc_bo_danh_du", 7, 6, luc_bo_danh_du),
+    RefThe("thap_si", 7, 6, thap_si, needs_chi_diem=True),
     # Thế 0: the match win, tier 10 [R-13]
-    RefThe("quoc_si_vo_song", 10, quoc_si_vo_song, needs_chi_diem=True),
+    RefThe("quoc_si_vo_song", 10, 6, quoc_si_vo_song, needs_chi_diem=True),
 )
 
 THE_IDS: tuple[str, ...] = tuple(the.id for the in THES)
@@ -820,11 +859,17 @@ SUPERSEDES: dict[str, frozenset[str]] = {
 """§4 ``supersedes``: the more specific Thế, used only among Thế of equal points and tier."""
 
 
-def _thes_of(arrangement: Arrangement, table: Table) -> frozenset[str]:
+def _thes_of(
+    arrangement: Arrangement, table: Table, shapes: tuple[int, ...] | None = None
+) -> frozenset[str]:
+    """The Thế ids of one order. With ``shapes`` (the order's completed shapes), only the Thế
+    whose definition implies one of those shapes are tried: a speed measure, checked by
+    ``test_reference_agreement.py`` to change nothing."""
     return frozenset(
         the.id
         for the in THES
-        if (table.chi_diem is not None or not the.needs_chi_diem)
+        if (shapes is None or the.shape in shapes)
+        and (table.chi_diem is not None or not the.needs_chi_diem)
         and the.predicate(arrangement, table)
     )
 
@@ -987,17 +1032,25 @@ def reference_score(
     def indicators_count(the_id: str) -> bool:
         return not locked and not nhat_ban and the_id != "quoc_si"
 
-    # Every (order, Thế) pair the six cards allow.
-    orders = [hand] if nhat_ban else list(permutations(hand))
+    # Every (order, Thế) pair the six cards allow. The Thế of shape 6 (Lục bộ, Quốc Sĩ
+    # families) are defined on the six cards, not on positions: they are the same in every
+    # order, so they are tried once. The others are tried on every order whose positional
+    # shapes (§3) include the shape their definition implies.
     candidates: list[tuple[int, int, str]] = []  # (points, tier, the)
-    for order in orders:
-        if not reference_is_completed(order):
-            continue  # §3: every Thế implies a completed shape
-        for the_id in _thes_of(order, table):
+
+    def add(the_ids: Iterable[str]) -> None:
+        for the_id in the_ids:
             if locked and the_id in QUOC_SI_FAMILY:
                 continue
             ind = indicators if indicators_count(the_id) else 0
             candidates.append((TIER[the_id] + len(bonuses) + ind, TIER[the_id], the_id))
+
+    if six_card_shape(hand):
+        add(_thes_of(hand, table, (6,)))
+    for order in [hand] if nhat_ban else permutations(hand):
+        shapes = positional_shapes(order)
+        if shapes:
+            add(_thes_of(order, table, shapes))
 
     if not candidates:
         if nhat_ban and reference_is_completed(hand):

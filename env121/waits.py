@@ -121,7 +121,7 @@ def winning_cards(a: Arrangement) -> frozenset[int]:
     g = a.index(GAP)
     hand = set(a)
     return frozenset(
-        c for c in range(NUM_CARDS) if c not in hand and completed_shape(a[:g] + (c,) + a[g + 1 :])
+        c for c in range(NUM_CARDS) if c not in hand and completed_shape((*a[:g], c, *a[g + 1 :]))
     )
 
 

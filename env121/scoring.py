@@ -16,6 +16,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import permutations
 from typing import Any
 
 from env121.bonuses import (
@@ -235,3 +236,28 @@ def _table(hand: tuple[int, ...], chi_diem: int, an_si: Iterable[int], config: R
             f"an_si {format_cards(clash)} is also in the hand or the Chỉ Điểm: expected other cards"
         )
     return Table(config, chi, revealed)
+
+
+def explain_no_win(
+    cards: Sequence[int],
+    *,
+    locked: bool = False,
+    nhat_ban: bool = False,
+    config: RuleConfig | None = None,
+) -> str:
+    """Why six cards are not a valid win, in words (for people and logs).
+
+    Meant for hands :func:`score_hand` returned ``None`` for; the indicators
+    never decide it, so they are not asked for.
+    """
+    config = DEFAULT_CONFIG if config is None else config
+    hand = _six_cards(cards, "cards")
+    if nhat_ban:
+        return "the fixed Nhất Bản arrangement is not a completed hand"
+    found = achievable_thes(tuple(sorted(hand)), config)
+    if locked and found and set(found) <= _QUOC_SI_FAMILY:
+        names = ", ".join(sorted(found))
+        return f"only Quốc Sĩ-family Thế ({names}), which Bội ước forbids"
+    if any(completed_shape(order) for order in permutations(hand)):
+        return "completed hand but no Thế: Cấm thủ"
+    return "not a completed hand in any order"

@@ -78,11 +78,11 @@ def _align(a: Cards, b: Cards, key: tuple[int, ...]) -> Cards | None:
 
 def _two_triples(cards: Cards, config: RuleConfig, found: Found) -> None:
     for ia, ib in _TRIPLE_SPLITS:
-        for a, b in (
-            (tuple(cards[i] for i in ia), tuple(cards[i] for i in ib)),
-            (tuple(cards[i] for i in ib), tuple(cards[i] for i in ia)),
-        ):
+        a = (cards[ia[0]], cards[ia[1]], cards[ia[2]])
+        b = (cards[ib[0]], cards[ib[1]], cards[ib[2]])
+        if (phu(*a) or phe(*a)) and (phu(*b) or phe(*b)):  # every such Thế is two triples
             _triple_pair(a, b, config, found)
+            _triple_pair(b, a, config, found)
 
 
 def _triple_pair(a: Cards, b: Cards, config: RuleConfig, found: Found) -> None:

@@ -46,8 +46,10 @@ DEFAULT_LEFT_FIGURES = frozenset({1, 2, 3, 4, 5})
 
 
 # §1 suit table: suits 2-4 are FLOWER, 5-7 BUTTERFLY, 8-10 LEAF, each clan RED, BLUE, PURPLE.
-SUIT_CLAN: dict[int, int | None] = {KYOTO: None, EDO: None} | {s: (s - 2) // 3 for s in range(2, 11)}
-SUIT_COLOR: dict[int, int | None] = {KYOTO: None, EDO: None} | {s: (s - 2) % 3 for s in range(2, 11)}
+SUIT_CLAN: dict[int, int | None] = {KYOTO: None, EDO: None}
+SUIT_CLAN |= {s: (s - 2) // 3 for s in range(2, 11)}
+SUIT_COLOR: dict[int, int | None] = {KYOTO: None, EDO: None}
+SUIT_COLOR |= {s: (s - 2) % 3 for s in range(2, 11)}
 
 
 def clan_of(card: int) -> int | None:
@@ -311,12 +313,12 @@ def phe_phe_ba_doi(a: Arrangement, t: Table) -> bool:
     spec marks [R-2] on the three named Phe–Phe Thế only).
     """
     a1, a2, a3, a4, a5, a6 = a
-    return (
-        phe(a1, a2, a3) is not None and phe(a4, a5, a6) is not None and _same_figures_across(a)
-    )
+    return phe(a1, a2, a3) is not None and phe(a4, a5, a6) is not None and _same_figures_across(a)
 
 
-def _either_order(a: Arrangement, first: Callable[..., object], second: Callable[..., object]) -> bool:
+def _either_order(
+    a: Arrangement, first: Callable[..., object], second: Callable[..., object]
+) -> bool:
     """first(a1,a2,a3) and second(a4,a5,a6), or the two halves swapped (§3 'either order')."""
     a1, a2, a3, a4, a5, a6 = a
     return bool(
@@ -360,9 +362,7 @@ def cung_phu(a: Arrangement, t: Table) -> bool:
 def phien_phien(a: Arrangement, t: Table) -> bool:
     """Thế 2: phien(a1,a2,a3), phien(a4,a5,a6), fig(a1) != fig(a4)."""
     a1, a2, a3, a4, a5, a6 = a
-    return (
-        phien(a1, a2, a3) is not None and phien(a4, a5, a6) is not None and FIG[a1] != FIG[a4]
-    )
+    return phien(a1, a2, a3) is not None and phien(a4, a5, a6) is not None and FIG[a1] != FIG[a4]
 
 
 def phien_co_do(a: Arrangement, t: Table) -> bool:
@@ -691,9 +691,7 @@ def phien_phien_ba_doi(a: Arrangement, t: Table) -> bool:
 def phien_phien_luc_bo(a: Arrangement, t: Table) -> bool:
     """Thế 6: phien(a1,a2,a3), phien(a4,a5,a6), fig(a1) = fig(a4)."""
     a1, a2, a3, a4, a5, a6 = a
-    return (
-        phien(a1, a2, a3) is not None and phien(a4, a5, a6) is not None and FIG[a1] == FIG[a4]
-    )
+    return phien(a1, a2, a3) is not None and phien(a4, a5, a6) is not None and FIG[a1] == FIG[a4]
 
 
 def phe_co_do_ba_doi(a: Arrangement, t: Table) -> bool:
@@ -1063,9 +1061,7 @@ def reference_score(
     best_tier = max(tier for points, tier, _ in candidates if points == best_points)
     kept = {the for points, tier, the in candidates if (points, tier) == (best_points, best_tier)}
     not_superseded = [
-        the
-        for the in kept
-        if not any(the in SUPERSEDES.get(other, frozenset()) for other in kept)
+        the for the in kept if not any(the in SUPERSEDES.get(other, frozenset()) for other in kept)
     ]
     the_id = min(not_superseded, key=LISTING_ORDER.__getitem__)
     ind = indicators if indicators_count(the_id) else 0

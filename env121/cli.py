@@ -1,0 +1,118 @@
+"""The ``env121`` command line.
+
+``env121 score "<six cards>" --chi-diem CARD [--an-si CARD …] [--locked]
+[--nhat-ban] [--dealer] [--self-drawn] [--last-card]`` scores a hand the way
+the engine does and prints the arrangement, the Thế and the point breakdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from env121.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
+from env121.cards import (
+    FIG,
+    FIGURE_NAMES_VI,
+    SUIT,
+    SUIT_NAMES_VI,
+    CardNotationError,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from env121.config import RuleConfig
+from env121.patterns import THE_BY_ID
+from env121.payment import win_payments
+from env121.scoring import HandScore, explain_no_win, score_hand
+
+
+def _score(args: argparse.Namespace) -> int:
+    cards = parse_cards(args.cards)
+    chi_diem = parse_card(args.chi_diem)
+    an_si = parse_cards(args.an_si) if args.an_si else ()
+    config = RuleConfig(payment_rounding=args.payment_rounding)
+    result = score_hand(
+        cards,
+        chi_diem=chi_diem,
+        an_si=an_si,
+        locked=args.locked,
+        nhat_ban=args.nhat_ban,
+        dealer=args.dealer,
+        self_drawn=args.self_drawn,
+        last_card=args.last_card,
+        config=config,
+    )
+    print(f"hand:      {format_cards(cards)}")
+    print(f"Chỉ Điểm:  {format_card(chi_diem)}   Ẩn Sĩ revealed: {format_cards(an_si) or '-'}")
+    if result is None:
+        reason = explain_no_win(cards, locked=args.locked, nhat_ban=args.nhat_ban, config=config)
+        print(f"no win: {reason}")
+        return 1
+    for line in _breakdown(result, chi_diem, an_si):
+        print(line)
+    deltas = win_payments(result.points, 0, config)
+    print(
+        f"payment ({config.payment_rounding}), as seat #1: receives {deltas[0]}; "
+        f"#2 pays {-deltas[1]}, #3 pays {-deltas[2]}, #4 pays {-deltas[3]}"
+    )
+    return 0
+
+
+def _breakdown(score: HandScore, chi_diem: int, an_si: Sequence[int]) -> list[str]:
+    lines = [f"laid out:  {format_cards(score.arrangement)}"]
+    if score.the is None:
+        lines.append("Thế:       none (a completed hand under Nhất Bản)          +0")
+    else:
+        the = THE_BY_ID[score.the]
+        label = f"{the.id} — {the.name_vi} ({the.heading})"
+        lines.append(f"Thế:       {label:<52} +{score.tier}")
+    for bonus in sorted(score.bonuses):
+        name = "Nhất Bản" if bonus == NHAT_BAN_BONUS else THUONG_BY_ID[bonus].name_vi
+        lines.append(f"Thưởng:    {bonus + ' — ' + name:<52} +1")
+    if score.indicator_points:
+        figures = {FIG[c] for c in score.arrangement}
+        suits = {SUIT[c] for c in score.arrangement}
+        for indicator in (chi_diem, *an_si):
+            hits = [FIGURE_NAMES_VI[FIG[indicator]]] if FIG[indicator] in figures else []
+            hits += [SUIT_NAMES_VI[SUIT[indicator]]] if SUIT[indicator] in suits else []
+            if hits:
+                label = f"{format_card(indicator)} — {', '.join(hits)}"
+                lines.append(f"indicator: {label:<52} +{len(hits)}")
+    lines.append(f"total:     {score.points} Điểm")
+    return lines
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``env121`` command."""
+    parser = argparse.ArgumentParser(prog="env121", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser("score", help="score a six-card hand")
+    score.add_argument("cards", help='six cards in the notation, e.g. "ASA/FR ASA/BR ..."')
+    score.add_argument("--chi-diem", required=True, help="the Chỉ Điểm card")
+    score.add_argument("--an-si", nargs="*", default=[], help="revealed Ẩn Sĩ cards")
+    score.add_argument("--locked", action="store_true", help="the winner is in Bội ước")
+    score.add_argument("--nhat-ban", action="store_true", help="the cards are a Nhất Bản layout")
+    score.add_argument("--dealer", action="store_true", help="the winner is the dealer")
+    score.add_argument("--self-drawn", action="store_true", help="won on own flip (Tự thân)")
+    score.add_argument("--last-card", action="store_true", help="won on the last Nọc card")
+    score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
+    score.set_defaults(run=_score)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (CardNotationError, ValueError) as error:
+        print(f"env121: error: {error}", file=sys.stderr)
+        return 2
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

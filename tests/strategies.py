@@ -504,5 +504,6 @@ def arrangement_cases(draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LE
     hand = draw(pattern_hands(left_figures))
     case = draw(table_conditions(hand))
     cards = hand if draw(st.booleans()) else tuple(draw(st.permutations(hand)))
-    chi_diem = case["chi_diem"] if draw(st.integers(0, 4)) > 0 else None
-    return {"arrangement": cards, "chi_diem": chi_diem, "an_si": case["an_si"]}
+    if draw(st.integers(0, 4)) == 0:  # no indicators at all (Ẩn Sĩ only come with a Chỉ Điểm)
+        return {"arrangement": cards, "chi_diem": None, "an_si": ()}
+    return {"arrangement": cards, "chi_diem": case["chi_diem"], "an_si": case["an_si"]}

@@ -28,7 +28,7 @@ from itertools import combinations
 
 from env121.cards import FIG, IS_HONOR, SUIT, Figure, Suit, pairwise_unrelated
 from env121.config import RuleConfig
-from env121.groups import Kind, PheType, all_honor, edo3, kyoto3, luc, pair, phe, phien, phu
+from env121.groups import Kind, PheType, all_honor, edo3, kyoto3, pair, phe, phien, phu
 
 Cards = tuple[int, ...]
 Found = dict[str, Cards]
@@ -260,10 +260,16 @@ def achievable_thes(cards: Cards, config: RuleConfig) -> dict[str, Cards]:
     the caller must not mutate the returned dict.
     """
     found: Found = {}
-    is_luc = bool(luc(cards))
+    figures = [FIG[c] for c in cards]
+    suits = [SUIT[c] for c in cards]
+    largest_run = max(max(map(figures.count, figures)), max(map(suits.count, suits)))
+    is_luc = largest_run == 6
     _whole(cards, is_luc, config, found)
     _two_triples(cards, config, found)
-    _three_pairs(cards, found)
-    _cung_tails(cards, is_luc, found)
-    _ngu_tails(cards, is_luc, config, found)
+    if all(figures.count(f) > 1 or suits.count(s) > 1 for f, s in zip(figures, suits, strict=True)):
+        _three_pairs(cards, found)  # only when every card has a partner
+    if largest_run >= 4:
+        _cung_tails(cards, is_luc, found)
+    if largest_run >= 5:
+        _ngu_tails(cards, is_luc, config, found)
     return found

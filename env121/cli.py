@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--self-drawn", action="store_true", help="won on own flip (Tự thân)")
     score.add_argument("--last-card", action="store_true", help="won on the last Nọc card")
     score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
-    score.set_defaults(run=_score)
+    score.set_defaults(func=_score)
     return parser
 
 
@@ -107,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     try:
-        status: int = args.run(args)
+        status: int = args.func(args)
     except (CardNotationError, ValueError) as error:
         print(f"env121: error: {error}", file=sys.stderr)
         return 2

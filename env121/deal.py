@@ -96,25 +96,28 @@ class Deal:
         chi_diem: str,
         an_si: str,
         noc_top: str = "",
+        noc_bottom: str = "",
         rng: np.random.Generator | None = None,
     ) -> Deal:
         """A deal written in the card notation, for tests and examples.
 
         ``hands`` are four 5-card strings by seat, ``an_si`` four cards,
-        ``noc_top`` the first cards of the Nọc (top first). The rest of the Nọc
-        is every other card, shuffled with ``rng`` or in id order if ``None``.
+        ``noc_top`` the first cards of the Nọc (top first) and ``noc_bottom``
+        its last ones (the very last card last). The middle of the Nọc is every
+        other card, shuffled with ``rng`` or in id order if ``None``.
         """
         parsed = tuple(tuple(sorted(parse_cards(h))) for h in hands)
         chi = parse_cards(chi_diem)
         if len(chi) != 1:
             raise DealError(f"Chỉ Điểm must be one card, got {chi_diem!r}")
         top = parse_cards(noc_top) if noc_top else ()
+        bottom = parse_cards(noc_bottom) if noc_bottom else ()
         an = parse_cards(an_si)
-        used = {c for h in parsed for c in h} | {chi[0], *an, *top}
+        used = {c for h in parsed for c in h} | {chi[0], *an, *top, *bottom}
         rest = [c for c in range(NUM_CARDS) if c not in used]
         if rng is not None:
             rest = [rest[i] for i in rng.permutation(len(rest))]
-        return cls(parsed, chi[0], an, (*top, *rest))
+        return cls(parsed, chi[0], an, (*top, *rest, *bottom))
 
     def describe(self) -> str:
         """The deal in the card notation, one line per place."""

@@ -52,6 +52,7 @@ Rule points the spec leaves open, as implemented:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
@@ -101,14 +102,15 @@ from env121.state import (
     VongStarted,
     Won,
 )
-from env121.waits import GAP
-from env121.wins import (
+from env121.waits import (
+    GAP,
     fill_gap,
-    has_wait,
-    may_have_the,
-    the_trang_eligible,
-    waiting_arrangements,
+    has_nhat_ban_wait,
+    nhat_ban_arrangements,
+    waiting_gaps,
+    waiting_next_cards,
 )
+from env121.wins import may_have_the, the_trang_eligible
 
 QUOC_SI_VO_SONG = "quoc_si_vo_song"
 T = TypeVar("T")
@@ -204,7 +206,7 @@ def _compute_legal(state: State) -> tuple[int, ...]:
     if phase == Phase.NB_GAP:
         return tuple(NB_GAP_BASE + g for g in _nb_gaps(state))
     if phase == Phase.NB_PLACE:
-        return tuple(sorted(CARD_BASE + c for c in _nb_next_cards(state)))
+        return tuple(CARD_BASE + c for c in _nb_next_cards(state))
     return ()
 
 
@@ -241,14 +243,14 @@ def win_score(state: State, seat: int) -> HandScore | None:
 
 def nhat_ban_allowed(state: State, hand: Sequence[int]) -> bool:
     """[R-8]: a wait is needed unless ``nhat_ban_requires_wait`` is off."""
-    return not state.config.nhat_ban_requires_wait or has_wait(hand)
+    return not state.config.nhat_ban_requires_wait or has_nhat_ban_wait(hand)
 
 
 def legal_arrangements(state: State, seat: int) -> frozenset[tuple[int, ...]]:
     """Every arrangement ``seat`` may fix when declaring Nhất Bản now."""
     hand = state.hands[seat]
     if state.config.nhat_ban_requires_wait:
-        return waiting_arrangements(hand)
+        return nhat_ban_arrangements(hand)
     return _all_arrangements(hand)
 
 
@@ -264,21 +266,14 @@ def _slot_order(gap: int) -> tuple[int, ...]:
 def _nb_gaps(state: State) -> list[int]:
     if not state.config.nhat_ban_requires_wait:
         return list(range(NUM_SLOTS))
-    arrangements = legal_arrangements(state, state.current_player)
-    return sorted({a.index(GAP) for a in arrangements})
+    return waiting_gaps(state.hands[state.current_player])
 
 
-def _nb_next_cards(state: State) -> set[int]:
-    seat, gap, placed = state.current_player, state.nb_gap, state.nb_placed
+def _nb_next_cards(state: State) -> list[int]:
+    hand = state.hands[state.current_player]
     if not state.config.nhat_ban_requires_wait:
-        return set(state.hands[seat]) - set(placed)
-    order = _slot_order(gap)
-    slot = order[len(placed)]
-    return {
-        a[slot]
-        for a in legal_arrangements(state, seat)
-        if a[gap] == GAP and all(a[order[j]] == c for j, c in enumerate(placed))
-    }
+        return [c for c in hand if c not in state.nb_placed]
+    return waiting_next_cards(hand, state.nb_gap, state.nb_placed)
 
 
 # ------------------------------------------------------------- transitions
@@ -294,12 +289,18 @@ def step(state: State, action: int) -> State:
 def apply(state: State, action: int) -> None:
     """Apply the action of the seat to act, in place.
 
-    Raises :class:`IllegalActionError` (naming the action in the notation, the
-    phase and the legal actions) and leaves ``state`` untouched if the action
-    is not legal.
+    ``action`` is an id (any integer type, e.g. ``numpy.int64``). Raises
+    :class:`IllegalActionError` (naming the action in the notation, the phase
+    and the legal actions) and leaves ``state`` untouched if it is not legal.
     """
     legal = legal_actions(state)
-    if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+    if isinstance(action, bool):
+        raise _illegal(state, action, legal)
+    try:
+        action = operator.index(action)
+    except TypeError:
+        raise _illegal(state, action, legal) from None
+    if action not in legal:
         raise _illegal(state, action, legal)
     state.legal_cache = None
     state.actions.append(action)
@@ -330,9 +331,9 @@ def apply(state: State, action: int) -> None:
 
 
 def _illegal(state: State, action: object, legal: Sequence[int]) -> IllegalActionError:
-    try:
-        shown = format_action(action)  # type: ignore[arg-type]
-    except ValueError:
+    if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
+        shown = format_action(action)
+    else:
         shown = f"{action!r} (not an action id 0..{NUM_ACTIONS - 1})"
     seat = state.current_player
     who = "no seat acts (the match is over)" if seat < 0 else f"seat {seat} to act"

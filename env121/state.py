@@ -345,6 +345,12 @@ class State:
         return len(self.noc) - self.noc_pos
 
     @property
+    def cuop_used(self) -> tuple[int, ...]:
+        """Cướp made this vòng per seat: each locks exactly one card, so this is
+        the number of locked cards (at most :data:`MAX_CUOP`)."""
+        return tuple(len(lk) for lk in self.locked)
+
+    @property
     def revealed_an_si(self) -> tuple[int, ...]:
         """The Ẩn Sĩ turned face up so far."""
         return self.an_si[: self.an_si_revealed]

@@ -83,9 +83,13 @@ def format_event(event: Event) -> str:
     if isinstance(event, TheTrangDeclined):
         return f"{seat_name(event.seat)} declines Thế trắng"
     if isinstance(event, TheTrangDeclared):
-        return f"{seat_name(event.seat)} declares Thế trắng with {format_cards(event.cards)}: 1 Điểm"
+        return (
+            f"{seat_name(event.seat)} declares Thế trắng with {format_cards(event.cards)}: 1 Điểm"
+        )
     if isinstance(event, Flipped):
-        return f"{seat_name(event.seat)} flips {format_card(event.card)} (Nọc {event.noc_left} left)"
+        return (
+            f"{seat_name(event.seat)} flips {format_card(event.card)} (Nọc {event.noc_left} left)"
+        )
     if isinstance(event, Passed):
         return f"{seat_name(event.seat)} passes {format_card(event.card)}"
     if isinstance(event, Swapped):
@@ -113,7 +117,9 @@ def format_event(event: Event) -> str:
             f"{format_cards(event.cards)}: not a win, Đền"
         )
     if isinstance(event, Drawn):
-        return "Vòng drawn: " + ("action limit reached (truncated)" if event.truncated else "Nọc empty")
+        return "Vòng drawn: " + (
+            "action limit reached (truncated)" if event.truncated else "Nọc empty"
+        )
     if isinstance(event, Paid):
         return f"Paid: {_signed(event.deltas)}; scores {' '.join(map(str, event.scores))}"
     if isinstance(event, VanEnded):

@@ -33,8 +33,8 @@ import numpy as np
 from env121.actions import NUM_SLOTS
 from env121.game import legal_actions
 from env121.state import NUM_SEATS, Event, Phase, State, VongResult, visible_to
-from env121.waits import GAP
-from env121.wins import has_wait, the_trang_eligible, waiting_arrangements
+from env121.waits import GAP, has_nhat_ban_wait, nhat_ban_arrangements
+from env121.wins import the_trang_eligible
 
 MAX_TRIES = 200
 
@@ -111,7 +111,7 @@ def observe(state: State, seat: int) -> SeatView:
         known=state.known,
         hand_sizes=tuple(len(h) for h in state.hands),
         nhat_ban=state.nhat_ban,
-        cuop_used=tuple(len(lk) for lk in state.locked),
+        cuop_used=state.cuop_used,
         chi_diem=state.chi_diem,
         an_si_revealed=state.revealed_an_si,
         dead=state.dead,
@@ -180,6 +180,8 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
         if state.nhat_ban[s] and state.nb_arrangement[s]:
             arrangements[s] = _random_arrangement(state, hands[s], rng)
     new.nb_arrangement = tuple(arrangements)
+    if state.phase == Phase.THE_TRANG:
+        new.ask_order = _the_trang_order(new)
     arranging = state.current_player
     if state.phase == Phase.NB_PLACE and arranging != seat:
         full = _random_arrangement(state, hands[arranging], rng)
@@ -189,13 +191,22 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
     return new
 
 
+def _the_trang_order(state: State) -> tuple[int, ...]:
+    """The Thế trắng queue re-derived from re-drawn hands: the seats already
+    asked (public), then the eligible seats after the one now asked."""
+    asked = state.ask_order[: state.ask_pos + 1]
+    later = [(state.dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
+    later = later[later.index(asked[-1]) + 1 :]
+    return (*asked, *(s for s in later if the_trang_eligible(state.hands[s])))
+
+
 def _consistent(state: State, seat: int, hand: tuple[int, ...]) -> bool:
     """Whether a re-drawn hand fits what everyone saw ``seat`` do."""
     phase, acting = state.phase, state.current_player
     needs_wait = state.config.nhat_ban_requires_wait and (
         state.nhat_ban[seat] or (acting == seat and phase == Phase.NB_CHOICE)
     )
-    if needs_wait and not has_wait(hand):
+    if needs_wait and not has_nhat_ban_wait(hand):
         return False
     if phase == Phase.THE_TRANG and seat == acting:
         return the_trang_eligible(hand)
@@ -207,7 +218,7 @@ def _random_arrangement(
 ) -> tuple[int, ...]:
     """A random legal Nhất Bản arrangement of ``hand`` (any order if none is legal)."""
     if state.config.nhat_ban_requires_wait:
-        legal = sorted(waiting_arrangements(hand))
+        legal = sorted(nhat_ban_arrangements(hand))
         if legal:
             return legal[int(rng.integers(len(legal)))]
     slots = [*hand, GAP]

@@ -12,9 +12,17 @@ from ``rules-121.md`` (the binding spec):
 * §6  Thưởng (bonuses), indicators and the points of a win.
 
 Nothing here reasons about card *sets* to skip work: a normal win literally
-tries every order of the six cards and every Thế on it. The only shortcut is
-the one the spec itself states (§3): every Thế implies a completed shape, so
-the Thế predicates are evaluated only on the orders that are completed hands.
+tries every order of the six cards and every Thế on it, and ``reference_thes``
+evaluates every predicate. ``reference_score`` takes two shortcuts, both
+checked exact by ``test_reference_agreement.py``:
+
+* the one the spec states (§3): every Thế implies a completed shape, so each
+  Thế is tried only on the orders matching the shape its definition implies
+  (``RefThe.shape``);
+* the shape-6 Thế (Lục bộ, Quốc Sĩ family) are defined on the six cards, not on
+  positions, so they are tried once rather than in each of the 720 orders.
+
+Small pure group predicates are memoized; that changes no result.
 
 Where the spec leaves room, the reading taken here is stated in the docstring
 of the function concerned (search for "Reading:").
@@ -85,13 +93,13 @@ def related(x: int, y: int) -> bool:
 
 
 def pairwise_unrelated(*cards: int) -> bool:
-    """No two of the cards are related (§1), i.e. their figures are all different and their
-    suits are all different ("6 figures, 6 suits", §4). A repeated card is related to itself."""
-    return len({FIG[c] for c in cards}) == len(cards) == len({SUIT[c] for c in cards})
+    """No two of the cards are related (§1). A repeated card is related to itself."""
+    return all(not related(x, y) for x, y in combinations(cards, 2))
 
 
 def six_unrelated(a1: int, a2: int, a3: int, a4: int, a5: int, a6: int) -> bool:
-    """``pairwise_unrelated`` for exactly six cards (the same test, spelled out for speed)."""
+    """``pairwise_unrelated`` for exactly six cards, spelled out for speed: six different
+    figures and six different suits ("6 figures, 6 suits", §4)."""
     return (
         len({FIG[a1], FIG[a2], FIG[a3], FIG[a4], FIG[a5], FIG[a6]}) == 6
         and len({SUIT[a1], SUIT[a2], SUIT[a3], SUIT[a4], SUIT[a5], SUIT[a6]}) == 6
@@ -126,10 +134,11 @@ def phe(x: int, y: int, z: int) -> PheType | None:
     LM: one clan, all three colors. DS: three clans, one color. PT: three clans,
     three colors.
     """
-    if any(SUIT[c] in HONOR_SUITS for c in (x, y, z)):
+    sx, sy, sz = SUIT[x], SUIT[y], SUIT[z]
+    if sx in HONOR_SUITS or sy in HONOR_SUITS or sz in HONOR_SUITS:
         return None
-    clans = {clan_of(c) for c in (x, y, z)}
-    colors = {color_of(c) for c in (x, y, z)}
+    clans = {SUIT_CLAN[sx], SUIT_CLAN[sy], SUIT_CLAN[sz]}
+    colors = {SUIT_COLOR[sx], SUIT_COLOR[sy], SUIT_COLOR[sz]}
     if len(clans) == 1 and len(colors) == 3:
         return "LM"
     if len(clans) == 3 and len(colors) == 1:
@@ -200,24 +209,31 @@ def _phu_or_phe(x: int, y: int, z: int) -> bool:
 
 def positional_shapes(arrangement: Arrangement) -> tuple[int, ...]:
     """The completed-hand shapes 1-5 of §3 (those defined on positions) that this order a1..a6
-    matches."""
+    matches.
+
+    Each shape ends either in pair(a5,a6) (shapes 2, 3, 5) or in the triple a4a5a6 being a
+    Phu or a Phe (shapes 1, 4); those two tests are made first, once.
+    """
     a1, a2, a3, a4, a5, a6 = arrangement
+    ends_in_pair = pair(a5, a6) is not None
+    ends_in_triple = _phu_or_phe(a4, a5, a6)
+    if not (ends_in_pair or ends_in_triple):
+        return ()
     shapes: list[int] = []
     # 1. two triples: each of (a1,a2,a3) and (a4,a5,a6) is a Phu or a Phe
-    if _phu_or_phe(a1, a2, a3) and _phu_or_phe(a4, a5, a6):
+    if ends_in_triple and _phu_or_phe(a1, a2, a3):
         shapes.append(1)
     # 2. three pairs: pair(a1,a2), pair(a3,a4), pair(a5,a6)
-    if pair(a1, a2) and pair(a3, a4) and pair(a5, a6):
+    if ends_in_pair and pair(a1, a2) and pair(a3, a4):
         shapes.append(2)
-    if cung(a1, a2, a3, a4):
-        # 3. Củng + pair: cung(a1..a4), pair(a5,a6)
-        if pair(a5, a6):
-            shapes.append(3)
-        # 4. Củng + triple sharing a4: cung(a1..a4) and (a4,a5,a6) is a Phu or a Phe
-        if _phu_or_phe(a4, a5, a6):
-            shapes.append(4)
+    # 3. Củng + pair: cung(a1..a4), pair(a5,a6)
+    if ends_in_pair and cung(a1, a2, a3, a4):
+        shapes.append(3)
+    # 4. Củng + triple sharing a4: cung(a1..a4) and (a4,a5,a6) is a Phu or a Phe
+    if ends_in_triple and cung(a1, a2, a3, a4):
+        shapes.append(4)
     # 5. five + one: ngu(a1..a5), pair(a5,a6)
-    if ngu(a1, a2, a3, a4, a5) and pair(a5, a6):
+    if ends_in_pair and ngu(a1, a2, a3, a4, a5):
         shapes.append(5)
     return tuple(shapes)
 
@@ -567,7 +583,11 @@ def cung_phien_doi_phe_phan_tranh(a: Arrangement, t: Table) -> bool:
 
 
 def quoc_si_trai(a: Arrangement, t: Table) -> bool:
-    """Thế 4: ``quoc_si`` whose six figures include all five left-facing figures."""
+    """Thế 4: ``quoc_si`` whose six figures include all five left-facing figures.
+
+    Reading: needs no Chỉ Điểm (only Thất Sĩ and above do), and as it is not the plain
+    ``quoc_si`` its indicators count (§6).
+    """
     return quoc_si(a, t) and t.left_figures <= {FIG[c] for c in a}
 
 
@@ -580,6 +600,9 @@ def quoc_si_phai(a: Arrangement, t: Table) -> bool:
 def _clean_an_si_count(hand: frozenset[int], chi_diem: int, an_si: tuple[int, ...]) -> int:
     """[R-5] Size of the largest subset of the revealed Ẩn Sĩ that keeps the six cards, the
     Chỉ Điểm and the subset all pairwise unrelated; -1 when the six and the Chỉ Điểm clash.
+
+    Reading: "all eight/nine/... pairwise unrelated" includes the Ẩn Sĩ among themselves and
+    the Chỉ Điểm, so a clashing Chỉ Điểm stops the whole family at plain Quốc Sĩ.
 
     (Order-independent, hence cached on the card *set*; the cache changes no result.)
     """
@@ -1001,6 +1024,8 @@ def reference_score(
     or as a completed hand (then ``the`` is None, tier 0); indicators dropped;
     +1 recorded as the bonus ``"nhat_ban"``. Both flags at once raise ValueError.
     Indicators are also not counted for plain ``quoc_si`` (§6).
+
+    ``chi_diem=None`` means no Chỉ Điểm: no Thất Sĩ and above, no indicator from it.
     """
     if locked and nhat_ban:
         raise ValueError(

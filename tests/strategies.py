@@ -88,24 +88,44 @@ def distinct_values(draw: st.DrawFn, pool: Sequence[int], k: int) -> tuple[int, 
 
 @st.composite
 def phe_triple(
-    draw: st.DrawFn, phe_type: str | None = None, figure: int | None = None
+    draw: st.DrawFn,
+    phe_type: str | None = None,
+    figure: int | None = None,
+    avoid: frozenset[int] = frozenset(),
 ) -> tuple[int, ...]:
-    """Three cards forming a Phe; with ``figure`` they are a Phiên."""
+    """Three cards forming a Phe; with ``figure`` they are a Phiên. Without a figure, the cards
+    in ``avoid`` are not used."""
     suits = draw(phe_suits(phe_type))
-    if figure is None:
-        return tuple(card(draw(st.sampled_from(ALL_FIGURES)), s) for s in suits)
-    return tuple(card(figure, s) for s in suits)
+    if figure is not None:
+        return tuple(card(figure, s) for s in suits)
+    return tuple(
+        card(draw(st.sampled_from([f for f in ALL_FIGURES if card(f, s) not in avoid])), s)
+        for s in suits
+    )
 
 
 @st.composite
-def phu_triple(draw: st.DrawFn, kind: str | None = None) -> tuple[int, ...]:
-    """Three cards forming a Phu of kind 'figure' or 'suit' (random when None)."""
+def phu_triple(
+    draw: st.DrawFn, kind: str | None = None, avoid: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
+    """Three cards, none in ``avoid``, forming a Phu of kind 'figure' or 'suit' (random when
+    None)."""
     kind = kind if kind is not None else draw(st.sampled_from(("figure", "suit")))
     if kind == "figure":
         f = draw(st.sampled_from(ALL_FIGURES))
-        return tuple(card(f, s) for s in draw(distinct_values(ALL_SUITS, 3)))
+        free_suits = [s for s in ALL_SUITS if card(f, s) not in avoid]
+        return tuple(card(f, s) for s in draw(distinct_values(free_suits, 3)))
     s = draw(st.sampled_from(ALL_SUITS))
-    return tuple(card(f, s) for f in draw(distinct_values(ALL_FIGURES, 3)))
+    free_figures = [f for f in ALL_FIGURES if card(f, s) not in avoid]
+    return tuple(card(f, s) for f in draw(distinct_values(free_figures, 3)))
+
+
+@st.composite
+def pair_cards(
+    draw: st.DrawFn, kind: str | None = None, avoid: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
+    """Two cards, none in ``avoid``, forming a pair (Đôi) of the given or any kind."""
+    return tuple(draw(phu_triple(kind, avoid))[:2])
 
 
 @st.composite
@@ -122,21 +142,32 @@ def _maybe_swap_halves(draw: st.DrawFn, hand: Hand) -> Hand:
 # ---------------------------------------------------------------- the families
 
 
+def _new_cards(first: Hand, suits: Sequence[int], taken: frozenset[int]) -> bool:
+    """The cards (fig(first[i]), suits[i]) are all outside ``taken``."""
+    return all(card(fig(c), t) not in taken for c, t in zip(first, suits, strict=True))
+
+
 @st.composite
 def two_phe_hands(draw: st.DrawFn) -> Hand:
     """Two Phe halves of any two types (phe_phe_*, phe_phe_ba_doi, with same-suit variants)."""
     first_type = draw(st.sampled_from(PHE_TYPES))
     first = draw(phe_triple(first_type))
     variant = draw(st.sampled_from(("free", "same_type", "same_suits", "same_figures")))
+    taken = frozenset(first)
     if variant == "free":
-        second = draw(phe_triple(draw(st.sampled_from(PHE_TYPES))))
+        second = draw(phe_triple(draw(st.sampled_from(PHE_TYPES)), avoid=taken))
     elif variant == "same_type":
-        second = draw(phe_triple(first_type))
+        second = draw(phe_triple(first_type, avoid=taken))
     elif variant == "same_suits":  # [R-2] literal variant: suit(a_i) = suit(a_{i+3})
-        second = tuple(card(draw(st.sampled_from(ALL_FIGURES)), suit(c)) for c in first)
-    else:  # phe_phe_ba_doi: fig(a_i) = fig(a_{i+3})
-        suits = draw(phe_suits(draw(st.sampled_from(PHE_TYPES))))
-        second = tuple(card(fig(c), s) for c, s in zip(first, suits, strict=True))
+        second = tuple(
+            card(draw(st.sampled_from([f for f in ALL_FIGURES if f != fig(c)])), suit(c))
+            for c in first
+        )
+    else:  # phe_phe_ba_doi: fig(a_i) = fig(a_{i+3}), on suits that make new cards
+        triple = draw(phe_suits())
+        orders = draw(st.permutations(list(permutations(triple))))
+        suits = next((o for o in orders if _new_cards(first, o, taken)), orders[0])
+        second = tuple(card(fig(c), t) for c, t in zip(first, suits, strict=True))
     return first + second
 
 
@@ -144,7 +175,8 @@ def two_phe_hands(draw: st.DrawFn) -> Hand:
 def two_phu_hands(draw: st.DrawFn) -> Hand:
     """Phu + Phu of each kind (phu_phu), incl. the pairwise-linked phu_phu_ba_doi layout."""
     if draw(st.booleans()):
-        return draw(phu_triple()) + draw(phu_triple())
+        first = draw(phu_triple())
+        return first + draw(phu_triple(avoid=frozenset(first)))
     if draw(st.booleans()):  # two figure Phu on the same three suits
         f, g = draw(distinct_values(ALL_FIGURES, 2))
         suits = draw(distinct_values(ALL_SUITS, 3))
@@ -164,8 +196,10 @@ def phien_phien_hands(draw: st.DrawFn) -> Hand:
         return first + draw(phe_triple(figure=g))
     if variant == "same_suits":
         return first + tuple(card(g, suit(c)) for c in first)
-    second = draw(phe_triple(figure=f))  # same figure: the two Phe must use other suits
-    return first + second
+    # same figure: the second Phe on three other suits
+    used = {suit(c) for c in first}
+    free = [t for ts in PHE_SUIT_TRIPLES.values() for t in ts if not used & set(t)]
+    return first + tuple(card(f, t) for t in draw(st.permutations(draw(st.sampled_from(free)))))
 
 
 @st.composite
@@ -237,12 +271,9 @@ def cung_pair_hands(draw: st.DrawFn) -> Hand:
             t = draw(st.sampled_from([s for s in ALL_SUITS if s != suit(four[0])]))
             tail = (card(fig(four[i]), t), card(fig(four[j]), t))
     elif variant == "free_pair":
-        tail = draw(phu_triple())[:2]
+        tail = draw(pair_cards(avoid=frozenset(four)))
     else:
-        tail = (
-            draw(st.integers(0, NUM_CARDS - 1)),
-            draw(st.integers(0, NUM_CARDS - 1)),
-        )
+        tail = tuple(draw(distinct_values([c for c in range(NUM_CARDS) if c not in four], 2)))
     return four + tail
 
 
@@ -274,10 +305,12 @@ def cung_triple_hands(draw: st.DrawFn) -> Hand:
             phien_type = draw(st.sampled_from((phe_type, phe_type, *PHE_TYPES)))
             first = draw(st.sampled_from([t for t in PHE_SUIT_TRIPLES[phien_type] if s4 not in t]))
             head = (*tuple(card(f, s) for s in first), card(f, s4))
-        else:
-            head = draw(cung_cards("figure"))
-            head = (*head[:3], card(fig(head[0]), s4))
-        g = draw(st.sampled_from(ALL_FIGURES))
+        else:  # a figure Củng whose a4 is F of suit s4
+            others = draw(distinct_values([t for t in ALL_SUITS if t != s4], 3))
+            head = (*tuple(card(f, t) for t in others), card(f, s4))
+        g = draw(
+            st.sampled_from([g for g in ALL_FIGURES if not {card(g, s5), card(g, s6)} & set(head)])
+        )
         return (*head, card(g, s5), card(g, s6))
     # honor: a1..a3 a Phiên of figure F, a4 = F of KYOTO/EDO, a5, a6 of that honor suit
     honor = draw(st.sampled_from((KYOTO, EDO)))
@@ -314,9 +347,14 @@ def ngu_hands(draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LEFT) -> H
         five = tuple(card(f, s) for f in draw(distinct_values(ALL_FIGURES, 5)))
     a5 = five[4]
     if draw(st.booleans()):
-        a6 = card(fig(a5), draw(st.sampled_from(ALL_SUITS)))
+        a6 = card(
+            fig(a5), draw(st.sampled_from([t for t in ALL_SUITS if card(fig(a5), t) not in five]))
+        )
     else:
-        a6 = card(draw(st.sampled_from(ALL_FIGURES)), suit(a5))
+        a6 = card(
+            draw(st.sampled_from([f for f in ALL_FIGURES if card(f, suit(a5)) not in five])),
+            suit(a5),
+        )
     return (*five, a6)
 
 
@@ -324,9 +362,9 @@ def ngu_hands(draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LEFT) -> H
 def luc_hands(draw: st.DrawFn) -> Hand:
     """Lục bộ: six of a figure or a suit, incl. the all-honor ones (CREST, KYOTO, EDO)."""
     if draw(st.booleans()):
-        f = draw(st.sampled_from((CREST, *ALL_FIGURES)))
+        f = draw(st.sampled_from(ALL_FIGURES))
         return tuple(card(f, s) for s in draw(distinct_values(ALL_SUITS, 6)))
-    s = draw(st.sampled_from((KYOTO, EDO, *ALL_SUITS)))
+    s = draw(st.sampled_from(ALL_SUITS))
     return tuple(card(f, s) for f in draw(distinct_values(ALL_FIGURES, 6)))
 
 
@@ -344,7 +382,7 @@ def three_pair_hands(draw: st.DrawFn) -> Hand:
     cards: list[int] = []
     for _ in range(3):
         kind = "figure" if variant == "one_kind" else draw(st.sampled_from(("figure", "suit")))
-        cards += draw(phu_triple(kind))[:2]
+        cards += draw(pair_cards(kind, avoid=frozenset(cards)))
     return tuple(cards)
 
 
@@ -368,22 +406,35 @@ random_hands = st.lists(st.integers(0, NUM_CARDS - 1), min_size=6, max_size=6, u
 )
 
 
-def pattern_hands(left_figures: frozenset[int] = DEFAULT_LEFT) -> st.SearchStrategy[Hand]:
-    """Any of the built families (laid out in pattern order), or a random hand."""
-    return st.one_of(
-        two_phe_hands(),
-        two_phu_hands(),
-        phien_phien_hands(),
-        phe_honor_hands(),
-        honor_pairs_hands(),
-        cung_pair_hands(),
-        cung_triple_hands(),
-        ngu_hands(left_figures),
-        luc_hands(),
-        three_pair_hands(),
-        quoc_si_hands(left_figures),
-        random_hands,
-    ).filter(distinct)
+def families(left_figures: frozenset[int] = DEFAULT_LEFT) -> dict[str, st.SearchStrategy[Hand]]:
+    """The built hand families by name (each laid out in pattern order), plus random hands."""
+    return {
+        "two_phe": two_phe_hands(),
+        "two_phu": two_phu_hands(),
+        "phien_phien": phien_phien_hands(),
+        "phe_honor": phe_honor_hands(),
+        "honor_pairs": honor_pairs_hands(),
+        "cung_pair": cung_pair_hands(),
+        "cung_triple": cung_triple_hands(),
+        "ngu": ngu_hands(left_figures),
+        "luc": luc_hands(),
+        "three_pairs": three_pair_hands(),
+        "quoc_si": quoc_si_hands(left_figures),
+        "random": random_hands,
+    }
+
+
+FAMILY_NAMES: tuple[str, ...] = tuple(families())
+
+
+def pattern_hands(
+    left_figures: frozenset[int] = DEFAULT_LEFT, family: str | None = None
+) -> st.SearchStrategy[Hand]:
+    """A hand of the named family, or of any family (laid out in pattern order)."""
+    by_name = families(left_figures)
+    if family is not None:
+        return by_name[family].filter(distinct)
+    return st.one_of(*by_name.values()).filter(distinct)
 
 
 # ---------------------------------------------------------------- the table and flags
@@ -428,14 +479,28 @@ def _pick_card(draw: st.DrawFn, used: Sequence[int], *, unrelated: bool) -> int:
 
 
 @st.composite
-def scoring_cases(draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LEFT) -> Case:
+def scoring_cases(
+    draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LEFT, family: str | None = None
+) -> Case:
     """Keyword arguments for ``score_hand`` / ``reference_score``: a built hand plus table
     conditions. For a Nhất Bản case the order is the built pattern order half of the time
     (so it often wins) and a random order otherwise; other cases get a random order."""
-    hand = draw(pattern_hands(left_figures))
+    hand = draw(pattern_hands(left_figures, family))
     case = draw(table_conditions(hand))
     cards = hand if case["nhat_ban"] and draw(st.booleans()) else tuple(draw(st.permutations(hand)))
     return {"cards": cards, **case}
+
+
+@st.composite
+def arrangement_cases(draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LEFT) -> Case:
+    """An arrangement (a built hand in its pattern order, or shuffled) with a Chỉ Điểm and
+    revealed Ẩn Sĩ: the arguments of ``thes_of`` / ``is_completed``."""
+    hand = draw(pattern_hands(left_figures))
+    case = draw(table_conditions(hand))
+    cards = hand if draw(st.booleans()) else tuple(draw(st.permutations(hand)))
+    if draw(st.integers(0, 4)) == 0:  # no indicators at all (Ẩn Sĩ only come with a Chỉ Điểm)
+        return {"arrangement": cards, "chi_diem": None, "an_si": ()}
+    return {"arrangement": cards, "chi_diem": case["chi_diem"], "an_si": case["an_si"]}
 
 
 # ---------------------------------------------------------------- numpy sampler
@@ -445,7 +510,7 @@ def random_cases(seed: int, n: int) -> list[Case]:
     """n seeded cases: half uniform random 6-card hands, half drawn from small pools
     (3-4 figures x 3-4 suits) so that wins are frequent, each with random table conditions
     (as ``table_conditions``). For Nhất Bản cases the cards are in a random order, or, half
-    of the time when one exists, in a random completed order."""
+    of the time, in a random completed order when one turns up."""
     rng = np.random.default_rng(seed)
     cases: list[Case] = []
     for i in range(n):
@@ -465,12 +530,16 @@ def _random_conditions(rng: np.random.Generator, hand: list[int]) -> Case:
     unrelated = bool(rng.random() < 0.4)
 
     def pick(clean_only: bool) -> int:
-        free = [c for c in range(NUM_CARDS) if c not in used]
+        """A card not in ``used``; if asked and possible, unrelated to all of them."""
+        taken = set(used)
+        free = [c for c in range(NUM_CARDS) if c not in taken]
         if clean_only:
-            clean = [c for c in free if not any(related(c, u) for u in used)]
+            used_figures = {fig(u) for u in used}
+            used_suits = {suit(u) for u in used}
+            clean = [c for c in free if fig(c) not in used_figures and suit(c) not in used_suits]
             if clean:
                 free = clean
-        return int(free[int(rng.integers(len(free)))])
+        return free[int(rng.integers(len(free)))]
 
     chi_diem = pick(unrelated)
     used.append(chi_diem)
@@ -482,9 +551,12 @@ def _random_conditions(rng: np.random.Generator, hand: list[int]) -> Case:
     mode = rng.choice(["plain", "plain", "plain", "locked", "nhat_ban"])
     cards = tuple(int(c) for c in rng.permutation(hand))
     if mode == "nhat_ban" and rng.random() < 0.5:
-        completed = [order for order in permutations(cards) if reference_is_completed(order)]
-        if completed:
-            cards = completed[int(rng.integers(len(completed)))]
+        # a completed order, if one turns up among 240 random orders
+        orders = list(permutations(cards))
+        for i in rng.permutation(len(orders))[:240]:
+            if reference_is_completed(orders[i]):
+                cards = orders[i]
+                break
     return {
         "cards": cards,
         "chi_diem": chi_diem,
@@ -495,15 +567,3 @@ def _random_conditions(rng: np.random.Generator, hand: list[int]) -> Case:
         "self_drawn": bool(rng.random() < 0.3),
         "last_card": bool(rng.random() < 0.3),
     }
-
-
-@st.composite
-def arrangement_cases(draw: st.DrawFn, left_figures: frozenset[int] = DEFAULT_LEFT) -> Case:
-    """An arrangement (a built hand in its pattern order, or shuffled) with a Chỉ Điểm and
-    revealed Ẩn Sĩ: the arguments of ``thes_of`` / ``is_completed``."""
-    hand = draw(pattern_hands(left_figures))
-    case = draw(table_conditions(hand))
-    cards = hand if draw(st.booleans()) else tuple(draw(st.permutations(hand)))
-    if draw(st.integers(0, 4)) == 0:  # no indicators at all (Ẩn Sĩ only come with a Chỉ Điểm)
-        return {"arrangement": cards, "chi_diem": None, "an_si": ()}
-    return {"arrangement": cards, "chi_diem": case["chi_diem"], "an_si": case["an_si"]}

@@ -94,5 +94,5 @@ def test_duplicate_card_in_hand_is_an_error() -> None:
 
 
 def test_format_rejects_out_of_range_ids() -> None:
-    with pytest.raises(ValueError, match="0..120"):
+    with pytest.raises(ValueError, match=r"0\.\.120"):
         format_card(121)

@@ -593,6 +593,23 @@ def test_supersedes_decides_equal_thes(hand: str, also: str, best: str) -> None:
     assert THE_BY_ID[also].tier == THE_BY_ID[best].tier
 
 
+def test_same_type_phe_phe_ba_doi_reports_the_typed_phe_phe() -> None:
+    """Spec §3 taken literally: Phe – Phe ba đôi supersedes only Ba Đôi, so
+    two Phân tranh Phe with aligned figures report Phe – Phe phân tranh (listed
+    first), not Phe – Phe ba đôi."""
+    cards = parse_cards("GEN/FR INS/BB MER/LP GEN/FB INS/BP MER/LR")
+    assert {"phe_phe_phan_tranh", "phe_phe_ba_doi"} <= thes_of(cards)
+    score = score_hand(cards, chi_diem=unrelated_card(cards))
+    assert score is not None
+    assert score.the == "phe_phe_phan_tranh"
+
+
+def test_thes_of_without_chi_diem_has_no_that_si() -> None:
+    found = thes_of(parse_cards(QS))
+    assert "quoc_si" in found
+    assert not found & {t.id for t in THES if t.needs_chi_diem}
+
+
 # ------------------------------------------------------ Thưởng (spec §6)
 
 THUONG_CASES = [
@@ -811,6 +828,44 @@ def test_nhat_ban_quoc_si_family_is_allowed() -> None:
     assert (plain.the, plain.points) == ("quoc_si", 1 + 1)
 
 
+# One arrangement per completed-hand shape of spec §3 that has no Thế as laid
+# out: under Nhất Bản each wins with the=None, tier 0.
+NO_THE_SHAPES = [
+    pytest.param("GEN/KY GEN/ED GEN/LB MUS/FR NIN/FB ASA/FP", id="1 Phu + Phe: " + NO_THE),
+    pytest.param("GEN/FR GEN/BB INS/LP INS/KY MUS/BR NIN/BR", id="2 pairs of mixed kinds"),
+    pytest.param("GEN/KY GEN/ED GEN/FR GEN/FB MUS/BR NIN/BR", id="3 Cung + pair of other kind"),
+    pytest.param("GEN/KY GEN/ED GEN/LP GEN/FR MUS/BR NIN/LR", id="4 Cung + Phe on a4, no pair"),
+    pytest.param("GEN/FR INS/FR MER/FR MUS/FR NIN/FR NIN/KY", id="5 Ngu + honor a6"),
+]
+
+
+@pytest.mark.parametrize("hand", NO_THE_SHAPES)
+def test_completed_shapes_without_the_win_only_under_nhat_ban(hand: str) -> None:
+    cards = parse_cards(hand)
+    chi = unrelated_card(cards)
+    assert env121.is_completed(cards)
+    assert thes_of(cards, chi_diem=chi) == frozenset()
+    score = score_hand(cards, chi_diem=chi, nhat_ban=True)
+    assert score is not None
+    assert (score.the, score.tier) == (None, 0)
+    assert "nhat_ban" in score.bonuses
+    assert score.points == len(score.bonuses)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        pytest.param("GEN/FR INS/KY GEN/FB INS/ED GEN/BR INS/LP", id="GEN/FR INS/KY GEN/FB ..."),
+        pytest.param("GEN/FR GEN/BB INS/LP INS/KY MUS/ED NIN/BR", id="two pairs and two singles"),
+        pytest.param("GEN/KY GEN/ED GEN/LP GEN/FR MUS/BR NIN/LB", id="Cung + no triple"),
+    ],
+)
+def test_not_completed(hand: str) -> None:
+    cards = parse_cards(hand)
+    assert not env121.is_completed(cards)
+    assert score_hand(cards, chi_diem=unrelated_card(cards), nhat_ban=True) is None
+
+
 def test_locked_nhat_ban_is_an_error() -> None:
     cards = parse_cards("GEN/FR INS/FB MER/FP GEN/KY MUS/KY NIN/KY")
     with pytest.raises(ValueError, match="Nhất Bản"):
@@ -1003,7 +1058,7 @@ def test_rules_md_example(the_id: str) -> None:
     assert the_id in found, f"RULES.md example {hand[1]} is not {the_id}: {sorted(found)}"
 
 
-def test_combinations_helper_sanity() -> None:
+def test_phe_suit_triples_of_the_docstring() -> None:
     """The hand-built Phe table in this module's docstring agrees with §2."""
     names = ["FR", "FB", "FP", "BR", "BB", "BP", "LR", "LB", "LP"]
     by_name = {n: i + 2 for i, n in enumerate(names)}

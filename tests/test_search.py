@@ -40,7 +40,7 @@ def brute_force(cards: tuple[int, ...], config: RuleConfig) -> set[str]:
 def biased_hands(seed: int, n: int) -> list[tuple[int, ...]]:
     """Hands from small pools of figures × suits (so most are wins), and some uniform."""
     rng = np.random.default_rng(seed)
-    hands = []
+    hands: list[tuple[int, ...]] = []
     while len(hands) < n:
         if len(hands) % 4 == 3:
             cards = rng.choice(121, 6, replace=False)

@@ -30,7 +30,7 @@ def brute_winning_cards(arrangement: tuple[int, ...]) -> set[int]:
 
 def sample_hands(seed: int, n: int) -> list[tuple[int, ...]]:
     rng = np.random.default_rng(seed)
-    hands = []
+    hands: list[tuple[int, ...]] = []
     while len(hands) < n:
         if len(hands) % 3 == 2:
             cards = rng.choice(NUM_CARDS, 5, replace=False)

@@ -1,0 +1,79 @@
+"""Engine speed with uniform-random legal play. Prints numbers; asserts nothing.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_engine.py [--van N] [--seed S]
+
+Measures, over N seeded one-ván matches (12 vòng each):
+
+* decisions/s — ``legal_actions`` + a random choice + ``apply``, per action;
+* ván/s — whole matches from ``new_game`` to the end;
+* clone/s — :meth:`State.clone` of a mid-vòng state (search agents' cost);
+* determinizations/s — :func:`env121.view.sample_determinization`.
+
+The first matches warm the scorer's caches; the numbers are for the rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from env121.config import RuleConfig
+from env121.game import new_game
+from env121.playout import play_random, player_rng
+from env121.view import sample_determinization
+
+
+def bench_matches(van: int, seed: int, config: RuleConfig) -> tuple[float, float, int]:
+    """(decisions/s, ván/s, decisions) over ``van`` random one-ván matches."""
+    decisions = 0
+    start = time.perf_counter()
+    for s in range(seed, seed + van):
+        state = play_random(new_game(s, config), player_rng(s))
+        decisions += len(state.actions)
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, van / elapsed, decisions
+
+
+def bench_clone_and_determinize(seed: int, repeats: int) -> tuple[float, float]:
+    """(clones/s, determinizations/s) on a state 60 actions into a match."""
+    rng = np.random.default_rng(seed)
+    state = play_random(new_game(seed), player_rng(seed), until=lambda st: len(st.actions) >= 60)
+    start = time.perf_counter()
+    for _ in range(repeats):
+        state.clone()
+    clones = repeats / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for _ in range(repeats // 10):
+        sample_determinization(state, state.current_player, rng)
+    determinizations = (repeats // 10) / (time.perf_counter() - start)
+    return clones, determinizations
+
+
+def main() -> None:
+    """Run the benchmark and print one line per measure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--van", type=int, default=40, help="matches (one ván each) to time")
+    parser.add_argument("--seed", type=int, default=1000)
+    args = parser.parse_args()
+    bench_matches(5, args.seed - 5, RuleConfig())  # warm-up
+    for name, config in (
+        ("default rules", RuleConfig()),
+        ("nhat_ban_requires_wait=False", RuleConfig(nhat_ban_requires_wait=False)),
+        ("mask_invalid_win=False", RuleConfig(mask_invalid_win=False)),
+    ):
+        per_s, van_s, n = bench_matches(args.van, args.seed, config)
+        print(
+            f"{name:<30} {per_s:>9,.0f} decisions/s  {van_s:>6.2f} ván/s  "
+            f"({n} decisions in {args.van} ván)"
+        )
+    clones, dets = bench_clone_and_determinize(args.seed, 20_000)
+    print(f"{'State.clone':<30} {clones:>9,.0f} /s")
+    print(f"{'sample_determinization':<30} {dets:>9,.0f} /s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,8 +1,11 @@
 """The ``env121`` command line.
 
-``env121 score "<six cards>" --chi-diem CARD [--an-si CARD …] [--locked]
-[--nhat-ban] [--dealer] [--self-drawn] [--last-card]`` scores a hand the way
-the engine does and prints the arrangement, the Thế and the point breakdown.
+* ``env121 score "<six cards>" --chi-diem CARD [--an-si CARD …] [--locked]
+  [--nhat-ban] [--dealer] [--self-drawn] [--last-card]`` scores a hand the way
+  the engine does and prints the arrangement, the Thế and the point breakdown.
+* ``env121 play --seed S`` plays a seeded match between random players and
+  prints it move by move; ``env121 replay FILE`` replays a game record
+  (:mod:`env121.cli_game`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from env121.cards import (
     parse_card,
     parse_cards,
 )
+from env121.cli_game import add_subcommands as add_game_subcommands
 from env121.config import RuleConfig
 from env121.patterns import THE_BY_ID
 from env121.payment import win_payments
@@ -100,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--last-card", action="store_true", help="won on the last Nọc card")
     score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
     score.set_defaults(func=_score)
+    add_game_subcommands(commands)
     return parser
 
 

@@ -6,15 +6,13 @@
 * ``env121 replay FILE`` — load a game record, replay it, print its transcript.
 
 :func:`add_subcommands` registers both on an ``argparse`` subparsers object;
-each sets ``func`` (``args.func(args)`` returns the exit status). ``python -m
-env121.cli_game play --seed 1`` also works on its own.
+each sets ``func`` (``args.func(args)`` returns the exit status).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 from env121.game import new_game
@@ -79,16 +77,3 @@ def run_replay(args: argparse.Namespace) -> int:
         return 2
     print("\n".join(transcript(state)))
     return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Stand-alone entry point with just these two subcommands."""
-    parser = argparse.ArgumentParser(prog="env121", description=__doc__.splitlines()[0])
-    add_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    status: int = args.func(args)
-    return status
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from env121 import cli_game
+from env121 import cli
 from env121.config import RuleConfig
 from env121.deal import Deal
 from env121.game import new_game
@@ -105,11 +105,11 @@ def test_bad_json_and_missing_files(tmp_path):
 
 def test_cli_play_then_replay(tmp_path, capsys):
     path = tmp_path / "g.json"
-    assert cli_game.main(["play", "--seed", "2", "--json", str(path)]) == 0
+    assert cli.main(["play", "--seed", "2", "--json", str(path)]) == 0
     played = capsys.readouterr().out.splitlines()
     assert played[0].startswith("== Ván 1, vòng 1/12")
     assert played[-1] == f"record saved to {path}"
-    assert cli_game.main(["replay", str(path)]) == 0
+    assert cli.main(["replay", str(path)]) == 0
     replayed = capsys.readouterr().out.splitlines()
     assert replayed == played[:-1]
 
@@ -117,7 +117,7 @@ def test_cli_play_then_replay(tmp_path, capsys):
 def test_cli_replay_reports_a_bad_record(tmp_path, capsys):
     path = tmp_path / "bad.json"
     path.write_text('{"format_version": 1}', encoding="utf-8")
-    assert cli_game.main(["replay", str(path)]) == 2
+    assert cli.main(["replay", str(path)]) == 2
     assert "missing fields" in capsys.readouterr().err
 
 

@@ -9,7 +9,9 @@ Measures, over N seeded one-ván matches (12 vòng each):
 * decisions/s — ``legal_actions`` + a random choice + ``apply``, per action;
 * ván/s — whole matches from ``new_game`` to the end;
 * clone/s — :meth:`State.clone` of a mid-vòng state (search agents' cost);
-* determinizations/s — :func:`env121.view.sample_determinization`.
+* determinizations/s — :func:`env121.view.sample_determinization`;
+* the peer: RLCard's four-player Mahjong *game* object (its rules engine, no
+  feature encoding) under uniform-random legal play, in the same run.
 
 The first matches warm the scorer's caches; the numbers are for the rest.
 """
@@ -36,6 +38,25 @@ def bench_matches(van: int, seed: int, config: RuleConfig) -> tuple[float, float
         decisions += len(state.actions)
     elapsed = time.perf_counter() - start
     return decisions / elapsed, van / elapsed, decisions
+
+
+def bench_rlcard_mahjong(games: int, seed: int) -> tuple[float, float]:
+    """(decisions/s, games/s) of RLCard's Mahjong game engine, random legal play."""
+    from rlcard.games.mahjong.game import MahjongGame
+
+    rng = np.random.default_rng(seed)
+    game = MahjongGame()
+    game.np_random = rng
+    decisions = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state, _ = game.init_game()
+        while not game.is_over():
+            legal = game.get_legal_actions(state)
+            state, _ = game.step(legal[int(rng.integers(len(legal)))])
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return decisions / elapsed, games / elapsed
 
 
 def bench_clone_and_determinize(seed: int, repeats: int) -> tuple[float, float]:
@@ -70,6 +91,8 @@ def main() -> None:
             f"{name:<30} {per_s:>9,.0f} decisions/s  {van_s:>6.2f} ván/s  "
             f"({n} decisions in {args.van} ván)"
         )
+    per_s, games_s = bench_rlcard_mahjong(args.van * 12, args.seed)
+    print(f"{'peer: RLCard Mahjong game':<30} {per_s:>9,.0f} decisions/s  {games_s:>6.2f} games/s")
     clones, dets = bench_clone_and_determinize(args.seed, 20_000)
     print(f"{'State.clone':<30} {clones:>9,.0f} /s")
     print(f"{'sample_determinization':<30} {dets:>9,.0f} /s")

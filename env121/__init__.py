@@ -9,8 +9,12 @@
   (:func:`sample_determinization`), invariants (:func:`validate`) and game
   records (:mod:`env121.records`).
 
-The engine imports no RL framework; the PettingZoo environment sits on top.
+The engine imports no RL framework; the PettingZoo environment sits on top:
+``env121.env()`` / ``env121.raw_env`` (:mod:`env121.aec_env`, id ``env121_v0``)
+load pettingzoo on first use, so ``import env121`` stays light.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from env121.actions import NUM_ACTIONS, format_action
 from env121.cards import (
@@ -42,6 +46,19 @@ from env121.state import Phase, State
 from env121.validate import InvariantError, validate
 from env121.view import SeatView, observe, sample_determinization
 
+if TYPE_CHECKING:
+    from env121.aec_env import env, raw_env
+else:
+
+    def __getattr__(name: str) -> Any:
+        """``env`` and ``raw_env`` import the PettingZoo environment on first use."""
+        if name in ("env", "raw_env"):
+            from env121 import aec_env
+
+            return getattr(aec_env, name)
+        raise AttributeError(f"module 'env121' has no attribute {name!r}")
+
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -66,6 +83,7 @@ __all__ = [
     "current_player",
     "den_payments",
     "describe_card",
+    "env",
     "format_action",
     "format_card",
     "format_cards",
@@ -76,6 +94,7 @@ __all__ = [
     "observe",
     "parse_card",
     "parse_cards",
+    "raw_env",
     "sample_determinization",
     "score_hand",
     "step",

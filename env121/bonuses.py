@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from env121.cards import FIG, IS_HONOR, SUIT, SUIT_CLAN, SUIT_COLOR
 from env121.config import RuleConfig
@@ -27,7 +28,27 @@ class WinSituation:
     """The winning card is the last card of the Nọc (Kết chung)."""
 
 
-Condition = Callable[[Sequence[int], WinSituation], bool]
+class HandFacts(NamedTuple):
+    """What the card Thưởng look at, computed once per hand."""
+
+    figures: frozenset[int]
+    suits: frozenset[int]
+    honors: int
+    """How many of the cards are honor cards."""
+    size: int
+
+    @classmethod
+    def of(cls, cards: Sequence[int]) -> HandFacts:
+        """The facts of these cards."""
+        return cls(
+            frozenset(FIG[c] for c in cards),
+            frozenset(SUIT[c] for c in cards),
+            sum(IS_HONOR[c] for c in cards),
+            len(cards),
+        )
+
+
+Condition = Callable[[HandFacts, WinSituation], bool]
 
 
 @dataclass(frozen=True)
@@ -41,28 +62,27 @@ class Thuong:
 
 
 def _one_regular_suit_attr(table: tuple[int, ...]) -> Condition:
-    """All six suits are regular and share the attribute ``table`` gives them."""
+    """All suits are regular and share the attribute ``table`` gives them."""
 
-    def test(cards: Sequence[int], w: WinSituation) -> bool:
-        values = {table[SUIT[c]] for c in cards}
+    def test(facts: HandFacts, w: WinSituation) -> bool:
+        values = {table[s] for s in facts.suits}
         return len(values) == 1 and -1 not in values
 
     return test
 
 
 def _all_facing(left: bool) -> Condition:
-    def test(cards: Sequence[int], w: WinSituation) -> bool:
-        figures = w.config.left_figures if left else w.config.right_figures
-        return all(FIG[c] in figures for c in cards)
+    def test(facts: HandFacts, w: WinSituation) -> bool:
+        return facts.figures <= (w.config.left_figures if left else w.config.right_figures)
 
     return test
 
 
 THUONGS: tuple[Thuong, ...] = (
     Thuong("toan_quan_thuong", "Toàn quân thường", "all six are regular cards",
-           lambda cards, w: not any(IS_HONOR[c] for c in cards)),
+           lambda facts, w: facts.honors == 0),
     Thuong("toan_quan_danh_du", "Toàn quân danh dự", "all six are honor cards",
-           lambda cards, w: all(IS_HONOR[c] for c in cards)),
+           lambda facts, w: facts.honors == facts.size),
     Thuong("cung_mot_mau", "Cùng một màu", "all six suits regular and of one color",
            _one_regular_suit_attr(SUIT_COLOR)),
     Thuong("cung_gia_huy", "Cùng gia huy", "all six suits regular and of one clan [R-10]",
@@ -71,11 +91,11 @@ THUONGS: tuple[Thuong, ...] = (
            _all_facing(left=False)),
     Thuong("cung_nhin_trai", "Cùng nhìn trái", "all six figures look left",
            _all_facing(left=True)),
-    Thuong("thang_cai", "Thắng cái", "the winner is the dealer", lambda cards, w: w.dealer),
+    Thuong("thang_cai", "Thắng cái", "the winner is the dealer", lambda facts, w: w.dealer),
     Thuong("tu_than", "Tự thân", "won on a card the winner flipped",
-           lambda cards, w: w.self_drawn),
+           lambda facts, w: w.self_drawn),
     Thuong("ket_chung", "Kết chung", "won on the last card of the Nọc",
-           lambda cards, w: w.last_card),
+           lambda facts, w: w.last_card),
 )  # fmt: skip
 
 THUONG_BY_ID: dict[str, Thuong] = {t.id: t for t in THUONGS}
@@ -85,7 +105,8 @@ NHAT_BAN_BONUS = "nhat_ban"
 
 def thuongs_of(cards: Sequence[int], situation: WinSituation) -> frozenset[str]:
     """Ids of every Thưởng the six cards and the situation earn."""
-    return frozenset(t.id for t in THUONGS if t.condition(cards, situation))
+    facts = HandFacts.of(cards)
+    return frozenset(t.id for t in THUONGS if t.condition(facts, situation))
 
 
 def indicator_points(cards: Sequence[int], indicators: Sequence[int]) -> int:

@@ -70,11 +70,13 @@ from env121.actions import (
     format_action,
     format_actions,
 )
+from env121.bonuses import WinSituation
 from env121.cards import format_cards
 from env121.config import DEFAULT_CONFIG, RuleConfig
 from env121.deal import Deal
+from env121.patterns import Table
 from env121.payment import den_payments, win_payments
-from env121.scoring import HandScore, is_completed, score_hand
+from env121.scoring import HandScore, is_completed, score_valid_hand
 from env121.state import (
     MAX_CUOP,
     NUM_SEATS,
@@ -225,16 +227,12 @@ def win_score(state: State, seat: int) -> HandScore | None:
         cards = (*state.hands[seat], *state.locked[seat], card)
         if not may_have_the(cards):
             return None
-    return score_hand(
-        cards,
-        chi_diem=state.chi_diem,
-        an_si=state.revealed_an_si,
-        locked=bool(state.locked[seat]),
-        nhat_ban=state.nhat_ban[seat],
-        dealer=dealer,
-        self_drawn=self_drawn,
-        last_card=last_card,
-        config=state.config,
+    table = Table(state.config, state.chi_diem, state.revealed_an_si)
+    situation = WinSituation(
+        state.config, dealer=dealer, self_drawn=self_drawn, last_card=last_card
+    )
+    return score_valid_hand(
+        cards, table, situation, locked=bool(state.locked[seat]), nhat_ban=state.nhat_ban[seat]
     )
 
 

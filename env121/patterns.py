@@ -70,10 +70,17 @@ class The:
     """The book's table it is listed in: "Special", "Thế 1" … "Thế 7", "Thế 0"."""
     quoc_si_family: bool = False
     """Forbidden in Bội ước (§5.5)."""
-    needs_chi_diem: bool = False
-    """Decided by the indicators (Thất Sĩ and above)."""
+    an_si_needed: int | None = None
+    """For the Quốc Sĩ members the indicators decide (Thất Sĩ and above): how
+    many revealed Ẩn Sĩ must join the six and the Chỉ Điểm, all pairwise
+    unrelated; their predicate is ``clean_an_si_count >= an_si_needed``."""
     supersedes: frozenset[str] = frozenset()
     """Thế this one is preferred over at equal points and tier (spec §4)."""
+
+    @property
+    def needs_chi_diem(self) -> bool:
+        """Decided by the indicators (Thất Sĩ and above)."""
+        return self.an_si_needed is not None
 
     def matches(self, arrangement: Arrangement, table: Table) -> bool:
         """Whether this exact order of six cards is this Thế."""
@@ -424,7 +431,7 @@ def _t(
     predicate: Predicate,
     *,
     quoc_si_family: bool = False,
-    needs_chi_diem: bool = False,
+    an_si_needed: int | None = None,
     supersedes: tuple[str, ...] = (),
 ) -> The:
     return The(
@@ -435,7 +442,7 @@ def _t(
         gloss=gloss,
         predicate=predicate,
         quoc_si_family=quoc_si_family,
-        needs_chi_diem=needs_chi_diem,
+        an_si_needed=an_si_needed,
         supersedes=frozenset(supersedes),
     )
 
@@ -522,7 +529,7 @@ THES: tuple[The, ...] = (
     _t("quoc_si_phai", 4, "Thế 4", "Quốc Sĩ Phải", "a Quốc Sĩ holding all five right figures",
        _quoc_si_facing(left=False), quoc_si_family=True),
     _t("that_si", 4, "Thế 4", "Thất Sĩ", "a Quốc Sĩ unrelated to the Chỉ Điểm",
-       _quoc_si_with(0), quoc_si_family=True, needs_chi_diem=True),
+       _quoc_si_with(0), quoc_si_family=True, an_si_needed=0),
     # Thế 5
     _t("ba_doi_ba_doi", 5, "Thế 5", "Ba đôi – Ba đôi",
        "three pairs of one kind that also split into three pairs of the other", ba_doi_ba_doi),
@@ -537,7 +544,7 @@ THES: tuple[The, ...] = (
        "the five right-facing figures of one suit and that suit's Gia huy",
        _sieu_ngu_luan(left=False), supersedes=("luc_bo",)),
     _t("bat_si", 5, "Thế 5", "Bát Sĩ", "Quốc Sĩ, Chỉ Điểm and one revealed Ẩn Sĩ all unrelated",
-       _quoc_si_with(1), quoc_si_family=True, needs_chi_diem=True),
+       _quoc_si_with(1), quoc_si_family=True, an_si_needed=1),
     # Thế 6
     _t("phien_phien_ba_doi", 6, "Thế 6", "Phiên – Phiên Ba Đôi",
        "two Phiên of different figures with the same suits position by position",
@@ -549,7 +556,7 @@ THES: tuple[The, ...] = (
     _t("phe_giang_ho_ba_doi", 6, "Thế 6", "Phe – Giang Hộ Ba Đôi",
        "Phe – Giang Hộ pairing up by figure position by position", phe_giang_ho_ba_doi),
     _t("cuu_si", 6, "Thế 6", "Cửu Sĩ", "Quốc Sĩ, Chỉ Điểm and two revealed Ẩn Sĩ all unrelated",
-       _quoc_si_with(2), quoc_si_family=True, needs_chi_diem=True),
+       _quoc_si_with(2), quoc_si_family=True, an_si_needed=2),
     # Thế 7
     _t("phu_co_do_giang_ho_ba_doi", 7, "Thế 7", "Phu Cố Đô – Giang Hộ – Ba đôi",
        "Phu of Kyoto and Phu of Edo pairing up by figure position by position",
@@ -561,11 +568,11 @@ THES: tuple[The, ...] = (
        luc_bo_danh_du),
     _t("thap_si", 7, "Thế 7", "Thập Sĩ",
        "Quốc Sĩ, Chỉ Điểm and three revealed Ẩn Sĩ all unrelated",
-       _quoc_si_with(3), quoc_si_family=True, needs_chi_diem=True),
+       _quoc_si_with(3), quoc_si_family=True, an_si_needed=3),
     # Thế 0: match win, counted as 10 [R-13]
     _t("quoc_si_vo_song", 10, "Thế 0", "Quốc Sĩ Vô Song",
        "Quốc Sĩ, Chỉ Điểm and all four Ẩn Sĩ: eleven unrelated cards; wins the match",
-       _quoc_si_with(4), quoc_si_family=True, needs_chi_diem=True),
+       _quoc_si_with(4), quoc_si_family=True, an_si_needed=4),
 )  # fmt: skip
 
 THE_BY_ID: dict[str, The] = {t.id: t for t in THES}

@@ -31,6 +31,7 @@ from env121.patterns import (
     THE_BY_ID,
     THES,
     Table,
+    clean_an_si_count,
     completed_shape,
     select_best,
     thes_matching,
@@ -101,26 +102,33 @@ def score_hand(
             "locked=True with nhat_ban=True is impossible: Nhất Bản cannot be declared in Bội ước"
         )
     situation = WinSituation(config, dealer=dealer, self_drawn=self_drawn, last_card=last_card)
-    bonuses = thuongs_of(hand, situation)
-    if nhat_ban:
-        return _score_nhat_ban(hand, table, bonuses)
+    return score_valid_hand(hand, table, situation, locked=locked, nhat_ban=nhat_ban)
 
-    found = achievable_thes(tuple(sorted(hand)), config)
-    if not found:
-        return None
-    witness = dict(found)
-    if "quoc_si" in found:
-        for the in _INDICATOR_THES:
-            if the.predicate(found["quoc_si"], table):
-                witness[the.id] = found["quoc_si"]
+
+def score_valid_hand(
+    hand: tuple[int, ...],
+    table: Table,
+    situation: WinSituation,
+    *,
+    locked: bool = False,
+    nhat_ban: bool = False,
+) -> HandScore | None:
+    """:func:`score_hand` without its input checks, for callers whose input is
+    valid by construction (the engine, the win table): six distinct card ids,
+    a table with a Chỉ Điểm and distinct revealed Ẩn Sĩ outside the hand, and
+    not both ``locked`` and ``nhat_ban``."""
+    if nhat_ban:
+        return _score_nhat_ban(hand, table, situation)
+    witness = _achievable(hand, table)
     if locked:
         witness = {i: a for i, a in witness.items() if i not in _QUOC_SI_FAMILY}
-        if not witness:
-            return None
+    if not witness:
+        return None
     indicators = 0 if locked else indicator_points(hand, table.indicators)
     counted = {i: (0 if i == "quoc_si" else indicators) for i in witness}
     best = select_best({i: THE_BY_ID[i].tier + counted[i] for i in witness})
     tier = THE_BY_ID[best].tier
+    bonuses = thuongs_of(hand, situation)
     return HandScore(
         the=best,
         tier=tier,
@@ -131,11 +139,30 @@ def score_hand(
     )
 
 
+def _achievable(hand: tuple[int, ...], table: Table) -> dict[str, tuple[int, ...]]:
+    """Every Thế some order of the six allows under ``table``, with one
+    arrangement each: the cached search plus the indicator-decided Quốc Sĩ
+    members (they need the six pairwise unrelated, i.e. a ``quoc_si``)."""
+    found = achievable_thes(tuple(sorted(hand)), table.config)
+    if "quoc_si" not in found:
+        return found
+    witness = dict(found)
+    clean = clean_an_si_count(found["quoc_si"], table)
+    for the in _INDICATOR_THES:
+        if the.an_si_needed is not None and clean >= the.an_si_needed:
+            witness[the.id] = found["quoc_si"]
+    return witness
+
+
 def _score_nhat_ban(
-    arrangement: tuple[int, ...], table: Table, bonuses: frozenset[str]
+    arrangement: tuple[int, ...], table: Table, situation: WinSituation
 ) -> HandScore | None:
-    """A Nhất Bản win: only the fixed order counts, indicators never do (§5.6, §6)."""
-    thes = thes_matching(arrangement, table)
+    """A Nhất Bản win: only the fixed order counts, indicators never do (§5.6, §6).
+
+    Only the Thế some order of the six allows can match this order, so only
+    their positional predicates are asked."""
+    candidates = _achievable(arrangement, table)
+    thes = [i for i in candidates if THE_BY_ID[i].predicate(arrangement, table)]
     if thes:
         best: str | None = select_best({i: THE_BY_ID[i].tier for i in thes})
         tier = THE_BY_ID[best].tier if best else 0
@@ -143,7 +170,7 @@ def _score_nhat_ban(
         best, tier = None, 0
     else:
         return None
-    bonuses = bonuses | {NHAT_BAN_BONUS}
+    bonuses = thuongs_of(arrangement, situation) | {NHAT_BAN_BONUS}
     return HandScore(
         the=best,
         tier=tier,

@@ -271,6 +271,7 @@ def fill_gap(arrangement: Arrangement, card_id: int) -> Arrangement:
     return (*arrangement[:g], card_id, *arrangement[g + 1 :])
 
 
+@lru_cache(maxsize=1 << 12)
 def winning_cards(a: Arrangement) -> frozenset[int]:
     """Every card not in the arrangement that fills its gap into a completed hand."""
     hand = set(a)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from functools import lru_cache
 
-from env121.cards import FIG, IS_HONOR, SUIT, SUIT_CLAN, SUIT_COLOR
+from env121.cards import FIG, IS_HONOR, NUM_CARDS, SUIT, SUIT_CLAN, SUIT_COLOR
 from env121.config import RuleConfig
 
 
@@ -28,27 +28,31 @@ class WinSituation:
     """The winning card is the last card of the Nọc (Kết chung)."""
 
 
-class HandFacts(NamedTuple):
-    """What the card Thưởng look at, computed once per hand."""
-
-    figures: frozenset[int]
-    suits: frozenset[int]
-    honors: int
-    """How many of the cards are honor cards."""
-    size: int
-
-    @classmethod
-    def of(cls, cards: Sequence[int]) -> HandFacts:
-        """The facts of these cards."""
-        return cls(
-            frozenset(FIG[c] for c in cards),
-            frozenset(SUIT[c] for c in cards),
-            sum(IS_HONOR[c] for c in cards),
-            len(cards),
-        )
+# Card Thưởng as bits: a card carries the bit of each "all six are …" group it
+# belongs to, and six cards earn the Thưởng whose bits survive the AND of theirs.
+_REGULAR, _HONOR, _LEFT, _RIGHT = 1, 2, 4, 8
+_COLORS = tuple(16 << i for i in range(3))  # RED, BLUE, PURPLE
+_CLANS = tuple(128 << i for i in range(3))  # FLOWER, BUTTERFLY, LEAF
+_ANY_COLOR, _ANY_CLAN = sum(_COLORS), sum(_CLANS)
 
 
-Condition = Callable[[HandFacts, WinSituation], bool]
+@lru_cache(maxsize=16)
+def card_bits(config: RuleConfig) -> tuple[int, ...]:
+    """Per card id, the bits of the card-Thưởng groups it belongs to."""
+    bits = []
+    for c in range(NUM_CARDS):
+        b = _HONOR if IS_HONOR[c] else _REGULAR
+        b |= _LEFT if FIG[c] in config.left_figures else 0
+        b |= _RIGHT if FIG[c] in config.right_figures else 0
+        color, clan = SUIT_COLOR[SUIT[c]], SUIT_CLAN[SUIT[c]]
+        b |= 0 if color < 0 else _COLORS[color]
+        b |= 0 if clan < 0 else _CLANS[clan]
+        bits.append(b)
+    return tuple(bits)
+
+
+Condition = Callable[[int, WinSituation], bool]
+"""(the AND of the six cards' bits, the situation) -> earned."""
 
 
 @dataclass(frozen=True)
@@ -61,41 +65,27 @@ class Thuong:
     condition: Condition
 
 
-def _one_regular_suit_attr(table: tuple[int, ...]) -> Condition:
-    """All suits are regular and share the attribute ``table`` gives them."""
-
-    def test(facts: HandFacts, w: WinSituation) -> bool:
-        values = {table[s] for s in facts.suits}
-        return len(values) == 1 and -1 not in values
-
-    return test
-
-
-def _all_facing(left: bool) -> Condition:
-    def test(facts: HandFacts, w: WinSituation) -> bool:
-        return facts.figures <= (w.config.left_figures if left else w.config.right_figures)
-
-    return test
+def _all_six(bits: int) -> Condition:
+    """All six cards share one of the groups in ``bits``."""
+    return lambda common, w: bool(common & bits)
 
 
 THUONGS: tuple[Thuong, ...] = (
     Thuong("toan_quan_thuong", "Toàn quân thường", "all six are regular cards",
-           lambda facts, w: facts.honors == 0),
+           _all_six(_REGULAR)),
     Thuong("toan_quan_danh_du", "Toàn quân danh dự", "all six are honor cards",
-           lambda facts, w: facts.honors == facts.size),
+           _all_six(_HONOR)),
     Thuong("cung_mot_mau", "Cùng một màu", "all six suits regular and of one color",
-           _one_regular_suit_attr(SUIT_COLOR)),
+           _all_six(_ANY_COLOR)),
     Thuong("cung_gia_huy", "Cùng gia huy", "all six suits regular and of one clan [R-10]",
-           _one_regular_suit_attr(SUIT_CLAN)),
-    Thuong("cung_nhin_phai", "Cùng nhìn phải", "all six figures look right",
-           _all_facing(left=False)),
-    Thuong("cung_nhin_trai", "Cùng nhìn trái", "all six figures look left",
-           _all_facing(left=True)),
-    Thuong("thang_cai", "Thắng cái", "the winner is the dealer", lambda facts, w: w.dealer),
+           _all_six(_ANY_CLAN)),
+    Thuong("cung_nhin_phai", "Cùng nhìn phải", "all six figures look right", _all_six(_RIGHT)),
+    Thuong("cung_nhin_trai", "Cùng nhìn trái", "all six figures look left", _all_six(_LEFT)),
+    Thuong("thang_cai", "Thắng cái", "the winner is the dealer", lambda common, w: w.dealer),
     Thuong("tu_than", "Tự thân", "won on a card the winner flipped",
-           lambda facts, w: w.self_drawn),
+           lambda common, w: w.self_drawn),
     Thuong("ket_chung", "Kết chung", "won on the last card of the Nọc",
-           lambda facts, w: w.last_card),
+           lambda common, w: w.last_card),
 )  # fmt: skip
 
 THUONG_BY_ID: dict[str, Thuong] = {t.id: t for t in THUONGS}
@@ -105,8 +95,11 @@ NHAT_BAN_BONUS = "nhat_ban"
 
 def thuongs_of(cards: Sequence[int], situation: WinSituation) -> frozenset[str]:
     """Ids of every Thưởng the six cards and the situation earn."""
-    facts = HandFacts.of(cards)
-    return frozenset(t.id for t in THUONGS if t.condition(facts, situation))
+    bits = card_bits(situation.config)
+    common = -1
+    for c in cards:
+        common &= bits[c]
+    return frozenset(t.id for t in THUONGS if t.condition(common, situation))
 
 
 def indicator_points(cards: Sequence[int], indicators: Sequence[int]) -> int:

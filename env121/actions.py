@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from env121.cards import NUM_CARDS, CardNotationError, format_card, parse_card
+from env121.layout import offsets
 
 NUM_SLOTS = 6
 """Slots of a Nhất Bản arrangement: five cards and one gap."""
@@ -46,15 +47,7 @@ ACTION_LAYOUT: tuple[ActionPiece, ...] = (
 )
 
 
-def _offsets(layout: Iterable[ActionPiece]) -> dict[str, int]:
-    offsets, start = {}, 0
-    for piece in layout:
-        offsets[piece.name] = start
-        start += piece.size
-    return offsets
-
-
-ACTION_OFFSETS: dict[str, int] = _offsets(ACTION_LAYOUT)
+ACTION_OFFSETS: dict[str, int] = offsets(ACTION_LAYOUT)
 NUM_ACTIONS: int = sum(p.size for p in ACTION_LAYOUT)
 
 CARD_BASE: int = ACTION_OFFSETS["CARD"]

@@ -26,7 +26,6 @@ arrangement): a hand changes only when its seat swaps.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -37,6 +36,7 @@ from env121.cards import (
 )
 from env121.deal import NOC_SIZE, NUM_AN_SI
 from env121.game import legal_actions, swap_kind
+from env121.layout import offsets
 from env121.state import MAX_CUOP, NUM_SEATS, VONG_PER_VAN, Phase, State, SwapKind
 from env121.waits import GAP
 from env121.win_table import win_points
@@ -96,15 +96,7 @@ OBSERVATION_LAYOUT: tuple[ObsPiece, ...] = (
 )
 
 
-def _offsets(layout: Sequence[ObsPiece]) -> dict[str, int]:
-    offsets, start = {}, 0
-    for piece in layout:
-        offsets[piece.name] = start
-        start += piece.size
-    return offsets
-
-
-OBS_OFFSETS: dict[str, int] = _offsets(OBSERVATION_LAYOUT)
+OBS_OFFSETS: dict[str, int] = offsets(OBSERVATION_LAYOUT)
 OBS_SIZE: int = sum(p.size for p in OBSERVATION_LAYOUT)
 OBS_SLICES: dict[str, slice] = {
     p.name: slice(OBS_OFFSETS[p.name], OBS_OFFSETS[p.name] + p.size) for p in OBSERVATION_LAYOUT

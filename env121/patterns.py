@@ -447,6 +447,20 @@ def _t(
     )
 
 
+def _qs(id: str, tier: int, heading: str, name_vi: str, gloss: str, an_si_needed: int) -> The:
+    """A Quốc Sĩ member the indicators decide: Chỉ Điểm + ``an_si_needed`` Ẩn Sĩ."""
+    return _t(
+        id,
+        tier,
+        heading,
+        name_vi,
+        gloss,
+        _quoc_si_with(an_si_needed),
+        quoc_si_family=True,
+        an_si_needed=an_si_needed,
+    )
+
+
 THES: tuple[The, ...] = (
     # Special (§5.4.1): "bất khóa vô chỉ"
     _t("quoc_si", 1, SPECIAL, "Quốc Sĩ", "six pairwise unrelated cards", quoc_si,
@@ -528,8 +542,7 @@ THES: tuple[The, ...] = (
        _quoc_si_facing(left=True), quoc_si_family=True),
     _t("quoc_si_phai", 4, "Thế 4", "Quốc Sĩ Phải", "a Quốc Sĩ holding all five right figures",
        _quoc_si_facing(left=False), quoc_si_family=True),
-    _t("that_si", 4, "Thế 4", "Thất Sĩ", "a Quốc Sĩ unrelated to the Chỉ Điểm",
-       _quoc_si_with(0), quoc_si_family=True, an_si_needed=0),
+    _qs("that_si", 4, "Thế 4", "Thất Sĩ", "a Quốc Sĩ unrelated to the Chỉ Điểm", 0),
     # Thế 5
     _t("ba_doi_ba_doi", 5, "Thế 5", "Ba đôi – Ba đôi",
        "three pairs of one kind that also split into three pairs of the other", ba_doi_ba_doi),
@@ -543,8 +556,8 @@ THES: tuple[The, ...] = (
     _t("sieu_ngu_luan_phai", 5, "Thế 5", "Siêu Ngũ luân phải",
        "the five right-facing figures of one suit and that suit's Gia huy",
        _sieu_ngu_luan(left=False), supersedes=("luc_bo",)),
-    _t("bat_si", 5, "Thế 5", "Bát Sĩ", "Quốc Sĩ, Chỉ Điểm and one revealed Ẩn Sĩ all unrelated",
-       _quoc_si_with(1), quoc_si_family=True, an_si_needed=1),
+    _qs("bat_si", 5, "Thế 5", "Bát Sĩ",
+        "Quốc Sĩ, Chỉ Điểm and one revealed Ẩn Sĩ all unrelated", 1),
     # Thế 6
     _t("phien_phien_ba_doi", 6, "Thế 6", "Phiên – Phiên Ba Đôi",
        "two Phiên of different figures with the same suits position by position",
@@ -555,8 +568,8 @@ THES: tuple[The, ...] = (
        "Phe – Cố Đô pairing up by figure position by position", phe_co_do_ba_doi),
     _t("phe_giang_ho_ba_doi", 6, "Thế 6", "Phe – Giang Hộ Ba Đôi",
        "Phe – Giang Hộ pairing up by figure position by position", phe_giang_ho_ba_doi),
-    _t("cuu_si", 6, "Thế 6", "Cửu Sĩ", "Quốc Sĩ, Chỉ Điểm and two revealed Ẩn Sĩ all unrelated",
-       _quoc_si_with(2), quoc_si_family=True, an_si_needed=2),
+    _qs("cuu_si", 6, "Thế 6", "Cửu Sĩ",
+        "Quốc Sĩ, Chỉ Điểm and two revealed Ẩn Sĩ all unrelated", 2),
     # Thế 7
     _t("phu_co_do_giang_ho_ba_doi", 7, "Thế 7", "Phu Cố Đô – Giang Hộ – Ba đôi",
        "Phu of Kyoto and Phu of Edo pairing up by figure position by position",
@@ -566,13 +579,11 @@ THES: tuple[The, ...] = (
        ba_doi_phu_co_do_giang_ho),
     _t("luc_bo_danh_du", 7, "Thế 7", "Lục bộ Danh dự", "a Lục bộ of six honor cards",
        luc_bo_danh_du),
-    _t("thap_si", 7, "Thế 7", "Thập Sĩ",
-       "Quốc Sĩ, Chỉ Điểm and three revealed Ẩn Sĩ all unrelated",
-       _quoc_si_with(3), quoc_si_family=True, an_si_needed=3),
+    _qs("thap_si", 7, "Thế 7", "Thập Sĩ",
+       "Quốc Sĩ, Chỉ Điểm and three revealed Ẩn Sĩ all unrelated", 3),
     # Thế 0: match win, counted as 10 [R-13]
-    _t("quoc_si_vo_song", 10, "Thế 0", "Quốc Sĩ Vô Song",
-       "Quốc Sĩ, Chỉ Điểm and all four Ẩn Sĩ: eleven unrelated cards; wins the match",
-       _quoc_si_with(4), quoc_si_family=True, an_si_needed=4),
+    _qs("quoc_si_vo_song", 10, "Thế 0", "Quốc Sĩ Vô Song",
+       "Quốc Sĩ, Chỉ Điểm and all four Ẩn Sĩ: eleven unrelated cards; wins the match", 4),
 )  # fmt: skip
 
 THE_BY_ID: dict[str, The] = {t.id: t for t in THES}

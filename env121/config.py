@@ -20,9 +20,13 @@ PAYMENT_ROUNDINGS: tuple[str, ...] = ("exact", "hundreds")
 NUM_VAN_CHOICES: tuple[int, ...] = (1, 2, 4)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RuleConfig:
-    """The rule variants of 121. Frozen and hashable; compare with ``==``."""
+    """The rule variants of 121. Frozen and hashable; compare with ``==``.
+
+    It keys the scorer's caches, so its hash is computed once and equality
+    checks identity first.
+    """
 
     left_figures: frozenset[int] = frozenset({1, 2, 3, 4, 5})
     """[R-1] The five regular figures that look left; the other five look right.
@@ -87,6 +91,29 @@ class RuleConfig:
         cap = self.max_actions_per_vong
         if cap is not None and (not _is_int(cap) or cap <= 0):
             _bad("max_actions_per_vong", cap, "a positive integer or None")
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, RuleConfig):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(self._key())
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The cached hash stays behind: string hashes differ between processes.
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
 
     @property
     def right_figures(self) -> frozenset[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -63,3 +64,12 @@ def test_dict_round_trip() -> None:
 def test_unknown_field_in_dict_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown RuleConfig field"):
         RuleConfig.from_dict({"num_van": 2, "no_such_rule": True})
+
+
+def test_pickle_leaves_the_cached_hash_behind() -> None:
+    config = RuleConfig(payment_rounding="hundreds")
+    hash(config)
+    copy = pickle.loads(pickle.dumps(config))
+    assert copy == config
+    assert "_hash" not in copy.__dict__
+    assert hash(copy) == hash(config)

@@ -21,8 +21,11 @@ Phases (spec §5):
   the win is valid, unless ``mask_invalid_win=False``), ``CARD(c)`` for each
   free hand card c (a swap: Bốc / Lấy / Cướp by who exposed the card; no swap
   under Nhất Bản; no third Cướp), or ``PASS``.
-* ``NB_CHOICE`` (§5.6) — right after a Bốc or Lấy by a seat with no locked
-  card and, under [R-8], a wait: ``NHAT_BAN`` or ``PASS``. Then ``NB_GAP``:
+* ``NB_CHOICE`` (§5.6) — right after every Bốc or Lấy by a seat with no
+  locked card: ``PASS``, and ``NHAT_BAN`` when it may be declared (under
+  [R-8]: the hand has a wait). The choice is asked even when only ``PASS`` is
+  legal, so the public sequence of phases never tells the other seats
+  whether a hand has a wait. After ``NHAT_BAN`` comes ``NB_GAP``:
   ``NB_GAP(slot)``; then ``NB_PLACE``: five ``CARD(c)`` filling the other
   slots left to right. Each step offers exactly the choices that lead to a
   legal arrangement (no dead ends). Then the put-out card is offered.
@@ -35,8 +38,8 @@ Rule points the spec leaves open, as implemented:
   card was flipped and the Nọc is now empty, whoever wins on it.
 * A swap's put-out card is offered to the swapper+1, +2, +3 only after the
   swapper's Nhất Bản choice (and arrangement) is done.
-* Nhất Bản is offered after every Bốc / Lấy by a seat with no locked card
-  (and, under [R-8], a wait); never at other times.
+* The Nhất Bản choice follows every Bốc / Lấy by a seat with no locked card,
+  ``NHAT_BAN`` legal only with a wait under [R-8]; never at other times.
 * ``max_actions_per_vong`` counts every action of the vòng (Thế trắng and
   Nhất Bản steps included); reaching it ends the vòng as a truncated draw.
 * The deal passes to the next seat after every vòng, across ván too (seat
@@ -204,7 +207,8 @@ def _compute_legal(state: State) -> tuple[int, ...]:
     if phase == Phase.THE_TRANG:
         return (PASS, THE_TRANG)
     if phase == Phase.NB_CHOICE:
-        return (PASS, NHAT_BAN)
+        hand = state.hands[state.current_player]
+        return (PASS, NHAT_BAN) if nhat_ban_allowed(state, hand) else (PASS,)
     if phase == Phase.NB_GAP:
         return tuple(NB_GAP_BASE + g for g in _nb_gaps(state))
     if phase == Phase.NB_PLACE:
@@ -451,7 +455,7 @@ def _swap(state: State, seat: int, put: int) -> None:
         state.events.append(AnSiTurned(state.an_si_revealed, state.an_si[state.an_si_revealed]))
         state.an_si_revealed += 1
     _offer(state, put, seat, flipped=False)
-    if kind != SwapKind.CUOP and not state.locked[seat] and nhat_ban_allowed(state, hand):
+    if kind != SwapKind.CUOP and not state.locked[seat]:
         state.phase = Phase.NB_CHOICE
 
 

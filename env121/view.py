@@ -16,9 +16,8 @@ to replay.
 Consistency of a determinization: the hidden cards are the same *set*, each
 opponent keeps its hand size and its known cards, and — by rejection
 sampling, up to :data:`MAX_TRIES` draws — an opponent in Nhất Bản gets a
-hand with a wait (under [R-8]) and one of its legal arrangements, the
-opponent now asked about Thế trắng an eligible hand, and an opponent now
-choosing Nhất Bản a hand with a wait. If no draw satisfies the
+hand with a wait (under [R-8]) and one of its legal arrangements, and the
+opponent now asked about Thế trắng an eligible hand. If no draw satisfies the
 constraints the last draw is kept and such an opponent gets a random
 arrangement of its cards. Not modelled: what opponents' past passes reveal
 (e.g. that a Nhất Bản seat could not win on a card it passed).
@@ -203,9 +202,7 @@ def _the_trang_order(state: State) -> tuple[int, ...]:
 def _consistent(state: State, seat: int, hand: tuple[int, ...]) -> bool:
     """Whether a re-drawn hand fits what everyone saw ``seat`` do."""
     phase, acting = state.phase, state.current_player
-    needs_wait = state.config.nhat_ban_requires_wait and (
-        state.nhat_ban[seat] or (acting == seat and phase == Phase.NB_CHOICE)
-    )
+    needs_wait = state.config.nhat_ban_requires_wait and state.nhat_ban[seat]
     if needs_wait and not has_nhat_ban_wait(hand):
         return False
     if phase == Phase.THE_TRANG and seat == acting:

@@ -40,6 +40,7 @@ from env121.state import (
     Swapped,
 )
 from env121.validate import validate
+from env121.waits import has_nhat_ban_wait
 
 S0_HAND = "CRE/KY CRE/ED GEN/KY GEN/ED INS/KY"
 S1_HAND = "INS/ED MER/KY MER/ED GEI/KY GEI/ED"
@@ -348,6 +349,20 @@ def test_nhat_ban_after_boc():
     assert phase(state) == Phase.NB_CHOICE and state.current_player == 0
     play(state, "S0 PASS")
     assert phase(state) == Phase.OFFER and asked(state) == (1, 2, 3)
+
+
+def test_nhat_ban_choice_is_asked_even_without_a_wait():
+    """The choice follows every Bốc / Lấy by a seat not in Bội ước, with only
+    PASS legal when the hand has no wait: the public sequence of phases must
+    not tell the other seats whether a hand waits."""
+    s1 = "CRE/LR INS/FB MUS/LP NIN/FP PRI/BB"
+    state = game(s1=s1, top="ASA/FP")
+    play(state, "S0 PASS, S1 CARD(PRI/BB)")  # Lấy ASA/FP
+    assert not has_nhat_ban_wait(state.hands[1])
+    assert phase(state) == Phase.NB_CHOICE and state.current_player == 1
+    assert legal_actions(state) == [PASS]
+    play(state, "S1 PASS")
+    assert phase(state) == Phase.OFFER and asked(state) == (2, 3, 0)
 
 
 def test_nhat_ban_without_wait_requirement_allows_any_arrangement():

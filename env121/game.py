@@ -57,8 +57,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import permutations
 from typing import TypeVar
 
 from env121.actions import (
@@ -109,9 +107,11 @@ from env121.state import (
 )
 from env121.waits import (
     GAP,
+    all_arrangements,
     fill_gap,
     has_nhat_ban_wait,
     nhat_ban_arrangements,
+    placement_order,
     waiting_gaps,
     waiting_next_cards,
 )
@@ -253,16 +253,7 @@ def legal_arrangements(state: State, seat: int) -> frozenset[tuple[int, ...]]:
     hand = state.hands[seat]
     if state.config.nhat_ban_requires_wait:
         return nhat_ban_arrangements(hand)
-    return _all_arrangements(hand)
-
-
-@lru_cache(maxsize=1 << 10)
-def _all_arrangements(hand: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
-    return frozenset(permutations((*hand, GAP)))
-
-
-def _slot_order(gap: int) -> tuple[int, ...]:
-    return tuple(i for i in range(NUM_SLOTS) if i != gap)
+    return all_arrangements(hand)
 
 
 def _nb_gaps(state: State) -> list[int]:
@@ -474,7 +465,7 @@ def _nb_place(state: State, seat: int, card: int) -> None:
     if len(state.nb_placed) < NUM_SLOTS - 1:
         return
     arrangement = [GAP] * NUM_SLOTS
-    for slot, c in zip(_slot_order(state.nb_gap), state.nb_placed, strict=True):
+    for slot, c in zip(placement_order(state.nb_gap), state.nb_placed, strict=True):
         arrangement[slot] = c
     fixed = tuple(arrangement)
     state.nb_arrangement = _set(state.nb_arrangement, seat, fixed)

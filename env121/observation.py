@@ -38,7 +38,7 @@ from env121.deal import NOC_SIZE, NUM_AN_SI
 from env121.game import legal_actions, swap_kind
 from env121.layout import offsets
 from env121.state import MAX_CUOP, NUM_SEATS, VONG_PER_VAN, Phase, State, SwapKind
-from env121.waits import GAP
+from env121.waits import GAP, placement_order
 from env121.win_table import win_points
 
 MAX_VAN = 4
@@ -230,8 +230,7 @@ def _own_arrangement(state: State, seat: int) -> tuple[int, ...]:
         return ()
     slots = [-2] * NUM_SLOTS
     slots[state.nb_gap] = GAP
-    order = [i for i in range(NUM_SLOTS) if i != state.nb_gap]
-    for slot, c in zip(order, state.nb_placed, strict=False):
+    for slot, c in zip(placement_order(state.nb_gap), state.nb_placed, strict=False):
         slots[slot] = c
     return tuple(slots)
 

@@ -32,7 +32,7 @@ import numpy as np
 from env121.actions import NUM_SLOTS
 from env121.game import legal_actions
 from env121.state import NUM_SEATS, Event, Phase, State, VongResult, visible_to
-from env121.waits import GAP, has_nhat_ban_wait, nhat_ban_arrangements
+from env121.waits import GAP, has_nhat_ban_wait, nhat_ban_arrangements, placement_order
 from env121.wins import the_trang_eligible
 
 MAX_TRIES = 200
@@ -185,7 +185,7 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
     if state.phase == Phase.NB_PLACE and arranging != seat:
         full = _random_arrangement(state, hands[arranging], rng)
         new.nb_gap = full.index(GAP)
-        order = [i for i in range(NUM_SLOTS) if i != new.nb_gap]
+        order = placement_order(new.nb_gap)
         new.nb_placed = tuple(full[i] for i in order[: len(state.nb_placed)])
     return new
 

@@ -251,7 +251,7 @@ def waiting_next_cards(hand: Sequence[int], gap: int, placed: Sequence[int]) -> 
     """Cards that may fill the next open slot (left to right, skipping ``gap``)
     after ``placed``, so that a waiting arrangement can still be finished."""
     h = _five(hand)
-    order = [i for i in range(6) if i != gap]
+    order = placement_order(gap)
     mask = _waiting_mask(h) & np.equal(_GAP_SLOT, gap)
     for slot, c in zip(order, placed, strict=False):
         mask &= _INDEX_TABLE[:, slot] == h.index(c)
@@ -280,9 +280,16 @@ def winning_cards(a: Arrangement) -> frozenset[int]:
     )
 
 
-def all_arrangements(hand: Sequence[int]) -> frozenset[Arrangement]:
+@lru_cache(maxsize=1 << 10)
+def all_arrangements(hand: tuple[int, ...]) -> frozenset[Arrangement]:
     """All 720 ways to lay five cards in six slots with one gap."""
     return frozenset(permutations((*hand, GAP)))
+
+
+def placement_order(gap: int) -> tuple[int, ...]:
+    """The slots a Nhất Bản arrangement is filled in, once the gap is chosen:
+    left to right, skipping ``gap``."""
+    return tuple(i for i in range(6) if i != gap)
 
 
 def _five(hand: Sequence[int]) -> tuple[int, ...]:

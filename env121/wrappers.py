@@ -10,17 +10,20 @@ seats played by given policies, so Stable-Baselines3 (with sb3-contrib's
     model = MaskablePPO("MlpPolicy", SingleSeat(), n_steps=2048)
     model.learn(100_000)
 
-A *policy* is any callable ``(observation dict, action mask) -> action id``:
-it gets the seat's PettingZoo observation (``{"observation", "action_mask"}``)
-and the mask again for convenience. :class:`RandomPolicy` plays uniformly
-random legal actions. Policies and the environment are picklable (with
+An opponent is either a *policy*, any callable ``(observation dict, action
+mask) -> action id`` that gets the seat's PettingZoo observation
+(``{"observation", "action_mask"}``) and the mask again for convenience, or an
+*agent* of the arena's protocol (an object with ``act(turn)``, ``reset(seed)``
+and ``uses_search``, see :mod:`agents.protocol`), which is shown a
+:class:`~env121.turn.Turn` and reseeded from this environment's generator at
+every reset. :class:`RandomPolicy` plays uniformly random legal actions. Policies and the environment are picklable (with
 module-level callables), so ``SubprocVecEnv`` can run copies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, Union, runtime_checkable
 
 import gymnasium
 import numpy as np
@@ -38,9 +41,27 @@ from env121.aec_env import (
 from env121.config import RuleConfig
 from env121.game import IllegalActionError
 from env121.state import NUM_SEATS
+from env121.turn import Turn
 
 Policy = Callable[[dict[str, np.ndarray], np.ndarray], int]
 """``(observation dict, action mask) -> action id``."""
+
+
+@runtime_checkable
+class TurnAgent(Protocol):
+    """An opponent of the arena's agent protocol (:mod:`agents.protocol`)."""
+
+    uses_search: bool
+
+    def reset(self, seed: int) -> None:
+        """Start a new match."""
+
+    def act(self, turn: Turn) -> int:
+        """The action to play."""
+
+
+Opponent = Union[Policy, TurnAgent]
+"""A policy callable or a :class:`TurnAgent`."""
 ILLEGAL_ACTION_MODES: tuple[str, ...] = ("terminate", "raise")
 MAX_RESET_MATCHES = 100
 """Matches :meth:`SingleSeat.reset` may skip because the learner never had to act."""
@@ -63,8 +84,9 @@ class RandomPolicy:
 class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
     """One seat of ``env121_v0`` learns; given policies play the other three.
 
-    * ``opponents``: one policy for all three other seats, or a sequence of
-      three for the seats after the learner in turn order (+1, +2, +3);
+    * ``opponents``: one opponent (policy or agent) for all three other seats,
+      or a sequence of three for the seats after the learner in turn order
+      (+1, +2, +3);
       ``None`` plays uniformly random legal actions from this environment's
       generator (so ``reset(seed=…)`` fixes everything).
     * ``seat``: the learner's seat 0..3, or ``None`` to draw it every episode.
@@ -90,7 +112,7 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
 
     def __init__(
         self,
-        opponents: Policy | Sequence[Policy] | None = None,
+        opponents: Opponent | Sequence[Opponent] | None = None,
         *,
         seat: int | None = None,
         config: RuleConfig | None = None,
@@ -137,6 +159,9 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
             self.env.reset(seed=int(self.np_random.integers(2**62)), options=options)
             seat = self.fixed_seat
             self.learner = AGENTS[int(self.np_random.integers(NUM_SEATS)) if seat is None else seat]
+            for opponent in self.opponents or ():
+                if isinstance(opponent, TurnAgent):
+                    opponent.reset(int(self.np_random.integers(2**62)))
             self._play_opponents()
             if not self.env.game.is_over:
                 break
@@ -200,7 +225,13 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
                 action = int(legal[self.np_random.integers(len(legal))])
             else:
                 offset = (AGENTS.index(agent) - AGENTS.index(self.learner)) % NUM_SEATS
-                action = self.opponents[offset - 1](observation, mask)
+                opponent = self.opponents[offset - 1]
+                if isinstance(opponent, TurnAgent):
+                    seat = AGENTS.index(agent)
+                    turn = Turn(env.game, seat, search_allowed=opponent.uses_search)
+                    action = opponent.act(turn)
+                else:
+                    action = opponent(observation, mask)
             env.step(action)
 
     def _observation(self) -> np.ndarray:
@@ -215,18 +246,22 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         }
 
 
-def _opponent_list(opponents: Policy | Sequence[Policy] | None) -> list[Policy] | None:
+def _opponent_list(
+    opponents: Opponent | Sequence[Opponent] | None,
+) -> list[Opponent] | None:
     if opponents is None:
         return None
-    if callable(opponents):
+    if callable(opponents) or isinstance(opponents, TurnAgent):
         return [opponents] * (NUM_SEATS - 1)
     policies = list(opponents)
-    if len(policies) != NUM_SEATS - 1 or not all(callable(p) for p in policies):
+    valid = all(callable(p) or isinstance(p, TurnAgent) for p in policies)
+    if len(policies) != NUM_SEATS - 1 or not valid:
         raise ValueError(
-            f"opponents={opponents!r} is not valid: expected None, one policy, "
-            f"or {NUM_SEATS - 1} policies (observation dict, action mask) -> action id"
+            f"opponents={opponents!r} is not valid: expected None, one opponent, or "
+            f"{NUM_SEATS - 1}: each a policy (observation dict, action mask) -> action id "
+            "or an agent with act(turn)"
         )
     return policies
 
 
-__all__ = ["ILLEGAL_ACTION_MODES", "Policy", "RandomPolicy", "SingleSeat"]
+__all__ = ["ILLEGAL_ACTION_MODES", "Opponent", "Policy", "RandomPolicy", "SingleSeat", "TurnAgent"]

@@ -1,0 +1,157 @@
+"""Agents by name: ``make_agent("mc:budget=200")``.
+
+A *spec* is ``name`` or ``name:params``, where ``params`` is a comma-separated
+list of ``key=value`` pairs; a first parameter may also be given bare, without
+its key (``ppo:runs/best.safetensors``). Values are converted to the type the
+agent's constructor annotates (``int``, ``float``, ``bool``, ``str``). A bad
+name, an unknown key or a value of the wrong type raises :class:`AgentSpecError`
+naming it and what is accepted.
+
+Every built agent's ``spec`` is the canonical form of the spec it was built
+from, so ``make_agent(agent.spec)`` rebuilds an equal agent (the arena sends
+specs, not agents, to its worker processes).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agents.protocol import Agent
+
+
+class AgentSpecError(ValueError):
+    """An agent spec names no registered agent or has a bad parameter."""
+
+
+@dataclass(frozen=True)
+class AgentEntry:
+    """One registered agent: how to build it and what it is."""
+
+    name: str
+    factory: Callable[..., Agent]
+    summary: str
+
+
+_REGISTRY: dict[str, AgentEntry] = {}
+_builtins_loaded = False
+_BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def register(name: str, factory: Callable[..., Agent], summary: str) -> None:
+    """Register ``factory`` (keyword parameters with annotated types) as ``name``."""
+    _load_builtins()
+    if not name.isidentifier():
+        raise ValueError(f"agent name {name!r} is not valid: expected an identifier")
+    if name in _REGISTRY:
+        raise ValueError(f"an agent named {name!r} is already registered")
+    _REGISTRY[name] = AgentEntry(name, factory, summary)
+
+
+def available_agents() -> dict[str, str]:
+    """Registered agent names and their one-line summaries."""
+    _load_builtins()
+    return {name: entry.summary for name, entry in sorted(_REGISTRY.items())}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``(name, typed parameters)`` of a spec; raises :class:`AgentSpecError`."""
+    _load_builtins()
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"agent spec {spec!r} is not valid: expected 'name' or 'name:k=v,…'")
+    name, _, rest = spec.strip().partition(":")
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise AgentSpecError(
+            f"no agent named {name!r} (in spec {spec!r}): expected one of {sorted(_REGISTRY)}"
+        )
+    parameters = _parameters(entry)
+    raw: dict[str, str] = {}
+    for i, item in enumerate(filter(None, (p.strip() for p in rest.split(",")))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            if i or not parameters:
+                raise AgentSpecError(
+                    f"parameter {item!r} of {spec!r} has no key: expected key=value "
+                    "(only the first parameter may be given bare)"
+                )
+            key, value = next(iter(parameters)), item
+        key = key.strip()
+        if key not in parameters:
+            raise AgentSpecError(
+                f"agent {name!r} has no parameter {key!r} (in spec {spec!r}): "
+                f"expected one of {sorted(parameters)}"
+            )
+        if key in raw:
+            raise AgentSpecError(f"parameter {key!r} is given twice in spec {spec!r}")
+        raw[key] = value.strip()
+    return name, {key: _convert(spec, key, value, parameters[key]) for key, value in raw.items()}
+
+
+def canonical_spec(name: str, params: dict[str, Any]) -> str:
+    """``name`` or ``name:k=v,…`` with the keys sorted."""
+    if not params:
+        return name
+    items = ",".join(f"{k}={_format(v)}" for k, v in sorted(params.items()))
+    return f"{name}:{items}"
+
+
+def make_agent(spec: str) -> Agent:
+    """A new agent built from ``spec`` (see the module docstring)."""
+    name, params = parse_spec(spec)
+    try:
+        agent = _REGISTRY[name].factory(**params)
+    except (TypeError, ValueError) as error:
+        raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
+    agent.spec = canonical_spec(name, params)
+    return agent
+
+
+def _parameters(entry: AgentEntry) -> dict[str, type]:
+    signature = inspect.signature(entry.factory, eval_str=True)
+    types: dict[str, type] = {}
+    for p in signature.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        annotation = p.annotation
+        types[p.name] = annotation if annotation in (int, float, bool, str) else str
+    return types
+
+
+def _convert(spec: str, key: str, value: str, kind: type) -> Any:
+    try:
+        if kind is bool:
+            return _BOOLS[value.lower()]
+        return kind(value)
+    except (KeyError, ValueError):
+        raise AgentSpecError(
+            f"parameter {key}={value!r} of spec {spec!r} is not valid: expected {kind.__name__}"
+        ) from None
+
+
+def _format(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _load_builtins() -> None:
+    """Register the built-in agents on first use (their modules import this one)."""
+    global _builtins_loaded
+    if _builtins_loaded:
+        return
+    _builtins_loaded = True
+    from agents import builtin
+
+    builtin.register_all()
+
+
+__all__ = [
+    "AgentEntry",
+    "AgentSpecError",
+    "available_agents",
+    "canonical_spec",
+    "make_agent",
+    "parse_spec",
+    "register",
+]

@@ -16,14 +16,15 @@ mask) -> action id`` that gets the seat's PettingZoo observation
 *agent* of the arena's protocol (an object with ``act(turn)``, ``reset(seed)``
 and ``uses_search``, see :mod:`agents.protocol`), which is shown a
 :class:`~env121.turn.Turn` and reseeded from this environment's generator at
-every reset. :class:`RandomPolicy` plays uniformly random legal actions. Policies and the environment are picklable (with
-module-level callables), so ``SubprocVecEnv`` can run copies.
+every reset. :class:`RandomPolicy` plays uniformly random legal actions.
+Opponents and the environment are picklable (with module-level callables), so
+``SubprocVecEnv`` can run copies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import gymnasium
 import numpy as np
@@ -60,7 +61,7 @@ class TurnAgent(Protocol):
         """The action to play."""
 
 
-Opponent = Union[Policy, TurnAgent]
+Opponent = Policy | TurnAgent
 """A policy callable or a :class:`TurnAgent`."""
 ILLEGAL_ACTION_MODES: tuple[str, ...] = ("terminate", "raise")
 MAX_RESET_MATCHES = 100

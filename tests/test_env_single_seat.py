@@ -137,7 +137,7 @@ def test_opponents_get_their_observation_and_mask():
     for _ in range(30):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert {offset for offset, _ in calls} == {1, 2, 3}
-    with pytest.raises(ValueError, match=r"opponents=.*3 policies"):
+    with pytest.raises(ValueError, match=r"opponents=.*expected None, one opponent, or 3"):
         SingleSeat([RandomPolicy(), RandomPolicy()])
 
 

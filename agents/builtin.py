@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+from agents.protocol import Agent
 from agents.random_agent import RandomAgent
 from agents.registry import register
 
 
+def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
+    """A trained MaskablePPO policy (torch is imported only when one is built)."""
+    from agents.ppo import PPOAgent
+
+    return PPOAgent(checkpoint, deterministic=deterministic)
+
+
 def register_all() -> None:
-    """Register ``random``, ``greedy`` and ``mc``."""
+    """Register ``random``, ``greedy``, ``mc`` and ``ppo``."""
     register("random", RandomAgent, "uniformly random legal actions")
+    register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
 
 
 __all__ = ["register_all"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from env121.actions import NUM_ACTIONS
+from env121.config import RuleConfig
 from env121.game import legal_actions
 from env121.observation import encode_observation
 from env121.state import State
@@ -48,6 +49,11 @@ class Turn:
         self._legal: tuple[int, ...] | None = None
         self._observation: np.ndarray | None = None
         self._view: SeatView | None = None
+
+    @property
+    def config(self) -> RuleConfig:
+        """The rules of the match (public)."""
+        return self._state.config
 
     @property
     def legal_actions(self) -> tuple[int, ...]:

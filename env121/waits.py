@@ -31,10 +31,27 @@ import numpy as np
 
 from env121.cards import FIG, NUM_CARDS, NUM_FIGURES, NUM_SUITS, SUIT, card, pairwise_unrelated
 from env121.groups import Kind, pair, phe, phu, run_kind
-from env121.patterns import completed_shape
 
 GAP = -1
 """Marks the empty slot of a Nhất Bản arrangement."""
+
+# Per-card tables for completing_cards, built once at import.
+_CARD_IDS = np.arange(NUM_CARDS)
+_FIG_CARDS = np.array([[FIG[c] == f for c in range(NUM_CARDS)] for f in range(NUM_FIGURES)])
+_SUIT_CARDS = np.array([[SUIT[c] == s for c in range(NUM_CARDS)] for s in range(NUM_SUITS)])
+_CARD_SUITS = np.array(SUIT)
+_PHE_SUITS = np.array(
+    [
+        [
+            [bool(phe(card(1, x), card(1, y), card(1, z))) for z in range(NUM_SUITS)]
+            for y in range(NUM_SUITS)
+        ]
+        for x in range(NUM_SUITS)
+    ]
+)  # [suit, suit, suit]: the three suits form a Phe
+_RELATED = np.array(
+    [_FIG_CARDS[FIG[x]] | _SUIT_CARDS[SUIT[x]] for x in range(NUM_CARDS)]
+)  # [x, card]: same figure or suit
 
 Arrangement = tuple[int, ...]
 
@@ -274,10 +291,64 @@ def fill_gap(arrangement: Arrangement, card_id: int) -> Arrangement:
 @lru_cache(maxsize=1 << 12)
 def winning_cards(a: Arrangement) -> frozenset[int]:
     """Every card not in the arrangement that fills its gap into a completed hand."""
-    hand = set(a)
-    return frozenset(
-        c for c in range(NUM_CARDS) if c not in hand and completed_shape(fill_gap(a, c))
+    wins = np.flatnonzero(completing_cards(a) & ~np.isin(_CARD_IDS, a))
+    return frozenset(int(c) for c in wins)
+
+
+@lru_cache(maxsize=1 << 14)
+def _triple_with(x: int, y: int) -> np.ndarray:
+    """Per card id c, whether (x, y, c) is a Phu or a Phe."""
+    with_xy = _PHE_SUITS[SUIT[x], SUIT[y], _CARD_SUITS].astype(bool)
+    if FIG[x] == FIG[y]:
+        with_xy = with_xy | _FIG_CARDS[FIG[x]]
+    if SUIT[x] == SUIT[y]:
+        with_xy = with_xy | _SUIT_CARDS[SUIT[x]]
+    return with_xy
+
+
+def completing_cards(a: Arrangement) -> np.ndarray:
+    """Per card id, whether it would complete arrangement ``a`` in its gap (spec
+    §3's six shapes, each evaluated for all 121 cards at once; the arrangement's
+    own cards are not excluded)."""
+    gap = a.index(GAP)
+
+    def pair_ok(i: int, j: int) -> np.ndarray | bool:
+        if gap in (i, j):
+            return _RELATED[a[j if gap == i else i]]
+        return bool(pair(a[i], a[j]))
+
+    def triple_ok(i: int) -> np.ndarray | bool:
+        slots = (i, i + 1, i + 2)
+        if gap in slots:
+            x, y = (a[k] for k in slots if k != gap)
+            return _triple_with(x, y)
+        return _triple(a[i], a[i + 1], a[i + 2])
+
+    def run_ok(n: int) -> np.ndarray | bool:
+        """The first ``n`` slots share a figure or a suit (Củng, Ngũ, Lục bộ)."""
+        if gap >= n:
+            return bool(run_kind(a[:n]))
+        fixed = [a[k] for k in range(n) if k != gap]
+        kind = run_kind(fixed)
+        if kind == Kind.FIGURE:
+            return _FIG_CARDS[FIG[fixed[0]]]
+        if kind == Kind.SUIT:
+            return _SUIT_CARDS[SUIT[fixed[0]]]
+        return False
+
+    fixed = [c for c in a if c != GAP]
+    unrelated: np.ndarray | bool = False
+    if pairwise_unrelated(fixed):
+        unrelated = ~np.any(_RELATED[fixed], axis=0)
+    shapes = (
+        np.logical_and(triple_ok(0), triple_ok(3)),
+        np.logical_and(np.logical_and(pair_ok(0, 1), pair_ok(2, 3)), pair_ok(4, 5)),
+        np.logical_and(run_ok(4), pair_ok(4, 5)),
+        np.logical_and(run_ok(4), triple_ok(3)),
+        np.logical_and(run_ok(5), pair_ok(4, 5)),
+        np.logical_or(run_ok(6), unrelated),
     )
+    return np.asarray(np.logical_or.reduce(np.broadcast_arrays(*shapes)), dtype=bool)
 
 
 @lru_cache(maxsize=1 << 10)

@@ -219,20 +219,21 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         env = self.env
         while not env.game.is_over and env.agent_selection != self.learner:
             agent = env.agent_selection
-            observation = env.observe(agent)
-            mask = observation["action_mask"]
             if self.opponents is None:
-                legal = np.flatnonzero(mask)
+                legal = np.flatnonzero(env.observe(agent)["action_mask"])
                 action = int(legal[self.np_random.integers(len(legal))])
             else:
                 offset = (AGENTS.index(agent) - AGENTS.index(self.learner)) % NUM_SEATS
                 opponent = self.opponents[offset - 1]
                 if isinstance(opponent, TurnAgent):
+                    # A Turn encodes only what the agent asks for: no observation
+                    # vector for agents that read the view or the legal actions.
                     seat = AGENTS.index(agent)
                     turn = Turn(env.game, seat, search_allowed=opponent.uses_search)
                     action = opponent.act(turn)
                 else:
-                    action = opponent(observation, mask)
+                    observation = env.observe(agent)
+                    action = opponent(observation, observation["action_mask"])
             env.step(action)
 
     def _observation(self) -> np.ndarray:

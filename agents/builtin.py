@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from agents.greedy import GreedyAgent
+from agents.mc import MCAgent
 from agents.protocol import Agent
 from agents.random_agent import RandomAgent
 from agents.registry import register
@@ -17,6 +19,8 @@ def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
 def register_all() -> None:
     """Register ``random``, ``greedy``, ``mc`` and ``ppo``."""
     register("random", RandomAgent, "uniformly random legal actions")
+    register("greedy", GreedyAgent, "rule based: Ù at once, swaps to the most valuable waits")
+    register("mc", MCAgent, "determinized Monte Carlo with a win-or-pass playout")
     register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
 
 

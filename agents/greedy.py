@@ -1,0 +1,137 @@
+"""``greedy``: a rule-based player that always takes the best hand in reach.
+
+* **Ù** whenever it wins, and **Thế trắng** whenever it may.
+* **Swaps** (Bốc, Lấy, Cướp) towards the five cards with the highest
+  :meth:`~agents.knowledge.HandJudge.value`: the Điểm of every win they would
+  make on a card not seen yet, summed. A Cướp is judged as the locked hand it
+  makes (Bội ước: no Quốc Sĩ family, no indicators) and must also gain
+  ``cuop_margin`` more, for the Ẩn Sĩ it turns for everyone.
+* **Nhất Bản** when the best arrangement it finds waits on at least
+  ``nhat_ban_waits`` unseen cards and is worth at least what the free hand is
+  (:meth:`~agents.knowledge.HandJudge.nhat_ban_candidates`); it then places that
+  arrangement.
+
+It is deterministic: the same view always gets the same action.
+"""
+
+from __future__ import annotations
+
+from agents.knowledge import HandJudge
+from env121.actions import (
+    NHAT_BAN,
+    PASS,
+    THE_TRANG,
+    U,
+    action_card,
+    card_action,
+    is_card_action,
+    nb_gap_action,
+)
+from env121.state import NUM_SEATS, Phase
+from env121.turn import Turn
+from env121.waits import GAP, placement_order
+
+Plan = tuple[tuple[int, ...], float]
+"""A Nhất Bản arrangement and its value."""
+
+
+class GreedyAgent:
+    """The rule-based baseline; see the module docstring."""
+
+    uses_search = False
+
+    def __init__(self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2) -> None:
+        if cuop_margin < 0:
+            raise ValueError(f"cuop_margin={cuop_margin} is not valid: expected ≥ 0")
+        if nhat_ban_waits < 1:
+            raise ValueError(f"nhat_ban_waits={nhat_ban_waits} is not valid: expected ≥ 1")
+        self.spec = "greedy"
+        self.cuop_margin = cuop_margin
+        self.nhat_ban_waits = nhat_ban_waits
+
+    def reset(self, seed: int) -> None:
+        """Nothing to reseed: the agent is deterministic."""
+
+    def act(self, turn: Turn) -> int:
+        """The action this agent plays on ``turn``."""
+        legal = turn.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if U in legal:
+            return U
+        if THE_TRANG in legal:
+            return THE_TRANG
+        judge = HandJudge(turn.view, turn.config)
+        phase = turn.view.phase
+        if phase == Phase.OFFER:
+            return self.best_swap(judge, legal)
+        if phase == Phase.NB_CHOICE:
+            return NHAT_BAN if self.nhat_ban_plan(judge) is not None else PASS
+        return self.placement(judge, legal)
+
+    # ------------------------------------------------------------ decisions
+
+    def best_swap(self, judge: HandJudge, legal: tuple[int, ...]) -> int:
+        """PASS, or the swap whose hand gains the most value."""
+        view = judge.view
+        seat = view.seat
+        cuop = view.offer_exposer not in (seat, (seat - 1) % NUM_SEATS)
+        locked_after = bool(judge.locked) or cuop
+        keep = judge.value(judge.own, locked=bool(judge.locked))
+        best, best_gain = PASS, self.cuop_margin if cuop else 0.0
+        for action in legal:
+            if not is_card_action(action):
+                continue
+            put = action_card(action)
+            five = [c for c in judge.own if c != put] + [view.offer_card]
+            gain = judge.value(five, locked=locked_after) - keep
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+
+    def nhat_ban_plan(self, judge: HandJudge) -> Plan | None:
+        """The arrangement to declare, or None when the free hand is better."""
+        five = judge.own
+        plans = [
+            (a, judge.value(five, locked=False, arrangement=a))
+            for a in judge.nhat_ban_candidates(five)
+        ]
+        if not plans:
+            return None
+        arrangement, value = max(plans, key=lambda plan: (plan[1], plan[0]))
+        if judge.waits(arrangement) < self.nhat_ban_waits:
+            return None
+        if value < judge.value(five, locked=False):
+            return None
+        return arrangement, value
+
+    def placement(self, judge: HandJudge, legal: tuple[int, ...]) -> int:
+        """The next NB_GAP / CARD action laying out the planned arrangement."""
+        view = judge.view
+        plans = [
+            (judge.value(judge.own, locked=False, arrangement=a), a)
+            for a in judge.nhat_ban_candidates(judge.own)
+            if _agrees(a, view.nb_gap, view.nb_placed)
+        ]
+        if not plans:
+            return legal[0]
+        arrangement = max(plans)[1]
+        if view.phase == Phase.NB_GAP:
+            action = nb_gap_action(arrangement.index(GAP))
+        else:
+            slot = placement_order(view.nb_gap)[len(view.nb_placed)]
+            action = card_action(arrangement[slot])
+        return action if action in legal else legal[0]
+
+
+def _agrees(arrangement: tuple[int, ...], gap: int, placed: tuple[int, ...]) -> bool:
+    """Whether ``arrangement`` extends a placement in progress (gap -1: not begun)."""
+    if gap < 0:
+        return True
+    if arrangement.index(GAP) != gap:
+        return False
+    slots = placement_order(gap)
+    return all(arrangement[slot] == c for slot, c in zip(slots, placed, strict=False))
+
+
+__all__ = ["GreedyAgent"]

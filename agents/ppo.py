@@ -1,0 +1,281 @@
+"""``ppo``: a trained MaskablePPO policy, loaded from a weights-only checkpoint.
+
+A checkpoint meant for sharing is two files side by side:
+
+* ``NAME.safetensors`` — the policy network's state dict (safetensors: plain
+  tensors, nothing is ever unpickled);
+* ``NAME.json`` — the sidecar: the network's shape (hidden layer sizes and
+  activation), ``obs_size`` / ``num_actions``, the environment id and env121
+  version it was trained on, and SHA-256 fingerprints of the observation and
+  action layouts (:data:`env121.observation.OBSERVATION_LAYOUT`,
+  :data:`env121.actions.ACTION_LAYOUT`), plus free-form ``training`` notes.
+
+:func:`load_policy` refuses a checkpoint that does not fit this env121 — a
+different env id, layout, ``obs_size`` or ``num_actions`` — with a
+:class:`CheckpointMismatchError` naming each difference (a different env121
+*package* version only warns: the env id and the layouts are what a policy
+depends on, and the env id is bumped whenever behaviour changes).
+
+The network is the actor half of SB3's ``MlpPolicy``: ``Linear`` layers with
+an activation between them, ending in the action head's logits
+(``training.checkpoint.export_policy`` writes one from a trained model).
+:class:`PPOAgent` plays the masked argmax of the logits, or samples from the
+masked softmax with its seeded generator when ``deterministic=False``::
+
+    agent = make_agent("ppo:runs/small/policy.safetensors")
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from safetensors.torch import load_file, save_file
+from torch import nn
+
+import env121
+from agents.registry import canonical_spec
+from env121.actions import ACTION_LAYOUT, NUM_ACTIONS
+from env121.aec_env import ENV_ID
+from env121.observation import OBS_SIZE, OBSERVATION_LAYOUT
+from env121.turn import Turn
+
+CHECKPOINT_FORMAT = "env121-ppo-policy"
+CHECKPOINT_FORMAT_VERSION = 1
+ACTIVATIONS: dict[str, type[nn.Module]] = {"tanh": nn.Tanh, "relu": nn.ReLU}
+"""Activation names a checkpoint may declare."""
+
+
+class CheckpointMismatchError(ValueError):
+    """A checkpoint does not fit this env121 (or its two files do not fit each other)."""
+
+
+def _sha256(data: Any) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def observation_layout_hash() -> str:
+    """SHA-256 of the observation layout's pieces: name, shape and bounds."""
+    return _sha256([[p.name, list(p.shape), p.low, p.high] for p in OBSERVATION_LAYOUT])
+
+
+def action_layout_hash() -> str:
+    """SHA-256 of the action layout's pieces: name and size."""
+    return _sha256([[p.name, p.size] for p in ACTION_LAYOUT])
+
+
+def environment_signature() -> dict[str, Any]:
+    """What a checkpoint must agree with to be played in this env121."""
+    return {
+        "env_id": ENV_ID,
+        "env121_version": env121.__version__,
+        "obs_size": OBS_SIZE,
+        "num_actions": NUM_ACTIONS,
+        "observation_layout_sha256": observation_layout_hash(),
+        "action_layout_sha256": action_layout_hash(),
+    }
+
+
+class PolicyNetwork(nn.Module):
+    """Observation vector -> action logits: ``Linear`` layers with ``activation``
+    between them (the actor of SB3's ``MlpPolicy`` and its action head)."""
+
+    def __init__(self, hidden_sizes: Sequence[int], activation: str = "tanh") -> None:
+        super().__init__()
+        if activation not in ACTIVATIONS:
+            raise ValueError(
+                f"activation={activation!r} is not valid: expected one of {sorted(ACTIVATIONS)}"
+            )
+        self.hidden_sizes = [int(h) for h in hidden_sizes]
+        self.activation = activation
+        layers: list[nn.Module] = []
+        width = OBS_SIZE
+        for hidden in self.hidden_sizes:
+            layers += [nn.Linear(width, hidden), ACTIVATIONS[activation]()]
+            width = hidden
+        layers.append(nn.Linear(width, NUM_ACTIONS))
+        self.layers = nn.Sequential(*layers)
+
+    def forward(self, observation: torch.Tensor) -> torch.Tensor:
+        """Logits over the action ids."""
+        logits: torch.Tensor = self.layers(observation)
+        return logits
+
+    def act(
+        self,
+        observation: np.ndarray,
+        action_mask: np.ndarray,
+        rng: np.random.Generator | None = None,
+    ) -> int:
+        """The masked argmax of the logits, or a sample of the masked softmax
+        drawn from ``rng`` when one is given."""
+        legal = np.flatnonzero(action_mask)
+        if not len(legal):
+            raise ValueError("the action mask allows no action: the agent is not to act")
+        with torch.inference_mode():
+            logits = self(torch.from_numpy(np.array(observation, dtype=np.float32)))
+        legal_logits = logits.numpy()[legal].astype(np.float64)
+        if rng is None:
+            return int(legal[int(np.argmax(legal_logits))])
+        weights = np.exp(legal_logits - legal_logits.max())
+        return int(legal[rng.choice(len(legal), p=weights / weights.sum())])
+
+
+def sidecar_path(checkpoint: str | Path) -> Path:
+    """The JSON sidecar next to ``checkpoint`` (``NAME.safetensors`` -> ``NAME.json``)."""
+    return Path(checkpoint).with_suffix(".json")
+
+
+def save_policy(
+    path: str | Path,
+    state_dict: Mapping[str, torch.Tensor],
+    hidden_sizes: Sequence[int],
+    activation: str,
+    training: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write a weights-only checkpoint (``path`` must end in ``.safetensors``)
+    and its sidecar; returns ``path``. ``state_dict`` is a
+    :class:`PolicyNetwork`'s; it is checked by building one."""
+    path = Path(path)
+    if path.suffix != ".safetensors":
+        raise ValueError(f"checkpoint path {str(path)!r} is not valid: expected NAME.safetensors")
+    network = PolicyNetwork(hidden_sizes, activation)
+    network.load_state_dict(dict(state_dict))  # raises if the shapes do not fit
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in state_dict.items()}
+    save_file(tensors, str(path))
+    sidecar = {
+        "format": CHECKPOINT_FORMAT,
+        "format_version": CHECKPOINT_FORMAT_VERSION,
+        **environment_signature(),
+        "network": {"hidden_sizes": network.hidden_sizes, "activation": activation},
+        "weights": path.name,
+        "weights_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "training": dict(training or {}),
+    }
+    sidecar_path(path).write_text(json.dumps(sidecar, indent=2, ensure_ascii=False) + "\n")
+    return path
+
+
+def read_sidecar(checkpoint: str | Path) -> dict[str, Any]:
+    """The sidecar of ``checkpoint``, checked against this env121."""
+    checkpoint = Path(checkpoint)
+    if checkpoint.suffix != ".safetensors":
+        raise CheckpointMismatchError(
+            f"checkpoint {str(checkpoint)!r} is not valid: expected a NAME.safetensors file "
+            "with its NAME.json sidecar"
+        )
+    side = sidecar_path(checkpoint)
+    for needed in (checkpoint, side):
+        if not needed.is_file():
+            raise FileNotFoundError(f"checkpoint file {str(needed)!r} does not exist")
+    try:
+        meta = json.loads(side.read_text())
+    except json.JSONDecodeError as error:
+        raise CheckpointMismatchError(f"sidecar {str(side)!r} is not valid JSON: {error}") from None
+    if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointMismatchError(
+            f"sidecar {str(side)!r} is not an env121 policy sidecar: expected "
+            f'"format": "{CHECKPOINT_FORMAT}"'
+        )
+    check_compatible(meta, str(checkpoint))
+    return meta
+
+
+def check_compatible(meta: Mapping[str, Any], name: str = "checkpoint") -> None:
+    """Raise :class:`CheckpointMismatchError` naming every way ``meta`` (a
+    sidecar) differs from this env121; warn if only the package version differs."""
+    if meta.get("format_version") != CHECKPOINT_FORMAT_VERSION:
+        raise CheckpointMismatchError(
+            f"{name}: format_version {meta.get('format_version')!r} is not supported: "
+            f"expected {CHECKPOINT_FORMAT_VERSION}"
+        )
+    here = environment_signature()
+    differences = [
+        f"{key} (checkpoint {meta.get(key)!r}, this env121 {expected!r})"
+        for key, expected in here.items()
+        if key != "env121_version" and meta.get(key) != expected
+    ]
+    if differences:
+        raise CheckpointMismatchError(
+            f"{name} does not fit this env121 ({ENV_ID}, version {env121.__version__}): "
+            + "; ".join(differences)
+        )
+    if meta.get("env121_version") != here["env121_version"]:
+        warnings.warn(
+            f"{name} was saved by env121 {meta.get('env121_version')!r}, this is "
+            f"{here['env121_version']!r}; the env id and layouts agree, so it is loaded",
+            stacklevel=3,
+        )
+
+
+def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
+    """``(network, sidecar)`` of a weights-only checkpoint (never unpickles)."""
+    meta = read_sidecar(checkpoint)
+    digest = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
+    if meta.get("weights_sha256") not in (None, digest):
+        raise CheckpointMismatchError(
+            f"{checkpoint}: the weights do not match the sidecar's weights_sha256 "
+            "(the two files come from different saves)"
+        )
+    shape = meta.get("network", {})
+    network = PolicyNetwork(shape.get("hidden_sizes", []), shape.get("activation", ""))
+    tensors = load_file(str(checkpoint))
+    expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
+    found = {k: tuple(v.shape) for k, v in tensors.items()}
+    if found != expected:
+        raise CheckpointMismatchError(
+            f"{checkpoint}: the tensors do not fit the sidecar's network {shape}: "
+            f"expected {expected}, found {found}"
+        )
+    network.load_state_dict(tensors)
+    network.eval()
+    return network, meta
+
+
+class PPOAgent:
+    """A trained policy: masked argmax (``deterministic``) or masked sampling."""
+
+    uses_search = False
+
+    def __init__(self, checkpoint: str, deterministic: bool = True) -> None:
+        self.network, self.metadata = load_policy(checkpoint)
+        self.checkpoint = str(checkpoint)
+        self.deterministic = deterministic
+        params: dict[str, Any] = {"checkpoint": str(checkpoint)}
+        if not deterministic:
+            params["deterministic"] = False
+        self.spec = canonical_spec("ppo", params)
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, seed: int) -> None:
+        """Reseed the sampling generator for a new match."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, turn: Turn) -> int:
+        """The policy's action for ``turn`` (always one of ``turn.legal_actions``)."""
+        rng = None if self.deterministic else self.rng
+        return self.network.act(turn.observation, turn.action_mask, rng)
+
+
+__all__ = [
+    "ACTIVATIONS",
+    "CheckpointMismatchError",
+    "PPOAgent",
+    "PolicyNetwork",
+    "action_layout_hash",
+    "check_compatible",
+    "environment_signature",
+    "load_policy",
+    "observation_layout_hash",
+    "read_sidecar",
+    "save_policy",
+    "sidecar_path",
+]

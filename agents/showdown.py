@@ -1,0 +1,65 @@
+"""The rest of a vòng played out by the *win-or-pass* policy, in one pass.
+
+When every seat keeps its hand and only ever declares Ù or passes, a vòng's
+end is fixed by the hands and the Nọc order: the card on offer goes round its
+remaining askers, then each lượt's flipper turns the next Nọc card and offers
+it to itself and the three after it, and the first seat whose Ù would be valid
+wins. :func:`showdown` computes that outcome from per-seat win tables (the
+Điểm of Ù on each card, :func:`env121.win_table.win_points`) without stepping
+the engine, adding the two Thưởng the tables leave out: Tự thân (the winner
+flipped the card) and Kết chung (the last Nọc card). A test checks it against
+the engine played with that policy.
+
+:class:`agents.mc.MCAgent` uses it as its fast playout. Not modelled (the
+policy never reaches them): swaps, Nhất Bản declarations, and the
+``max_actions_per_vong`` cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from env121.state import NUM_SEATS, Phase, State
+
+TU_THAN = 1
+"""Điểm of the Tự thân Thưởng (won on one's own flip)."""
+KET_CHUNG = 1
+"""Điểm of the Kết chung Thưởng (won on the last Nọc card)."""
+
+
+def seat_tables(state: State, seat: int) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
+    """``(five cards, Bội ước, fixed arrangement)`` of a seat: what its win table
+    depends on besides the table's indicators and the dealer."""
+    five = tuple(sorted((*state.hands[seat], *state.locked[seat])))
+    return five, bool(state.locked[seat]), state.nb_arrangement[seat]
+
+
+def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
+    """``(winner, Điểm)`` of the win-or-pass playout from an OFFER state, or
+    ``(-1, 0)`` for a draw on an empty Nọc. ``tables[s][c]`` is the Điểm of seat
+    s's Ù on card c (0: not a win), without Tự thân and Kết chung."""
+    if state.phase != Phase.OFFER:
+        raise ValueError(f"showdown starts from an OFFER state, not {state.phase.value}")
+    card, exposer, flipped = state.offer_card, state.offer_exposer, state.offer_flipped
+    for seat in state.ask_order[state.ask_pos :]:
+        points = int(tables[seat][card])
+        if points:
+            own_flip = flipped and exposer == seat
+            last = flipped and state.noc_left == 0
+            return seat, points + TU_THAN * own_flip + KET_CHUNG * last
+    noc = state.noc[state.noc_pos :]
+    flipper = (exposer + 1) % NUM_SEATS
+    for i, card in enumerate(noc):
+        last = i == len(noc) - 1
+        for k in range(NUM_SEATS):
+            seat = (flipper + k) % NUM_SEATS
+            points = int(tables[seat][card])
+            if points:
+                return seat, points + TU_THAN * (k == 0) + KET_CHUNG * last
+        flipper = (flipper + 1) % NUM_SEATS
+    return -1, 0
+
+
+__all__ = ["KET_CHUNG", "TU_THAN", "seat_tables", "showdown"]

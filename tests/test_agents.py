@@ -1,0 +1,202 @@
+"""The built-in agents, their registry, and the pieces search agents use."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import AgentSpecError, available_agents, make_agent
+from agents.knowledge import unseen_cards
+from agents.mc import MCAgent
+from agents.showdown import seat_tables, showdown
+from env121.actions import PASS, U
+from env121.config import RuleConfig
+from env121.game import apply, legal_actions, new_game
+from env121.playout import player_rng
+from env121.state import Phase, State
+from env121.turn import DeterminizationNotGranted, Turn
+from env121.view import observe
+from env121.win_table import win_points
+
+FAST_SPECS = ("random", "greedy", "mc:budget=2,width=2")
+PUBLIC_FIELDS = (
+    "locked", "known", "dead", "chi_diem", "an_si_revealed", "offer_card",
+    "scores", "hand_sizes", "nhat_ban", "noc_left", "phase", "legal_actions",
+)  # fmt: skip
+
+
+def play_match(specs: tuple[str, ...], seed: int, config: RuleConfig | None = None) -> State:
+    """A match with seat s played by ``make_agent(specs[s])``, checking every action."""
+    agents = [make_agent(spec) for spec in specs]
+    for seat, agent in enumerate(agents):
+        agent.reset(seed * 10 + seat)
+    state = new_game(seed, config)
+    while not state.is_over:
+        seat = state.current_player
+        agent = agents[seat]
+        action = agent.act(Turn(state, seat, search_allowed=agent.uses_search))
+        assert action in legal_actions(state), (agent.spec, action)
+        apply(state, action)
+    return state
+
+
+# ---------------------------------------------------------------- registry
+
+
+def test_registry_lists_and_builds_the_builtin_agents():
+    assert {"random", "greedy", "mc", "ppo"} <= set(available_agents())
+    agent = make_agent("mc:width=2, budget=5")
+    assert isinstance(agent, MCAgent)
+    assert (agent.budget, agent.width) == (5, 2)
+    assert agent.spec == "mc:budget=5,width=2"
+    assert make_agent(agent.spec).spec == agent.spec
+    assert make_agent("mc:nhat_ban=false").spec == "mc:nhat_ban=false"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "not valid"),
+        ("alphago", "no agent named 'alphago'"),
+        ("mc:depth=3", "no parameter 'depth'"),
+        ("mc:budget=many", r"budget='many'.*expected int"),
+        ("mc:budget=0", "budget=0 is not valid"),
+        ("mc:budget=2,budget=3", "given twice"),
+        ("mc:budget=2,5", "has no key"),
+        ("greedy:cuop_margin=-1", "cuop_margin=-1.0 is not valid"),
+    ],
+)
+def test_bad_specs_are_clear_errors(spec, message):
+    with pytest.raises(AgentSpecError, match=message):
+        make_agent(spec)
+
+
+# ------------------------------------------------------------------ legality
+
+
+@pytest.mark.parametrize("spec", FAST_SPECS)
+@pytest.mark.parametrize(
+    "config",
+    [RuleConfig(), RuleConfig(mask_invalid_win=False, nhat_ban_requires_wait=False)],
+    ids=["default", "den_and_free_nhat_ban"],
+)
+def test_each_agent_plays_only_legal_actions(spec, config):
+    """Seat 0 is the agent under test, the others random; two short matches."""
+    for seed in range(2):
+        state = play_match((spec, "random", "random", "random"), seed, config)
+        assert state.is_over
+
+
+def test_greedy_takes_every_win_and_every_the_trang():
+    greedy = make_agent("greedy")
+    for seed in range(4):
+        state = new_game(seed)
+        rng = player_rng(seed)
+        while not state.is_over:
+            legal = legal_actions(state)
+            seat = state.current_player
+            choice = greedy.act(Turn(state, seat))
+            if U in legal:
+                assert choice == U
+            if state.phase == Phase.THE_TRANG and len(legal) > 1:
+                assert choice != PASS
+            apply(state, legal[int(rng.integers(len(legal)))])
+
+
+def test_agents_are_deterministic_given_their_seed():
+    specs = ("mc:budget=2", "greedy", "random", "mc:budget=2")
+    assert play_match(specs, 3).actions == play_match(specs, 3).actions
+
+
+# ------------------------------------------------------------ determinizations
+
+
+def test_only_search_agents_are_granted_determinizations():
+    state = new_game(0)
+    with pytest.raises(DeterminizationNotGranted, match="does not allow search"):
+        Turn(state, state.current_player).determinization(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="is not to act"):
+        Turn(state, (state.current_player + 1) % 4)
+
+
+def test_determinizations_never_place_a_seen_card_elsewhere():
+    """Along greedy play: each determinization keeps every card the seat has
+    seen where it saw it, and the seat's view of it is the same view."""
+    agents = [make_agent("greedy") for _ in range(4)]
+    state = new_game(11)
+    rng = np.random.default_rng(0)
+    checked = 0
+    while not state.is_over and checked < 150:
+        seat = state.current_player
+        turn = Turn(state, seat, search_allowed=True)
+        world = turn.determinization(rng)
+        view, seen_from_world = observe(state, seat), observe(world, seat)
+        assert seen_from_world.hand == view.hand
+        for field in PUBLIC_FIELDS:
+            assert getattr(seen_from_world, field) == getattr(view, field), field
+        unseen = unseen_cards(view)
+        for other in range(4):
+            if other != seat:
+                hidden = set(world.hands[other]) - set(view.known[other])
+                assert all(unseen[c] for c in hidden)
+        assert all(unseen[c] for c in world.noc[world.noc_pos :])
+        checked += 1
+        apply(state, agents[seat].act(Turn(state, seat)))
+    assert checked == 150
+
+
+# ------------------------------------------------------------------ showdown
+
+
+def win_or_pass(state: State) -> None:
+    """Play the win-or-pass policy in the engine until the vòng ends."""
+    results = len(state.results)
+    while len(state.results) == results:
+        apply(state, U if U in legal_actions(state) else PASS)
+
+
+def tables_of(state: State) -> list[np.ndarray]:
+    tables = []
+    for seat in range(4):
+        five, locked, arrangement = seat_tables(state, seat)
+        tables.append(
+            win_points(
+                five,
+                locked=locked,
+                chi_diem=state.chi_diem,
+                an_si=state.revealed_an_si,
+                dealer=state.dealer == seat,
+                nb_arrangement=arrangement,
+                config=state.config,
+            )
+        )
+    return tables
+
+
+def test_showdown_matches_the_engine_playing_win_or_pass():
+    compared = wins = 0
+    for seed in range(12):
+        state = new_game(seed)
+        rng = player_rng(seed)
+        while not state.is_over and compared < 40 * (seed + 1):
+            if state.phase == Phase.OFFER:
+                winner, points = showdown(state, tables_of(state))
+                played = state.clone()
+                win_or_pass(played)
+                result = played.results[-1]
+                assert (winner, points) == (
+                    (result.seat, result.points) if result.outcome == "u" else (-1, 0)
+                )
+                compared += 1
+                wins += winner >= 0
+            legal = legal_actions(state)
+            apply(state, legal[int(rng.integers(len(legal)))])
+    assert compared >= 200 and 0 < wins < compared
+
+
+def test_showdown_needs_an_offer():
+    state = new_game(0)
+    while state.phase == Phase.OFFER:
+        apply(state, legal_actions(state)[0])
+    with pytest.raises(ValueError, match="OFFER"):
+        showdown(state, tables_of(state))

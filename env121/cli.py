@@ -6,6 +6,9 @@
 * ``env121 play --seed S`` plays a seeded match between random players and
   prints it move by move; ``env121 replay FILE`` replays a game record
   (:mod:`env121.cli_game`).
+* ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J] …``
+  plays a duplicate-format tournament between agents (:mod:`arena.cli`; the
+  arena and the agents load only when this subcommand runs).
 """
 
 from __future__ import annotations
@@ -105,12 +108,22 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
     score.set_defaults(func=_score)
     add_game_subcommands(commands)
+    commands.add_parser(
+        "tournament",
+        add_help=False,  # its own parser (arena.cli) answers --help
+        help="a duplicate-format tournament between agents (env121 tournament --help)",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["tournament"]:
+        from arena.cli import main as tournament_main  # the arena loads only here
+
+        return tournament_main(arguments[1:])
+    args = build_parser().parse_args(arguments)
     try:
         status: int = args.func(args)
     except (CardNotationError, ValueError) as error:

@@ -1,0 +1,89 @@
+"""Run many games, in this process or in a pool of worker processes.
+
+Workers receive :class:`~arena.play.GameTask` objects — agent specs as
+strings, never agent objects — and build their agents on first use, keeping
+them (one :class:`~arena.play.AgentCache` per worker process) for later games.
+Whatever order the games finish in, :func:`play_all` returns their records in
+the order of the tasks, so everything computed from them except thinking time
+is the same for any number of jobs.
+
+Worker processes use the platform's default start method (``fork`` on Linux):
+agents registered at run time with :func:`agents.registry.register` reach the
+workers only under ``fork``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+
+from arena.play import AgentCache, GameRecord, GameTask, play_game
+
+Progress = Callable[[int, int], None]
+"""``progress(games done, games in all)``, called after each game."""
+
+_worker_cache: AgentCache | None = None
+
+
+def play_all(
+    tasks: Sequence[GameTask],
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    cache: AgentCache | None = None,
+) -> list[GameRecord]:
+    """Every task's record, in task order; ``jobs > 1`` plays them in that many processes.
+
+    ``cache`` supplies the agents when ``jobs == 1`` (a fresh one if None).
+    """
+    if jobs == 1 or len(tasks) <= 1:
+        return _play_here(tasks, cache or AgentCache(), progress)
+    return _play_in_pool(tasks, jobs, progress)
+
+
+def _play_here(
+    tasks: Sequence[GameTask], cache: AgentCache, progress: Progress | None
+) -> list[GameRecord]:
+    records = []
+    for task in tasks:
+        records.append(play_game(task, cache))
+        if progress is not None:
+            progress(len(records), len(tasks))
+    return records
+
+
+def _play_in_pool(
+    tasks: Sequence[GameTask], jobs: int, progress: Progress | None
+) -> list[GameRecord]:
+    records: list[GameRecord | None] = [None] * len(tasks)
+    executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
+    try:
+        futures: dict[Future[GameRecord], int] = {
+            executor.submit(_play_in_worker, task): i for i, task in enumerate(tasks)
+        }
+        for done, future in enumerate(as_completed(futures), start=1):
+            records[futures[future]] = future.result()
+            if progress is not None:
+                progress(done, len(tasks))
+    except BaseException:
+        # An agent failed (or the user interrupted): drop the games not yet started.
+        executor.shutdown(wait=True, cancel_futures=True)
+        raise
+    executor.shutdown(wait=True)
+    return [record for record in records if record is not None]
+
+
+def _start_worker() -> None:
+    """Give a new worker process an empty agent cache."""
+    global _worker_cache
+    _worker_cache = AgentCache()
+
+
+def _play_in_worker(task: GameTask) -> GameRecord:
+    global _worker_cache
+    if _worker_cache is None:
+        _worker_cache = AgentCache()
+    return play_game(task, _worker_cache)
+
+
+__all__ = ["Progress", "play_all"]

@@ -1,0 +1,238 @@
+"""Play one arena game and keep what the statistics need.
+
+A :class:`GameTask` names a game by plain data — the deal, the line-up, the
+rotation, each seat's agent spec and ``reset`` seed, the rules — so it can be
+sent to a worker process. :func:`play_game` builds (or reuses) the agents,
+plays the match with :class:`~env121.turn.Turn` objects, checks every action
+the agents return, and returns a :class:`GameRecord`: per seat its standing,
+rank and the counts behind every metric (wins, Điểm won, Cướp, Nhất Bản,
+Đền, decisions, thinking time). Thinking time is wall-clock, the one field of
+a record that differs between two runs.
+"""
+
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass
+from typing import SupportsIndex
+
+from agents.protocol import Agent
+from agents.registry import make_agent
+from env121.actions import NUM_ACTIONS, format_action, format_actions
+from env121.config import RuleConfig
+from env121.game import apply, new_game
+from env121.state import NUM_SEATS, Dealt, NhatBanDeclared, State, SwapKind, Swapped
+from env121.turn import Turn
+
+WIN_OUTCOMES = ("u", "the_trang")
+"""Vòng outcomes that count as a win for the seat named in the result."""
+
+
+class IllegalAgentActionError(RuntimeError):
+    """An agent returned an action that is not legal in its turn."""
+
+    def __init__(self, spec: str, seat: int, action: object, legal: tuple[int, ...]) -> None:
+        self.spec = spec
+        self.seat = seat
+        self.action = action
+        self.legal = legal
+        action_id = _action_id(action)
+        if action_id is None:
+            shown = "not an action id"
+        elif action_id in range(NUM_ACTIONS):
+            shown = format_action(action_id)
+        else:
+            shown = f"outside 0..{NUM_ACTIONS - 1}"
+        super().__init__(
+            f"agent {spec!r} in seat {seat} played action {action!r} ({shown}), which is not "
+            f"legal: the legal actions were {list(legal)} ({format_actions(legal)})"
+        )
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, object, tuple[int, ...]]]:
+        # Rebuilt from its arguments when it crosses from a worker process.
+        return (type(self), (self.spec, self.seat, self.action, self.legal))
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game, as plain data a worker process can receive."""
+
+    deal: int
+    """Index of the deal in the tournament (the cluster of the statistics)."""
+    deal_seed: int
+    lineup: int
+    rotation: int
+    specs: tuple[str, ...]
+    """The agent spec of each seat 0..3."""
+    agent_seeds: tuple[int, ...]
+    """The ``reset`` seed of each seat's agent."""
+    config: RuleConfig
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """What one seat did in one match."""
+
+    standing: int
+    """Match standing: points won or lost over the whole match."""
+    rank: int
+    """Final rank, 1 = best (equal standings share a rank)."""
+    wins: int
+    """Vòng won (Ù or Thế trắng)."""
+    win_points: int
+    """Điểm paid for those wins."""
+    cuop: int
+    """Cướp (steals) made."""
+    nhat_ban: int
+    """Nhất Bản declared."""
+    den: int
+    """Đền (invalid Ù) committed."""
+    decisions: int
+    think_seconds: float
+    """Wall-clock time spent in ``act`` (not reproducible)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The outcome of one game: which game it was and one :class:`SeatRecord` per seat."""
+
+    deal: int
+    lineup: int
+    rotation: int
+    van: int
+    """Ván scheduled (``config.num_van``)."""
+    vong: int
+    """Vòng played (fewer than ``12 · van`` after a bust)."""
+    draws: int
+    """Vòng that ended with no winner."""
+    end: str
+    """How the match ended: ``"completed"``, ``"bust"`` or ``"quoc_si_vo_song"``."""
+    seats: tuple[SeatRecord, ...]
+    first_hands: tuple[tuple[int, ...], ...]
+    """The five cards each seat was dealt in the first vòng (a fingerprint of the deal)."""
+
+
+class AgentCache:
+    """Agents built from specs, kept for the next game: ``get(spec, copy)``.
+
+    A game with the same spec in several seats uses one agent object per
+    seat (``copy`` 0, 1, …), each reset with its own seed.
+    """
+
+    def __init__(self) -> None:
+        self._agents: dict[tuple[str, int], Agent] = {}
+
+    def get(self, spec: str, copy: int = 0) -> Agent:
+        """The cached agent ``copy`` of ``spec``, built on first use."""
+        key = (spec, copy)
+        agent = self._agents.get(key)
+        if agent is None:
+            agent = self._agents[key] = make_agent(spec)
+        return agent
+
+    def put(self, spec: str, agent: Agent) -> None:
+        """Keep an agent already built from ``spec`` as its copy 0."""
+        self._agents[(spec, 0)] = agent
+
+
+def play_game(task: GameTask, cache: AgentCache) -> GameRecord:
+    """Play ``task``'s match to the end with agents from ``cache``."""
+    agents = _seat_agents(task, cache)
+    for agent, seed in zip(agents, task.agent_seeds, strict=True):
+        agent.reset(seed)
+    state = new_game(task.deal_seed, task.config)
+    decisions = [0] * NUM_SEATS
+    think = [0.0] * NUM_SEATS
+    while not state.is_over:
+        seat = state.current_player
+        agent = agents[seat]
+        turn = Turn(state, seat, search_allowed=agent.uses_search)
+        start = time.perf_counter()
+        action = agent.act(turn)
+        think[seat] += time.perf_counter() - start
+        decisions[seat] += 1
+        action_id = _action_id(action)
+        if action_id is None or action_id not in turn.legal_actions:
+            raise IllegalAgentActionError(task.specs[seat], seat, action, turn.legal_actions)
+        apply(state, action_id)
+    return _record(task, state, decisions, think)
+
+
+def _seat_agents(task: GameTask, cache: AgentCache) -> list[Agent]:
+    copies: dict[str, int] = {}
+    agents = []
+    for spec in task.specs:
+        copy = copies.get(spec, 0)
+        copies[spec] = copy + 1
+        agents.append(cache.get(spec, copy))
+    return agents
+
+
+def _record(task: GameTask, state: State, decisions: list[int], think: list[float]) -> GameRecord:
+    wins = [0] * NUM_SEATS
+    win_points = [0] * NUM_SEATS
+    den = [0] * NUM_SEATS
+    draws = 0
+    for result in state.results:
+        if result.outcome in WIN_OUTCOMES:
+            wins[result.seat] += 1
+            win_points[result.seat] += result.points
+        elif result.outcome == "den":
+            den[result.seat] += 1
+        elif result.outcome == "draw":
+            draws += 1
+    cuop = [0] * NUM_SEATS
+    nhat_ban = [0] * NUM_SEATS
+    first_hands: dict[int, tuple[int, ...]] = {}
+    for event in state.events:
+        if isinstance(event, Swapped) and event.kind == SwapKind.CUOP:
+            cuop[event.seat] += 1
+        elif isinstance(event, NhatBanDeclared):
+            nhat_ban[event.seat] += 1
+        elif isinstance(event, Dealt) and event.seat not in first_hands:
+            first_hands[event.seat] = event.cards
+    standings = state.standings()
+    seats = tuple(
+        SeatRecord(
+            standing=standings[s],
+            rank=state.ranks[s],
+            wins=wins[s],
+            win_points=win_points[s],
+            cuop=cuop[s],
+            nhat_ban=nhat_ban[s],
+            den=den[s],
+            decisions=decisions[s],
+            think_seconds=think[s],
+        )
+        for s in range(NUM_SEATS)
+    )
+    return GameRecord(
+        deal=task.deal,
+        lineup=task.lineup,
+        rotation=task.rotation,
+        van=task.config.num_van,
+        vong=len(state.results),
+        draws=draws,
+        end=state.match_end,
+        seats=seats,
+        first_hands=tuple(first_hands[s] for s in range(NUM_SEATS)),
+    )
+
+
+def _action_id(action: object) -> int | None:
+    """``action`` as an ``int`` if it is an integer (numpy's too) but not a ``bool``."""
+    if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+        return None
+    return operator.index(action)
+
+
+__all__ = [
+    "WIN_OUTCOMES",
+    "AgentCache",
+    "GameRecord",
+    "GameTask",
+    "IllegalAgentActionError",
+    "SeatRecord",
+    "play_game",
+]

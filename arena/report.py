@@ -1,0 +1,119 @@
+"""The tournament in the terminal: a ``rich`` progress bar and results tables.
+
+:func:`print_report` prints, for each results table (a 1-vs-3 matchup or the
+round-robin), its headline and one row per metric, then the ratings. On
+screen a metric is ``mean ±half-width`` of its 95% interval; the exact bounds
+are in ``results.json`` / ``results.csv``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from arena.estimate import Estimate
+from arena.metrics import METRICS, AgentStats
+from arena.tournament import MatchupResult, TournamentResult
+
+PERCENT = ("rank_1", "rank_2", "rank_3", "rank_4", "win_rate", "draw_rate")
+"""Metrics shown as percentages."""
+ONE_DECIMAL = ("points_per_van", "points_per_vong")
+"""Metrics shown with one decimal (the others with two, or three below 1)."""
+
+
+@contextmanager
+def progress_bar(console: Console, description: str) -> Iterator[Callable[[int, int], None]]:
+    """A live progress bar; yields the ``progress(done, total)`` callback that moves it."""
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task(description, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance
+
+
+def print_report(result: TournamentResult, console: Console) -> None:
+    """The headline(s), the metrics table(s) and the ratings."""
+    for matchup in result.matchups:
+        console.print(headline(matchup))
+    for title, agents in result.tables:
+        console.print(metrics_table(title, agents, result.deals))
+    console.print(ratings_table(result))
+    games = len(result.games)
+    console.print(
+        f"{games} games ({result.deals} deals × {len(result.schedule.lineups)} line-up(s) × "
+        f"4 rotations) in {result.seconds:.1f} s with {result.jobs} job(s); seed {result.seed}"
+    )
+
+
+def headline(matchup: MatchupResult) -> str:
+    """``"greedy vs 3× random: advantage +12.3 [+4.5, +20.1] points per ván — …"``."""
+    advantage = matchup.advantage
+    text = f"[bold]{matchup.name}[/]: advantage {advantage.describe()} points per ván"
+    if not advantage.has_interval:
+        return text
+    if advantage.excludes_zero:
+        verdict = "stronger" if advantage.mean > 0 else "weaker"
+        return f"{text} — the 95% CI excludes 0: {matchup.challenger} is {verdict}"
+    return f"{text} — the 95% CI includes 0: no clear difference"
+
+
+def metrics_table(title: str, agents: dict[str, AgentStats], deals: int) -> Table:
+    """One row per metric, one column per agent: ``mean ±half-width`` of the 95% CI."""
+    table = Table(title=f"{title} — {deals} deal(s); mean ± 95% CI half-width, clustered by deal")
+    table.add_column("metric")
+    for label in agents:
+        table.add_column(label, justify="right")
+    for metric in METRICS:
+        name = f"{metric.header} %" if metric.name in PERCENT else metric.header
+        table.add_row(name, *(_cell(metric.name, s.metrics[metric.name]) for s in agents.values()))
+    return table
+
+
+def ratings_table(result: TournamentResult) -> Table:
+    """The OpenSkill ratings, best ordinal first."""
+    table = Table(title="OpenSkill ratings (Plackett–Luce, from final ranks)")
+    for column in ("agent", "ordinal μ−3σ", "μ", "μ ± 3σ", "games"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    for spec, r in sorted(result.ratings.items(), key=lambda item: -item[1].ordinal):
+        span = f"[{r.low:.2f}, {r.high:.2f}]"
+        table.add_row(spec, f"{r.ordinal:.2f}", f"{r.mu:.2f}", span, str(r.games))
+    return table
+
+
+def _cell(name: str, estimate: Estimate) -> str:
+    """``"12.3 ±4.5"``; percentages for shares; ``–`` for no data."""
+    if math.isnan(estimate.mean):
+        return "–"
+    scale = 100.0 if name in PERCENT else 1.0
+    mean = scale * estimate.mean
+    digits = 1 if name in ONE_DECIMAL or name in PERCENT else (2 if abs(mean) >= 1 else 3)
+    text = f"{mean:.{digits}f}"
+    if estimate.has_interval:
+        text += f" ±{scale * (estimate.high - estimate.mean):.{digits}f}"
+    return text
+
+
+__all__ = ["headline", "metrics_table", "print_report", "progress_bar", "ratings_table"]

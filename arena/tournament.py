@@ -1,0 +1,244 @@
+"""Tournaments: plan the games, play them, estimate every metric, rate the agents.
+
+Two entry points, both reproducible from ``seed`` whatever ``jobs`` is:
+
+* :func:`one_vs_three` — one challenger against three copies of a reference,
+  returning a :class:`MatchupResult` whose headline is the challenger's
+  :attr:`~MatchupResult.advantage` (mean points per ván; 0 = as strong as the
+  reference);
+* :func:`run_tournament` — several 1-vs-3 matchups or a round-robin pool, with
+  OpenSkill ratings, returning a :class:`TournamentResult`.
+
+Every deal is played in the duplicate format (:mod:`arena.schedule`), games
+run in the fixed order (deal, line-up, rotation), intervals are clustered by
+deal (:mod:`arena.estimate`), and the metrics are those of :mod:`arena.metrics`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from agents.registry import make_agent
+from arena.estimate import Estimate
+from arena.execute import play_all
+from arena.metrics import AgentStats, agent_stats
+from arena.play import AgentCache, GameRecord, GameTask
+from arena.ratings import Rating, rate_games
+from arena.schedule import Mode, Schedule, plan_one_vs_three, plan_round_robin
+from arena.seeds import agent_seed, deal_seeds
+from env121.config import RuleConfig
+from env121.state import NUM_SEATS
+
+
+@dataclass(frozen=True)
+class MatchupResult:
+    """One challenger against three copies of a reference."""
+
+    name: str
+    """``"greedy vs 3× random"``."""
+    challenger: str
+    """The challenger's label: its key in :attr:`metrics` (normally its spec)."""
+    reference: str
+    """The reference's label: its key in :attr:`metrics`."""
+    advantage: Estimate
+    """The challenger's mean points per ván; 0 means as strong as the reference."""
+    agents: dict[str, AgentStats]
+    """Everything about each of the two players, by label."""
+
+    @property
+    def metrics(self) -> dict[str, dict[str, Estimate]]:
+        """Label → metric name → estimate (names in :data:`arena.metrics.METRICS`)."""
+        return {label: stats.metrics for label, stats in self.agents.items()}
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """Everything a tournament measured."""
+
+    mode: Mode
+    seed: int
+    deals: int
+    deal_seeds: tuple[int, ...]
+    jobs: int
+    config: RuleConfig
+    schedule: Schedule
+    games: tuple[GameRecord, ...]
+    """Every game, in the fixed order (deal, line-up, rotation)."""
+    matchups: tuple[MatchupResult, ...]
+    """1 vs 3: one result per matchup (empty in a round-robin)."""
+    overall: dict[str, AgentStats]
+    """Round-robin: each agent over all its games (empty in 1 vs 3)."""
+    ratings: dict[str, Rating]
+    """OpenSkill rating per agent spec."""
+    seconds: float
+    """Wall-clock duration (not reproducible)."""
+
+    @property
+    def tables(self) -> list[tuple[str, dict[str, AgentStats]]]:
+        """The results tables: one per matchup, or the round-robin's one."""
+        if self.mode == "1v3":
+            return [(m.name, m.agents) for m in self.matchups]
+        return [(self.schedule.groups[0].name, self.overall)]
+
+
+def one_vs_three(
+    challenger: str,
+    reference: str,
+    *,
+    deals: int,
+    seed: int = 0,
+    jobs: int = 1,
+    config: RuleConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchupResult:
+    """``challenger`` against three copies of ``reference`` on ``deals`` duplicate deals.
+
+    Plays ``4 · deals`` matches. ``progress(done, total)`` is called after each.
+    """
+    result = run_tournament(
+        matchups=[(challenger, reference)],
+        deals=deals,
+        seed=seed,
+        jobs=jobs,
+        config=config,
+        progress=progress,
+    )
+    return result.matchups[0]
+
+
+def run_tournament(
+    *,
+    matchups: Sequence[tuple[str, str]] = (),
+    pool: Sequence[str] = (),
+    deals: int,
+    seed: int = 0,
+    jobs: int = 1,
+    config: RuleConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """A 1-vs-3 tournament (``matchups``) or a round-robin (``pool``), not both.
+
+    Bad specs or values raise ``ValueError`` (:class:`~agents.AgentSpecError`
+    for specs) naming the input and what is accepted.
+    """
+    _check_count("deals", deals, minimum=1)
+    _check_count("seed", seed, minimum=0)
+    _check_count("jobs", jobs, minimum=1)
+    config = RuleConfig() if config is None else config
+    if not isinstance(config, RuleConfig):
+        raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
+    cache = AgentCache()
+    schedule = _plan(matchups, pool, cache)
+    seeds = deal_seeds(seed, deals)
+    tasks = [
+        GameTask(
+            deal=deal,
+            deal_seed=dseed,
+            lineup=lineup.index,
+            rotation=rotation,
+            specs=lineup.seat_specs(rotation),
+            agent_seeds=tuple(
+                agent_seed(seed, dseed, lineup.index, rotation, s) for s in range(NUM_SEATS)
+            ),
+            config=config,
+        )
+        for deal, dseed in enumerate(seeds)
+        for lineup in schedule.lineups
+        for rotation in range(NUM_SEATS)
+    ]
+    start = time.perf_counter()
+    games = tuple(play_all(tasks, jobs=jobs, progress=progress, cache=cache))
+    seconds = time.perf_counter() - start
+    return TournamentResult(
+        mode=schedule.mode,
+        seed=seed,
+        deals=deals,
+        deal_seeds=seeds,
+        jobs=jobs,
+        config=config,
+        schedule=schedule,
+        games=games,
+        matchups=_matchups(schedule, games),
+        overall=_group_stats(schedule, games, 0) if schedule.mode == "round_robin" else {},
+        ratings=_ratings(schedule, games),
+        seconds=seconds,
+    )
+
+
+def _plan(matchups: Sequence[tuple[str, str]], pool: Sequence[str], cache: AgentCache) -> Schedule:
+    """The schedule, with every spec checked (by building it) and made canonical."""
+    if bool(matchups) == bool(pool):
+        raise ValueError(
+            "give either matchups (1 vs 3) or a pool (round-robin): "
+            f"got {len(matchups)} matchup(s) and a pool of {len(pool)}"
+        )
+    canonical: dict[str, str] = {}
+
+    def check(spec: str) -> str:
+        if spec not in canonical:
+            agent = make_agent(spec)
+            canonical[spec] = agent.spec
+            cache.put(agent.spec, agent)
+        return canonical[spec]
+
+    if pool:
+        return plan_round_robin([check(spec) for spec in pool])
+    pairs = []
+    for pair in matchups:
+        if len(pair) != 2:
+            raise ValueError(f"matchup {pair!r} is not valid: expected (challenger, reference)")
+        pairs.append((check(pair[0]), check(pair[1])))
+    return plan_one_vs_three(pairs)
+
+
+def _group_stats(
+    schedule: Schedule, games: Sequence[GameRecord], group: int
+) -> dict[str, AgentStats]:
+    lineups = schedule.lineups
+    members = [
+        (game, lineups[game.lineup].seat_labels(game.rotation))
+        for game in games
+        if lineups[game.lineup].group == group
+    ]
+    spec = schedule.groups[group]
+    return agent_stats(members, spec.labels, spec.specs)
+
+
+def _matchups(schedule: Schedule, games: Sequence[GameRecord]) -> tuple[MatchupResult, ...]:
+    if schedule.mode != "1v3":
+        return ()
+    results = []
+    for i, group in enumerate(schedule.groups):
+        assert group.challenger is not None and group.reference is not None
+        stats = _group_stats(schedule, games, i)
+        results.append(
+            MatchupResult(
+                name=group.name,
+                challenger=group.challenger,
+                reference=group.reference,
+                advantage=stats[group.challenger].metrics["points_per_van"],
+                agents=stats,
+            )
+        )
+    return tuple(results)
+
+
+def _ratings(schedule: Schedule, games: Sequence[GameRecord]) -> dict[str, Rating]:
+    rated = (
+        (
+            schedule.lineups[game.lineup].seat_specs(game.rotation),
+            [seat.rank for seat in game.seats],
+        )
+        for game in games
+    )
+    return rate_games(rated, schedule.specs)
+
+
+def _check_count(name: str, value: object, *, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name}={value!r} is not valid: expected an integer ≥ {minimum}")
+
+
+__all__ = ["MatchupResult", "TournamentResult", "one_vs_three", "run_tournament"]

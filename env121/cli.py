@@ -9,6 +9,9 @@
 * ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J] …``
   plays a duplicate-format tournament between agents (:mod:`arena.cli`; the
   arena and the agents load only when this subcommand runs).
+* ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
+  trains a self-play MaskablePPO agent (:mod:`training.ppo_selfplay`; torch
+  and Stable-Baselines3 load only when this subcommand runs).
 """
 
 from __future__ import annotations
@@ -92,6 +95,29 @@ def _breakdown(score: HandScore, chi_diem: int, an_si: Sequence[int]) -> list[st
     return lines
 
 
+def _train(args: argparse.Namespace) -> int:
+    from training.ppo_selfplay import run_cli  # torch and SB3 load only here
+
+    return run_cli(args.preset, args.set, args.out, args.resume, progress=not args.no_progress)
+
+
+def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    train = commands.add_parser("train", help="self-play MaskablePPO training (training/)")
+    train.add_argument("--preset", help="tiny, small, default (training/presets) or a YAML file")
+    train.add_argument(
+        "--set",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override config fields, values in YAML: --set total_timesteps=1e6 n_envs=2",
+    )
+    train.add_argument("--out", help="the run directory (default runs/<preset>-<time>)")
+    train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its checkpoint")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.set_defaults(func=_train)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``env121`` command."""
     parser = argparse.ArgumentParser(prog="env121", description=__doc__.splitlines()[0])
@@ -108,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
     score.set_defaults(func=_score)
     add_game_subcommands(commands)
+    _add_train_subcommand(commands)
     commands.add_parser(
         "tournament",
         add_help=False,  # its own parser (arena.cli) answers --help

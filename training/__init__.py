@@ -1,0 +1,29 @@
+"""Training: self-play MaskablePPO for 121 (:mod:`training.ppo_selfplay`).
+
+* :func:`train` / :class:`Config` / :func:`load_config` — run a preset
+  (``training/presets/*.yaml``) with overrides, or resume a run;
+* :mod:`training.pool` — the on-disk pool of learner snapshots and the
+  opponent mixture the environments draw from;
+* :mod:`training.stats` — the learner's per-episode rates (``charts/…``);
+* :mod:`training.checkpoint` — weights-only export and pickle-free resume;
+* :mod:`training.evaluation` — the arena's 1-vs-3 evaluation.
+
+The names above load torch and Stable-Baselines3 on first use.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from training.ppo_selfplay import Config, TrainResult, available_presets, load_config, train
+else:
+
+    def __getattr__(name: str) -> Any:
+        """Load :mod:`training.ppo_selfplay` on first use of its names."""
+        if name in ("Config", "TrainResult", "available_presets", "load_config", "train"):
+            from training import ppo_selfplay
+
+            return getattr(ppo_selfplay, name)
+        raise AttributeError(f"module 'training' has no attribute {name!r}")
+
+
+__all__ = ["Config", "TrainResult", "available_presets", "load_config", "train"]

@@ -1,0 +1,121 @@
+"""Checkpoints of a training run, all without pickle.
+
+* :func:`export_policy` writes the *shareable* checkpoint of a MaskablePPO
+  model: the actor MLP and the action head as a
+  :class:`agents.ppo.PolicyNetwork` state dict (``.safetensors`` + JSON
+  sidecar, see :mod:`agents.ppo`). Self-play snapshots use the same format.
+* :func:`save_training_state` / :func:`load_training_state` write and read
+  what ``--resume`` needs: every parameter of the SB3 policy (actor, critic)
+  and the optimizer's tensors as safetensors, the optimizer's plain settings
+  and the step count as JSON. The model is rebuilt from the run's config and
+  these are loaded into it, so nothing is unpickled here either.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import torch
+from safetensors.torch import load_file, save_file
+from sb3_contrib import MaskablePPO
+
+from agents.ppo import save_policy
+
+TRAINING_STATE_FORMAT = "env121-training-state"
+
+
+def policy_state_dict(model: MaskablePPO) -> dict[str, torch.Tensor]:
+    """The actor of ``model`` as a :class:`~agents.ppo.PolicyNetwork` state dict.
+
+    SB3's actor is ``mlp_extractor.policy_net`` (``Linear``/activation pairs,
+    indices 0, 2, …) followed by ``action_net``; the feature extractor of a
+    flat ``Box`` observation is a parameter-free ``Flatten``. The network
+    keeps the same indices and puts the head last."""
+    policy = model.policy
+    state: dict[str, torch.Tensor] = {}
+    linear_layers = 0
+    for key, value in policy.mlp_extractor.policy_net.state_dict().items():
+        state[f"layers.{key}"] = value
+        linear_layers += key.endswith(".weight")
+    head = 2 * linear_layers
+    for key, value in policy.action_net.state_dict().items():
+        state[f"layers.{head}.{key}"] = value
+    return state
+
+
+def export_policy(
+    model: MaskablePPO,
+    path: str | Path,
+    hidden_sizes: list[int],
+    activation: str,
+    training: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write the shareable weights-only checkpoint of ``model`` to ``path``."""
+    notes = {"num_timesteps": int(model.num_timesteps), **(training or {})}
+    return save_policy(path, policy_state_dict(model), hidden_sizes, activation, notes)
+
+
+def save_training_state(
+    model: MaskablePPO, directory: str | Path, extra: Mapping[str, Any]
+) -> None:
+    """Write ``model``'s parameters, optimizer state and step count to
+    ``directory`` (``training.safetensors`` + ``training.json``)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    tensors = {
+        f"policy.{k}": v.detach().cpu().contiguous() for k, v in model.policy.state_dict().items()
+    }
+    optimizer = model.policy.optimizer.state_dict()
+    for index, slots in optimizer["state"].items():
+        for slot, value in slots.items():
+            tensors[f"optimizer.{index}.{slot}"] = (
+                torch.as_tensor(value).detach().cpu().contiguous()
+            )
+    save_file(tensors, str(directory / "training.safetensors"))
+    state = {
+        "format": TRAINING_STATE_FORMAT,
+        "num_timesteps": int(model.num_timesteps),
+        "optimizer_param_groups": optimizer["param_groups"],
+        **extra,
+    }
+    (directory / "training.json").write_text(json.dumps(state, indent=2) + "\n")
+
+
+def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, Any]:
+    """Load what :func:`save_training_state` wrote into ``model`` (built from
+    the same config); returns the JSON part. Sets ``model.num_timesteps``."""
+    directory = Path(directory)
+    state = json.loads((directory / "training.json").read_text())
+    if state.get("format") != TRAINING_STATE_FORMAT:
+        raise ValueError(f"{directory} holds no env121 training state (training.json)")
+    tensors = load_file(str(directory / "training.safetensors"))
+    policy = {k.removeprefix("policy."): v for k, v in tensors.items() if k.startswith("policy.")}
+    try:
+        model.policy.load_state_dict(policy)
+    except RuntimeError as error:
+        raise ValueError(
+            f"the training state in {directory} does not fit the model the config builds "
+            f"(was the network changed with --set?): {error}"
+        ) from None
+    slots: dict[int, dict[str, torch.Tensor]] = {}
+    for key, value in tensors.items():
+        if key.startswith("optimizer."):
+            _, index, slot = key.split(".", 2)
+            slots.setdefault(int(index), {})[slot] = value
+    groups = state["optimizer_param_groups"]
+    for group in groups:  # JSON turned the tuples into lists
+        group.update({k: tuple(v) for k, v in group.items() if k == "betas"})
+    model.policy.optimizer.load_state_dict({"state": slots, "param_groups": groups})
+    model.num_timesteps = int(state["num_timesteps"])
+    return dict(state)
+
+
+__all__ = [
+    "export_policy",
+    "load_training_state",
+    "policy_state_dict",
+    "save_training_state",
+]

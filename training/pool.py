@@ -1,0 +1,245 @@
+"""The self-play opponent pool: frozen snapshots of the learner on disk.
+
+The pool is a directory of weights-only snapshots (``snap_<step>.safetensors``
++ sidecar, the format of :mod:`agents.ppo`) and a ``manifest.json`` listing
+the snapshots in play. The trainer adds snapshots (:meth:`SnapshotPool.add`)
+and rewrites the manifest atomically; each environment process reads it
+through an :class:`OpponentMixture`, which looks at the manifest's mtime at
+every episode start and re-reads it when it changed, so ``SubprocVecEnv``
+workers pick up new snapshots without being told.
+
+An opponent seat is a :class:`MixtureOpponent`: an agent of the arena
+protocol that, at every ``reset`` (every episode), draws what it plays as —
+a snapshot of the pool or a built-in agent spec (``"random"``,
+``"greedy"``, …) — with the mixture's weights, from the seed it is given.
+The pool's weight is spread evenly over its snapshots; while the pool is
+empty it goes to the other entries.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from agents.ppo import PolicyNetwork, load_policy
+from agents.protocol import Agent
+from agents.registry import make_agent
+from env121.turn import Turn
+
+POOL = "pool"
+"""The key of the snapshot pool in an opponent-weights mapping."""
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = "env121-snapshot-pool"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """One frozen copy of the learner."""
+
+    name: str
+    """``snap_<step>``; also the file stem."""
+    step: int
+    """The learner's step count when it was taken."""
+    reason: str
+    """Why it was added: ``"initial"``, ``"schedule"`` or ``"beat_pool"``."""
+
+
+class SnapshotPool:
+    """The trainer's side of the pool: adds snapshots, keeps the manifest."""
+
+    def __init__(self, directory: str | Path, max_size: int) -> None:
+        if max_size < 1:
+            raise ValueError(f"pool_max_size={max_size!r} is not valid: expected >= 1")
+        self.directory = Path(directory)
+        self.max_size = max_size
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.snapshots, self.retired = read_manifest(self.directory)
+
+    def path(self, name: str) -> Path:
+        """The weights file of snapshot ``name``."""
+        return self.directory / f"{name}.safetensors"
+
+    def add(self, step: int, reason: str) -> Snapshot:
+        """Register snapshot ``snap_<step>`` (its file must already be written,
+        see :meth:`path`); the oldest snapshots beyond ``max_size`` retire (their
+        files stay, they are no longer drawn)."""
+        snapshot = Snapshot(f"snap_{step:012d}", step, reason)
+        if not self.path(snapshot.name).is_file():
+            raise FileNotFoundError(f"snapshot file {self.path(snapshot.name)} was not written")
+        self.snapshots = [s for s in self.snapshots if s.name != snapshot.name] + [snapshot]
+        while len(self.snapshots) > self.max_size:
+            self.retired.append(self.snapshots.pop(0))
+        self._write_manifest()
+        return snapshot
+
+    def _write_manifest(self) -> None:
+        manifest = {
+            "format": MANIFEST_FORMAT,
+            "updated": time.time(),
+            "snapshots": [s.__dict__ for s in self.snapshots],
+            "retired": [s.__dict__ for s in self.retired],
+        }
+        tmp = self.directory / f".{MANIFEST}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(manifest, indent=2) + "\n")
+        os.replace(tmp, self.directory / MANIFEST)
+
+
+def read_manifest(directory: str | Path) -> tuple[list[Snapshot], list[Snapshot]]:
+    """``(snapshots in play, retired snapshots)``; both empty without a manifest."""
+    path = Path(directory) / MANIFEST
+    if not path.is_file():
+        return [], []
+    manifest = json.loads(path.read_text())
+    if manifest.get("format") != MANIFEST_FORMAT:
+        raise ValueError(f"{path} is not a snapshot pool manifest")
+    return (
+        [Snapshot(**s) for s in manifest["snapshots"]],
+        [Snapshot(**s) for s in manifest.get("retired", [])],
+    )
+
+
+class OpponentMixture:
+    """What an opponent seat may play as, with weights; shared by the three
+    opponent seats of one environment (it caches the loaded snapshots).
+
+    ``weights`` maps :data:`POOL` and agent specs to non-negative weights.
+    ``pool_dir`` is the pool's directory (``None``: no pool).
+    """
+
+    def __init__(
+        self,
+        weights: Mapping[str, float],
+        pool_dir: str | Path | None = None,
+        snapshot_deterministic: bool = False,
+    ) -> None:
+        bad = {k: w for k, w in weights.items() if not isinstance(w, int | float) or w < 0}
+        if bad or not any(w > 0 for w in weights.values()):
+            raise ValueError(
+                f"opponent_weights={dict(weights)!r} is not valid: expected non-negative "
+                f"weights, one at least positive, keyed by {POOL!r} or agent specs"
+            )
+        if weights.get(POOL, 0) > 0 and pool_dir is None:
+            raise ValueError("opponent_weights gives the pool a weight but there is no pool_dir")
+        for spec in weights:
+            if spec != POOL:
+                make_agent(spec)  # fail early on a bad spec
+        self.weights = {k: float(w) for k, w in weights.items() if w > 0}
+        self.pool_dir = None if pool_dir is None else Path(pool_dir)
+        self.snapshot_deterministic = snapshot_deterministic
+        self.snapshots: list[Snapshot] = []
+        self._manifest_mtime: int | None = None
+        self._networks: dict[str, PolicyNetwork] = {}
+
+    def refresh(self) -> None:
+        """Re-read the manifest if it changed since the last look."""
+        if self.pool_dir is None:
+            return
+        try:
+            mtime = (self.pool_dir / MANIFEST).stat().st_mtime_ns
+        except FileNotFoundError:
+            return
+        if mtime != self._manifest_mtime:
+            self.snapshots, _ = read_manifest(self.pool_dir)
+            self._manifest_mtime = mtime
+            names = {s.name for s in self.snapshots}
+            self._networks = {k: v for k, v in self._networks.items() if k in names}
+
+    def choices(self) -> dict[str, float]:
+        """Probabilities of what a seat plays as: agent specs and ``pool:<snapshot>``."""
+        weights = dict(self.weights)
+        pool_weight = weights.pop(POOL, 0.0)
+        if self.snapshots and pool_weight > 0:
+            for snapshot in self.snapshots:
+                weights[f"{POOL}:{snapshot.name}"] = pool_weight / len(self.snapshots)
+        total = sum(weights.values())
+        if not total:  # only the pool has weight and it is still empty
+            return {"random": 1.0}
+        return {label: w / total for label, w in weights.items()}
+
+    def network(self, name: str) -> PolicyNetwork:
+        """Snapshot ``name``'s network, loaded once."""
+        if name not in self._networks:
+            assert self.pool_dir is not None
+            self._networks[name], _ = load_policy(self.pool_dir / f"{name}.safetensors")
+        return self._networks[name]
+
+
+class SnapshotAgent:
+    """A seat played by a pool snapshot's network (its own sampling generator)."""
+
+    uses_search = False
+
+    def __init__(self, name: str, network: PolicyNetwork, deterministic: bool) -> None:
+        self.spec = f"{POOL}:{name}"
+        self.network = network
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, seed: int) -> None:
+        """Reseed for a new match."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, turn: Turn) -> int:
+        """The snapshot's action (argmax or a masked sample)."""
+        rng = None if self.deterministic else self.rng
+        return self.network.act(turn.observation, turn.action_mask, rng)
+
+
+class MixtureOpponent:
+    """One opponent seat: at every episode it draws what it plays as from the
+    :class:`OpponentMixture`; ``label`` names the draw (``"greedy"``,
+    ``"pool:snap_000000010240"``)."""
+
+    def __init__(self, mixture: OpponentMixture) -> None:
+        self.mixture = mixture
+        self.label = "random"
+        self.agent: Agent | SnapshotAgent = make_agent("random")
+        self.uses_search = False
+        """Whether the agent drawn for this episode searches."""
+        self._agents: dict[str, Agent] = {}
+
+    def reset(self, seed: int) -> None:
+        """Draw this episode's agent (seeded) and reset it."""
+        rng = np.random.default_rng(seed)
+        self.mixture.refresh()
+        choices = self.mixture.choices()
+        labels = list(choices)
+        self.label = labels[rng.choice(len(labels), p=list(choices.values()))]
+        if self.label.startswith(f"{POOL}:"):
+            name = self.label.split(":", 1)[1]
+            network = self.mixture.network(name)
+            self.agent = SnapshotAgent(name, network, self.mixture.snapshot_deterministic)
+        else:
+            if self.label not in self._agents:
+                self._agents[self.label] = make_agent(self.label)
+            self.agent = self._agents[self.label]
+        self.agent.reset(int(rng.integers(2**62)))
+        self.uses_search = self.agent.uses_search
+
+    def act(self, turn: Turn) -> int:
+        """The drawn agent's action."""
+        return self.agent.act(turn)
+
+
+def opponent_kind(label: str) -> str:
+    """``"pool"`` for a snapshot label, else the agent spec's name (``"greedy"``)."""
+    return label.split(":", 1)[0]
+
+
+__all__ = [
+    "MANIFEST",
+    "POOL",
+    "MixtureOpponent",
+    "OpponentMixture",
+    "Snapshot",
+    "SnapshotAgent",
+    "SnapshotPool",
+    "opponent_kind",
+    "read_manifest",
+]

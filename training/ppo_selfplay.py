@@ -1,0 +1,713 @@
+"""Self-play MaskablePPO for 121: one learner seat against a pool of opponents.
+
+Run it as ``env121 train --preset small`` (or ``python -m training.ppo_selfplay
+--preset small``); ``--set key=value`` overrides any :class:`Config` field,
+``--resume RUN_DIR`` continues a run from its last checkpoint.
+
+What happens, in order:
+
+1. The config is a preset (``training/presets/<name>.yaml``) with the
+   ``--set`` overrides applied; it is saved as ``RUN_DIR/config.yaml``.
+2. ``n_envs`` copies of :class:`~env121.wrappers.SingleSeat` run in
+   subprocesses (``SubprocVecEnv``; ``vec_env="dummy"`` keeps them in this
+   process). The learner's seat is drawn every episode (one episode = one
+   match of ``rules.num_van`` ván of 12 vòng); each of the three other seats
+   draws, per episode, what it plays as: a frozen snapshot of the learner from
+   the pool or a built-in agent (:mod:`training.pool`), by
+   ``opponent_weights``.
+3. sb3-contrib's ``MaskablePPO`` learns from the legal-action masks.
+4. A callback, every rollout step: adds a snapshot of the learner to the pool
+   every ``snapshot_every`` steps, or when the learner's head-to-head score
+   against pool seats reaches ``snapshot_beat_threshold``; writes a resumable
+   checkpoint every ``checkpoint_every`` steps; evaluates the learner in the
+   arena's duplicate 1-vs-3 format against ``eval_opponent`` every
+   ``eval_every`` steps; and logs the ``charts/…`` rates of
+   :mod:`training.stats` after each rollout.
+
+A run directory holds::
+
+    config.yaml          the config (rewritten on --resume with its overrides)
+    tb/                  TensorBoard: SB3's train/… and rollout/…, charts/…, eval/…
+    charts.jsonl         the charts/… values per rollout (step, then the rates)
+    eval.csv, eval.jsonl one row per evaluation
+    pool/                snapshots + manifest.json (the opponent pool)
+    checkpoints/         step_<N>/ (training state + policy), latest.json
+    policy.safetensors   the latest exported policy (+ policy.json): ppo:<path>
+    best.safetensors     the policy with the best evaluation so far (+ best.json)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import math
+import shutil
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import gymnasium
+import numpy as np
+import torch
+import yaml
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import configure
+from stable_baselines3.common.monitor import Monitor
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+
+from agents.ppo import ACTIVATIONS, sidecar_path
+from env121.aec_env import REWARD_MODES
+from env121.config import RuleConfig
+from env121.state import NUM_SEATS
+from env121.wrappers import SingleSeat
+from training.checkpoint import export_policy, load_training_state, save_training_state
+from training.pool import POOL, MixtureOpponent, OpponentMixture, SnapshotPool
+from training.stats import LearnerStats, StatsWindow
+
+PRESETS_DIR = Path(__file__).parent / "presets"
+VEC_ENVS = ("subproc", "dummy")
+
+
+@dataclass
+class Config:
+    """Everything a training run depends on (a preset is a YAML file of these)."""
+
+    description: str = ""
+    """What the preset is for (free text)."""
+
+    # --- run
+    seed: int = 0
+    """Seeds the model, the environments' deals and the opponents' draws."""
+    total_timesteps: int = 100_000
+    """Learner decisions to train for, over all environments (rounded up to whole rollouts)."""
+    n_envs: int = 2
+    """Environment copies stepped together."""
+    vec_env: str = "subproc"
+    """``"subproc"``: one process per environment; ``"dummy"``: all in this process (tests)."""
+    torch_threads: int = 1
+    """Torch threads of the learner's process (environment processes use one)."""
+
+    # --- environment
+    reward_mode: str = "points"
+    """Reward: ``"points"`` (Điểm as they are won) or ``"rank"`` (placement at the end)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """:class:`~env121.config.RuleConfig` fields, e.g. ``{num_van: 2}`` (default: the spec's)."""
+
+    # --- opponents
+    opponent_weights: dict[str, float] = field(
+        default_factory=lambda: {POOL: 0.6, "greedy": 0.2, "random": 0.2}
+    )
+    """What an opponent seat plays as (drawn per episode and seat): ``pool`` or agent specs."""
+    pool_max_size: int = 10
+    """Snapshots in play; older ones retire from the draw."""
+    snapshot_every: int = 50_000
+    """Add a snapshot of the learner every this many steps (0: never on a schedule)."""
+    snapshot_beat_threshold: float = 0.0
+    """Also add one when the head-to-head score against pool seats reaches this (0: off)."""
+    snapshot_beat_window: int = 300
+    """Head-to-head results against pool seats that the threshold is judged on."""
+    snapshot_min_gap: int = 10_000
+    """Fewest steps between two snapshots added for beating the pool."""
+    snapshot_deterministic: bool = False
+    """Snapshots play their argmax (True) or sample their policy (False)."""
+
+    # --- PPO (sb3-contrib MaskablePPO)
+    learning_rate: float = 3e-4
+    """Adam step size (at the start when ``anneal_lr``)."""
+    anneal_lr: bool = True
+    """Decay the learning rate linearly to 0 over ``total_timesteps``."""
+    n_steps: int = 2048
+    """Steps per environment per rollout."""
+    batch_size: int = 256
+    """Minibatch size of the updates."""
+    n_epochs: int = 10
+    """Passes over each rollout."""
+    gamma: float = 0.995
+    """Discount per learner decision (a ván is about 150 of them)."""
+    gae_lambda: float = 0.95
+    """GAE's λ."""
+    clip_range: float = 0.2
+    """PPO's policy clipping."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
+    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layer widths of the actor and of the critic (separate networks)."""
+    activation: str = "tanh"
+    """``"tanh"`` or ``"relu"``."""
+
+    # --- logging, checkpoints, evaluation
+    stats_window: int = 200
+    """Episodes the ``charts/…`` rates are computed over."""
+    checkpoint_every: int = 50_000
+    """Write a resumable checkpoint every this many steps (and at the end)."""
+    keep_checkpoints: int = 3
+    """Checkpoints kept on disk (the oldest are deleted)."""
+    eval_every: int = 0
+    """Evaluate in the arena every this many steps, and at the end (0: never)."""
+    eval_opponent: str = "greedy"
+    """The reference of the 1-vs-3 evaluation (an agent spec)."""
+    eval_deals: int = 50
+    """Duplicate deals per evaluation (each is played 4 times)."""
+    eval_jobs: int = 2
+    """Processes the evaluation uses."""
+    eval_seed: int = 2024
+    """Seed of the evaluation deals (the same deals every time, so evaluations compare)."""
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first field whose value is not accepted."""
+        _choice("vec_env", self.vec_env, VEC_ENVS)
+        _choice("reward_mode", self.reward_mode, REWARD_MODES)
+        _choice("activation", self.activation, tuple(ACTIVATIONS))
+        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
+            _at_least(name, getattr(self, name), 1)
+        for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
+            _at_least(name, getattr(self, name), 1)
+        for name in ("eval_deals", "eval_jobs", "torch_threads"):
+            _at_least(name, getattr(self, name), 1)
+        for name in ("snapshot_every", "snapshot_min_gap", "checkpoint_every", "eval_every"):
+            _at_least(name, getattr(self, name), 0)
+        if self.batch_size > self.n_steps * self.n_envs:
+            raise ValueError(
+                f"batch_size={self.batch_size} is not valid: expected at most "
+                f"n_steps * n_envs = {self.n_steps * self.n_envs}"
+            )
+        if any(h < 1 for h in self.hidden_sizes):
+            raise ValueError(
+                f"hidden_sizes={self.hidden_sizes!r} is not valid: expected widths >= 1"
+            )
+        self.rule_config()  # RuleConfig names a bad rule itself
+
+    def rule_config(self) -> RuleConfig:
+        """The :class:`RuleConfig` of ``rules``."""
+        try:
+            return RuleConfig(**self.rules)
+        except TypeError as error:
+            raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
+
+
+def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
+    if value not in accepted:
+        raise ValueError(f"{name}={value!r} is not valid: expected one of {list(accepted)}")
+
+
+def _at_least(name: str, value: int, minimum: int) -> None:
+    if value < minimum:
+        raise ValueError(f"{name}={value!r} is not valid: expected an integer >= {minimum}")
+
+
+# ------------------------------------------------------------------ presets
+
+
+def available_presets() -> list[str]:
+    """Names of the shipped presets."""
+    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+
+
+def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
+    """The config of ``preset`` (a shipped preset's name or a YAML file) with
+    ``key=value`` overrides (values in YAML: ``hidden_sizes=[64,64]``)."""
+    path = Path(preset)
+    if not path.suffix:
+        path = PRESETS_DIR / f"{preset}.yaml"
+        if not path.is_file():
+            raise ValueError(
+                f"preset {str(preset)!r} does not exist: expected one of {available_presets()} "
+                "or a YAML file"
+            )
+    values = yaml.safe_load(path.read_text()) or {}
+    if not isinstance(values, dict):
+        raise ValueError(f"preset {str(path)!r} is not valid: expected a mapping of config fields")
+    return with_overrides(config_from_dict(values, source=str(path)), overrides)
+
+
+def config_from_dict(values: dict[str, Any], source: str = "config") -> Config:
+    """A checked :class:`Config` from plain values (unknown keys are errors)."""
+    config = Config()
+    for key, value in values.items():
+        setattr(config, key, _coerce(key, value, source))
+    config.check()
+    return config
+
+
+def with_overrides(config: Config, overrides: Sequence[str]) -> Config:
+    """``config`` with ``key=value`` strings applied (values parsed as YAML)."""
+    values = dataclasses.asdict(config)
+    for item in overrides:
+        key, eq, text = item.partition("=")
+        if not eq:
+            raise ValueError(f"--set {item!r} is not valid: expected key=value")
+        values[key.strip()] = yaml.safe_load(text)
+    return config_from_dict(values, source="--set")
+
+
+_FIELD_TYPES = get_type_hints(Config)
+
+
+def _coerce(key: str, value: Any, source: str) -> Any:
+    if key not in _FIELD_TYPES:
+        raise ValueError(
+            f"{source}: {key!r} is not a config field: expected one of {sorted(_FIELD_TYPES)}"
+        )
+    kind = _FIELD_TYPES[key]
+    origin = getattr(kind, "__origin__", kind)
+    if isinstance(value, str) and kind in (int, float):
+        with contextlib.suppress(ValueError):
+            value = float(value)  # "1e6"
+    ok = {
+        bool: isinstance(value, bool),
+        int: isinstance(value, int | float)
+        and not isinstance(value, bool)
+        and float(value).is_integer(),
+        float: isinstance(value, int | float) and not isinstance(value, bool),
+        str: isinstance(value, str),
+        list: isinstance(value, list) and all(isinstance(v, int) for v in value),
+        dict: isinstance(value, dict),
+    }[origin]
+    if not ok:
+        name = kind.__name__ if isinstance(kind, type) else str(kind)
+        raise ValueError(f"{source}: {key}={value!r} is not valid: expected {name}")
+    return int(value) if kind is int else float(value) if kind is float else value
+
+
+def save_config(config: Config, path: Path) -> None:
+    """Write ``config`` as YAML."""
+    path.write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False, allow_unicode=True))
+
+
+# ------------------------------------------------------------- environment
+
+
+def make_env(config: Config, pool_dir: Path, in_subprocess: bool) -> Callable[[], gymnasium.Env]:
+    """A function that builds one training environment (run in the worker)."""
+
+    def build() -> gymnasium.Env:
+        if in_subprocess:
+            torch.set_num_threads(1)
+        mixture = OpponentMixture(config.opponent_weights, pool_dir, config.snapshot_deterministic)
+        opponents = [MixtureOpponent(mixture) for _ in range(NUM_SEATS - 1)]
+        env = SingleSeat(opponents, config=config.rule_config(), reward_mode=config.reward_mode)
+        return Monitor(LearnerStats(env))
+
+    return build
+
+
+def make_vec_env(config: Config, pool_dir: Path) -> VecEnv:
+    """``n_envs`` training environments, in subprocesses or not."""
+    subproc = config.vec_env == "subproc"
+    builders = [make_env(config, pool_dir, subproc) for _ in range(config.n_envs)]
+    return SubprocVecEnv(builders) if subproc else DummyVecEnv(builders)
+
+
+def make_model(config: Config, env: VecEnv) -> MaskablePPO:
+    """A fresh MaskablePPO learner for ``env``."""
+    rate = config.learning_rate
+    schedule: float | Callable[[float], float] = (
+        (lambda remaining: remaining * rate) if config.anneal_lr else rate
+    )
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        learning_rate=schedule,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        gamma=config.gamma,
+        gae_lambda=config.gae_lambda,
+        clip_range=config.clip_range,
+        ent_coef=config.ent_coef,
+        vf_coef=config.vf_coef,
+        max_grad_norm=config.max_grad_norm,
+        policy_kwargs={
+            "net_arch": {"pi": list(config.hidden_sizes), "vf": list(config.hidden_sizes)},
+            "activation_fn": ACTIVATIONS[config.activation],
+        },
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+# ---------------------------------------------------------------- the run
+
+
+@dataclass
+class TrainResult:
+    """What a finished :func:`train` call left behind."""
+
+    out: Path
+    """The run directory."""
+    num_timesteps: int
+    """The learner's step count at the end."""
+    policy: Path
+    """The final weights-only policy (play it as ``ppo:<policy>``)."""
+    seconds: float
+    """Wall-clock time of this call."""
+    steps_per_second: float
+    """Learner steps per second in this call (updates included)."""
+    evaluations: list[dict[str, Any]]
+    """The evaluation rows of the whole run (see ``eval.jsonl``)."""
+
+
+class RunFiles:
+    """The paths of a run directory (see the module docstring)."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.config = out / "config.yaml"
+        self.tensorboard = out / "tb"
+        self.charts = out / "charts.jsonl"
+        self.eval_csv = out / "eval.csv"
+        self.eval_jsonl = out / "eval.jsonl"
+        self.pool = out / "pool"
+        self.checkpoints = out / "checkpoints"
+        self.latest = self.checkpoints / "latest.json"
+        self.policy = out / "policy.safetensors"
+        self.best = out / "best.safetensors"
+
+    def latest_checkpoint(self) -> Path | None:
+        """The newest checkpoint directory, if any."""
+        if not self.latest.is_file():
+            return None
+        directory: str = json.loads(self.latest.read_text())["directory"]
+        return self.checkpoints / directory
+
+    def evaluations(self) -> list[dict[str, Any]]:
+        """Every evaluation row written so far."""
+        if not self.eval_jsonl.is_file():
+            return []
+        return [json.loads(line) for line in self.eval_jsonl.read_text().splitlines() if line]
+
+
+def train(
+    config: Config | None = None,
+    out: str | Path | None = None,
+    *,
+    resume: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    progress: bool = False,
+) -> TrainResult:
+    """Train (or, with ``resume``, continue training) and return the result.
+
+    ``config`` starts a new run in ``out`` (default ``runs/<time>``);
+    ``resume`` continues the run in that directory from its last checkpoint
+    with its saved config and ``overrides`` (``key=value``) applied, e.g. a
+    larger ``total_timesteps``. ``progress`` shows a progress bar."""
+    if resume is not None:
+        if config is not None:
+            raise ValueError("train(): give a config for a new run or resume=RUN_DIR, not both")
+        files = RunFiles(Path(resume))
+        if not files.config.is_file():
+            raise ValueError(f"--resume {str(resume)!r} is not valid: no config.yaml there")
+        config = with_overrides(
+            config_from_dict(yaml.safe_load(files.config.read_text())), overrides
+        )
+        checkpoint = files.latest_checkpoint()
+        if checkpoint is None:
+            raise ValueError(f"--resume {str(resume)!r} is not valid: it holds no checkpoint yet")
+    else:
+        config = with_overrides(config or Config(), overrides)
+        files = RunFiles(Path(out or f"runs/{time.strftime('%Y%m%d-%H%M%S')}"))
+        if files.latest.exists() or files.eval_jsonl.exists():
+            raise ValueError(
+                f"--out {str(files.out)!r} already holds a run: continue it with --resume "
+                "or pick another directory"
+            )
+        checkpoint = None
+    files.out.mkdir(parents=True, exist_ok=True)
+    save_config(config, files.config)
+    torch.set_num_threads(config.torch_threads)
+
+    pool = SnapshotPool(files.pool, config.pool_max_size)
+    env = make_vec_env(config, files.pool)
+    try:
+        model = make_model(config, env)
+        if checkpoint is not None:
+            load_training_state(model, checkpoint)
+            model.set_random_seed(config.seed + model.num_timesteps)  # fresh deals
+        model.set_logger(configure(str(files.tensorboard), ["tensorboard"]))
+        callback = SelfPlay(config, files, pool, progress)
+        start_step, start = model.num_timesteps, time.perf_counter()
+        remaining = config.total_timesteps - model.num_timesteps
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=False, log_interval=1)
+        else:
+            callback.init_callback(model)
+            callback.finish()
+        seconds = time.perf_counter() - start
+    finally:
+        env.close()
+    steps = model.num_timesteps - start_step
+    return TrainResult(
+        out=files.out,
+        num_timesteps=model.num_timesteps,
+        policy=files.policy,
+        seconds=seconds,
+        steps_per_second=steps / seconds if seconds > 0 else 0.0,
+        evaluations=files.evaluations(),
+    )
+
+
+class SelfPlay(BaseCallback):
+    """Pool snapshots, checkpoints, evaluations, ``charts/…`` and the progress bar."""
+
+    def __init__(self, config: Config, files: RunFiles, pool: SnapshotPool, progress: bool) -> None:
+        super().__init__()
+        self.config = config
+        self.files = files
+        self.pool = pool
+        self.window = StatsWindow(config.stats_window)
+        self.beat_pool: deque[float] = deque(maxlen=config.snapshot_beat_window)
+        self.bar = Progress(config.total_timesteps) if progress else None
+        self.best_advantage = max(
+            (row["advantage"] for row in files.evaluations()), default=-math.inf
+        )
+        self.last_snapshot = self.last_checkpoint = self.last_eval = -1
+
+    @property
+    def step(self) -> int:
+        """The learner's step count now."""
+        return int(self.model.num_timesteps)
+
+    @property
+    def learner(self) -> MaskablePPO:
+        """The model being trained."""
+        assert isinstance(self.model, MaskablePPO)
+        return self.model
+
+    # ---- SB3 hooks
+
+    def _on_training_start(self) -> None:
+        step = self.step
+        self.last_snapshot = max((s.step for s in self.pool.snapshots), default=-1)
+        self.last_checkpoint = self.last_eval = step
+        if not self.pool.snapshots:
+            self.snapshot("initial")
+        if self.bar:
+            self.bar.start(step, self.status())
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+            if done and "learner_stats" in info:
+                summary = info["learner_stats"]
+                self.window.add(summary)
+                self.beat_pool.extend(
+                    s for label, s in summary["head_to_head"] if label.startswith(POOL)
+                )
+        config, step = self.config, self.step
+        if _due(step, self.last_snapshot, config.snapshot_every):
+            self.snapshot("schedule")
+        elif self.beats_pool() and step - self.last_snapshot >= config.snapshot_min_gap:
+            self.snapshot("beat_pool")
+        if _due(step, self.last_checkpoint, config.checkpoint_every):
+            self.checkpoint()
+        if _due(step, self.last_eval, config.eval_every):
+            self.evaluate()
+        if self.bar:
+            self.bar.update(step, self.status())
+        return True
+
+    def _on_rollout_end(self) -> None:
+        charts = self.window.charts()
+        charts["charts/pool_size"] = float(len(self.pool.snapshots))
+        for key, value in charts.items():
+            self.logger.record(key, value)
+        with self.files.charts.open("a") as file:
+            row = {"step": self.step, **{k.removeprefix("charts/"): v for k, v in charts.items()}}
+            file.write(json.dumps(row) + "\n")
+
+    def _on_training_end(self) -> None:
+        self.finish()
+
+    # ---- actions
+
+    def finish(self) -> None:
+        """The end of a run: a last checkpoint, evaluation and policy export."""
+        step = self.step
+        if self.last_checkpoint != step or self.files.latest_checkpoint() is None:
+            self.checkpoint()
+        if self.config.eval_every and self.last_eval != step:
+            self.evaluate()
+        self.export(self.files.policy)
+        if self.bar:
+            self.bar.stop()
+
+    def export(self, path: Path) -> Path:
+        """Write the learner's weights-only policy to ``path``."""
+        config = self.config
+        notes = {"reward_mode": config.reward_mode, "rules": config.rules, "seed": config.seed}
+        return export_policy(self.learner, path, config.hidden_sizes, config.activation, notes)
+
+    def snapshot(self, reason: str) -> None:
+        """Add the learner as it is now to the opponent pool."""
+        step = self.step
+        self.export(self.pool.path(f"snap_{step:012d}"))
+        self.pool.add(step, reason)
+        self.last_snapshot = step
+        self.beat_pool.clear()
+
+    def beats_pool(self) -> bool:
+        """Whether the learner's recent head-to-head score against pool seats
+        reached ``snapshot_beat_threshold`` over a full window."""
+        threshold = self.config.snapshot_beat_threshold
+        full = len(self.beat_pool) == self.beat_pool.maxlen
+        return threshold > 0 and full and float(np.mean(self.beat_pool)) >= threshold
+
+    def checkpoint(self) -> None:
+        """Write a resumable checkpoint; keep the newest ``keep_checkpoints``."""
+        step, checkpoints = self.step, self.files.checkpoints
+        directory = checkpoints / f"step_{step:012d}"
+        save_training_state(self.learner, directory, {"pool_size": len(self.pool.snapshots)})
+        self.export(directory / "policy.safetensors")
+        tmp = checkpoints / "latest.json.tmp"
+        tmp.write_text(json.dumps({"directory": directory.name, "num_timesteps": step}) + "\n")
+        tmp.replace(self.files.latest)
+        for old in sorted(checkpoints.glob("step_*"))[: -self.config.keep_checkpoints]:
+            shutil.rmtree(old)
+        self.last_checkpoint = step
+
+    def evaluate(self) -> None:
+        """The learner against three ``eval_opponent`` in the arena's duplicate
+        1-vs-3 format; logs ``eval/…`` and appends to ``eval.csv`` / ``eval.jsonl``."""
+        from training.evaluation import append_row, evaluate_policy
+
+        config, step = self.config, self.step
+        policy = self.export(self.files.policy)
+        row = evaluate_policy(
+            policy,
+            config.eval_opponent,
+            deals=config.eval_deals,
+            seed=config.eval_seed,
+            jobs=config.eval_jobs,
+            config=config.rule_config(),
+        )
+        row = {"step": step, **row}
+        append_row(self.files.eval_csv, self.files.eval_jsonl, row)
+        name = row["opponent"].replace(":", "_")
+        self.logger.record(f"eval/advantage_vs_{name}", row["advantage"])
+        self.logger.record(f"eval/advantage_low_vs_{name}", row["low"])
+        self.logger.record(f"eval/advantage_high_vs_{name}", row["high"])
+        for metric, value in row["metrics"].items():
+            self.logger.record(f"eval/{metric}", value)
+        self.logger.dump(step)
+        if row["advantage"] > self.best_advantage:
+            self.best_advantage = row["advantage"]
+            shutil.copyfile(policy, self.files.best)
+            best_sidecar = json.loads(sidecar_path(policy).read_text())
+            best_sidecar["weights"] = self.files.best.name
+            best_sidecar["training"]["evaluation"] = row
+            sidecar_path(self.files.best).write_text(json.dumps(best_sidecar, indent=2) + "\n")
+        self.last_eval = step
+        self.last_row = row
+
+    def status(self) -> str:
+        """The progress bar's status text."""
+        charts = self.window.charts()
+        parts = [f"pool {len(self.pool.snapshots)}"]
+        if "charts/win_rate_per_vong" in charts:
+            parts.append(f"win/vòng {charts['charts/win_rate_per_vong']:.2f}")
+        if "charts/episode_return" in charts:
+            parts.append(f"return {charts['charts/episode_return']:+.1f}")
+        row = getattr(self, "last_row", None)
+        if row:
+            parts.append(f"eval {row['advantage']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}]")
+        return " | ".join(parts)
+
+
+def _due(step: int, last: int, every: int) -> bool:
+    """Whether a step multiple of ``every`` was crossed since ``last``."""
+    return every > 0 and step // every > max(last, 0) // every
+
+
+class Progress:
+    """A rich progress bar over the learner's steps."""
+
+    def __init__(self, total: int) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+        from rich.progress import Progress as RichProgress
+
+        self.total = total
+        self.bar = RichProgress(
+            TextColumn("[bold]train"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} steps/s"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[status]}"),
+        )
+        self.task = self.bar.add_task("train", total=total, rate="-", status="")
+        self.started = time.perf_counter()
+        self.first = 0
+
+    def start(self, step: int, status: str) -> None:
+        """Show the bar at ``step``."""
+        self.first, self.started = step, time.perf_counter()
+        self.bar.start()
+        self.bar.update(self.task, completed=step, status=status)
+
+    def update(self, step: int, status: str) -> None:
+        """Move the bar to ``step``."""
+        rate = (step - self.first) / max(time.perf_counter() - self.started, 1e-9)
+        self.bar.update(self.task, completed=step, rate=f"{rate:,.0f}", status=status)
+
+    def stop(self) -> None:
+        """Leave the bar as it is."""
+        self.bar.stop()
+
+
+# ------------------------------------------------------------------ CLI
+
+
+def run_cli(
+    preset: str | None,
+    overrides: Sequence[str],
+    out: str | None,
+    resume: str | None,
+    progress: bool = True,
+) -> int:
+    """``env121 train``: train, then print where everything went."""
+    if resume is not None and preset is not None:
+        raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
+    if resume is None and preset is None:
+        raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
+    config = None if preset is None else load_config(preset, overrides)
+    if out is None and preset is not None:
+        out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    result = train(
+        config, out, resume=resume, overrides=overrides if resume else (), progress=progress
+    )
+    print(
+        f"trained to step {result.num_timesteps:,} in {result.seconds:,.0f} s "
+        f"({result.steps_per_second:,.0f} steps/s)"
+    )
+    print(f"run:    {result.out}   (tensorboard --logdir {result.out / 'tb'})")
+    print(f"policy: ppo:{result.policy}")
+    if result.evaluations:
+        last = result.evaluations[-1]
+        print(
+            f"eval:   {last['advantage']:+.2f} [{last['low']:+.2f}, {last['high']:+.2f}] "
+            f"points/ván vs 3× {last['opponent']} ({last['deals']} deals)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    from env121.cli import main
+
+    sys.exit(main(["train", *sys.argv[1:]]))

@@ -11,6 +11,7 @@ Quốc Sĩ family, Bội ước and the indicators are judged exactly as the rul
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
@@ -61,6 +62,13 @@ class HandJudge:
         self.own = tuple(sorted((*view.hand, *self.locked)))
         """The seat's five cards, free and locked."""
         self.dealer = view.dealer == view.seat
+
+    def after_swap(self, five: Sequence[int]) -> HandJudge:
+        """This judge for the same moment, the seat holding ``five`` free cards
+        instead (a swap only moves seen cards, so the unseen set is the same)."""
+        judge = copy.copy(self)
+        judge.own = tuple(sorted(five))
+        return judge
 
     def table(
         self, five: Sequence[int], *, locked: bool, arrangement: tuple[int, ...] = ()

@@ -3,17 +3,19 @@
 For each decision with a real choice (an offer it may swap on, the Nhất Bản
 choice), the agent
 
-1. lists candidates: PASS and the ``width`` swaps :class:`~agents.greedy.GreedyAgent`
-   values most (every swap when ``width`` is 0); at the Nhất Bản choice,
-   declining and declaring greedy's arrangement;
+1. lists candidate *plans*: PASS, and every swap on a Bốc or Lấy — each
+   twice, once followed by declaring Nhất Bản (when the new hand has a wait)
+   and once not — or, on a Cướp, the ``width`` swaps
+   :class:`~agents.greedy.GreedyAgent` values most (all when ``width`` is 0);
+   at the Nhất Bản choice, declining and declaring;
 2. draws ``budget`` determinizations of what the seat knows
    (:meth:`env121.turn.Turn.determinization`) — or as many as fit in ``ms``
    milliseconds when ``ms`` is set — and, in each, plays every candidate on a
-   copy: the candidate, the seat's own follow-up moves (Nhất Bản choice and
-   placement) by greedy, then the rest of the vòng by the win-or-pass playout
+   copy: the plan (a declared arrangement is the one greedy would lay out),
+   then the rest of the vòng by the win-or-pass playout
    (:func:`agents.showdown.showdown`);
-3. plays the candidate with the best mean result for the seat (its points won
-   or paid in the vòng); ties go to greedy's choice.
+3. plays the first move of the plan with the best mean result for the seat
+   (its points won or paid in the vòng); ties go to greedy's choice.
 
 The same determinizations serve every candidate (common random numbers), so
 the comparison is sharper than the budget suggests. It takes Ù whenever it can
@@ -31,15 +33,18 @@ from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge
 from agents.showdown import seat_tables, showdown
 from env121.actions import NHAT_BAN, PASS, THE_TRANG, U, action_card, is_card_action
-from env121.game import apply
+from env121.game import apply, legal_actions
 from env121.payment import win_payments
-from env121.state import Phase, State
+from env121.state import Phase, State, SwapKind
 from env121.turn import Turn
+from env121.waits import has_nhat_ban_wait
 from env121.win_table import win_points
 
 _OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
 TableKey = tuple[tuple[int, ...], bool, tuple[int, ...], int, tuple[int, ...], bool]
-FollowUpKey = tuple[Phase, tuple[int, ...], int, int, tuple[int, ...]]
+PlacementKey = tuple[Phase, tuple[int, ...], int, tuple[int, ...]]
+Plan = tuple[int, bool]
+"""A first action and whether to declare Nhất Bản if the choice follows."""
 
 
 class MCAgent:
@@ -69,7 +74,7 @@ class MCAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, turn: Turn) -> int:
-        """The candidate with the best mean playout result (see the module docstring)."""
+        """The first move of the plan with the best mean playout result."""
         legal = turn.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -80,46 +85,55 @@ class MCAgent:
         phase = turn.view.phase
         if phase != Phase.OFFER and not (phase == Phase.NB_CHOICE and self.nhat_ban):
             return self.greedy.act(turn)
-        candidates = self.candidates(turn)
-        if len(candidates) == 1:
-            return candidates[0]
-        totals = self.evaluate(turn, candidates)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        plans = self.plans(turn)
+        if len({action for action, _ in plans}) == 1:
+            return plans[0][0]
+        totals = self.evaluate(turn, plans)
+        best = max(range(len(plans)), key=lambda i: (totals[i], -i))
+        return plans[best][0]
 
-    def candidates(self, turn: Turn) -> list[int]:
-        """Greedy's choice first, then the other candidates of the decision."""
-        judge = HandJudge(turn.view, turn.config)
+    def plans(self, turn: Turn) -> list[Plan]:
+        """Greedy's plan first, then the other plans of the decision."""
         legal = turn.legal_actions
         first = self.greedy.act(turn)
         if turn.view.phase == Phase.NB_CHOICE:
-            return [first, *(a for a in (PASS, NHAT_BAN) if a in legal and a != first)]
+            return [(a, a == NHAT_BAN) for a in (first, *(a for a in legal if a != first))]
+        judge = HandJudge(turn.view, turn.config)
+        offer = turn.view.offer_card
         swaps = [a for a in legal if is_card_action(a)]
-        if self.width and len(swaps) > self.width:
-            own = judge.own
-            offer = turn.view.offer_card
-            locked = bool(judge.locked)
+        if swap_kind_of(turn) == SwapKind.CUOP:
+            if self.width and len(swaps) > self.width:
 
-            def swap_value(action: int) -> float:
-                put = action_card(action)
-                five = [c for c in own if c != put] + [offer]
-                return judge.value(five, locked=locked)
+                def gain(action: int) -> float:
+                    return judge.value(_swapped(judge.own, action, offer), locked=True)
 
-            swaps = sorted(swaps, key=lambda a: (-swap_value(a), a))[: self.width]
-        return [first, *(a for a in (PASS, *swaps) if a != first)]
+                swaps = sorted(swaps, key=lambda a: (-gain(a), a))[: self.width]
+            return list(
+                dict.fromkeys([(first, False), (PASS, False), *((a, False) for a in swaps)])
+            )
+        plans: list[Plan] = []
+        for a in swaps:
+            plans.append((a, False))
+            if self.nhat_ban and nhat_ban_allowed_for(turn, _swapped(judge.own, a, offer)):
+                plans.append((a, True))
+        declares = is_card_action(first) and (
+            self.greedy.nhat_ban_plan(judge.after_swap(_swapped(judge.own, first, offer)))
+            is not None
+        )
+        return list(dict.fromkeys([(first, declares), (PASS, False), *plans]))
 
-    def evaluate(self, turn: Turn, candidates: list[int]) -> list[float]:
-        """Summed playout results of each candidate over the determinizations."""
+    def evaluate(self, turn: Turn, plans: list[Plan]) -> list[float]:
+        """Summed playout results of each plan over the determinizations."""
         seat = turn.seat
-        totals = [0.0] * len(candidates)
+        totals = [0.0] * len(plans)
         tables: dict[TableKey, np.ndarray] = {}
-        follow_ups: dict[FollowUpKey, int] = {}
+        placements: dict[PlacementKey, int] = {}
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         samples = 0
         while True:
             world = turn.determinization(self.rng)
-            for i, action in enumerate(candidates):
-                totals[i] += self._playout(world, seat, action, tables, follow_ups)
+            for i, plan in enumerate(plans):
+                totals[i] += self._playout(world, seat, plan, tables, placements)
             samples += 1
             if deadline is None and samples >= self.budget:
                 break
@@ -131,21 +145,25 @@ class MCAgent:
         self,
         world: State,
         seat: int,
-        action: int,
+        plan: Plan,
         tables: dict[TableKey, np.ndarray],
-        follow_ups: dict[FollowUpKey, int],
+        placements: dict[PlacementKey, int],
     ) -> float:
-        """The seat's result in the vòng: ``action``, its own follow-up moves by
-        greedy (memoized: they depend only on what the seat knows), then the
+        """The seat's result in the vòng: the plan, its placement by greedy
+        (memoized: it depends only on what the seat knows), then the
         win-or-pass playout."""
+        action, declare = plan
         state = world.clone()
         before = len(state.results)
         apply(state, action)
         while state.current_player == seat and state.phase in _OWN_FOLLOW_UP:
-            key = (state.phase, state.hands[seat], state.offer_card, state.nb_gap, state.nb_placed)
-            move = follow_ups.get(key)
-            if move is None:
-                move = follow_ups[key] = self.greedy.act(Turn(state, seat))
+            if state.phase == Phase.NB_CHOICE:
+                move = NHAT_BAN if declare and NHAT_BAN in legal_actions(state) else PASS
+            else:
+                key = (state.phase, state.hands[seat], state.nb_gap, state.nb_placed)
+                move = placements.get(key, -1)
+                if move < 0:
+                    move = placements[key] = self.greedy.act(Turn(state, seat))
             apply(state, move)
         if len(state.results) > before or state.phase != Phase.OFFER:
             return float(state.scores[seat] - world.scores[seat])
@@ -153,6 +171,26 @@ class MCAgent:
         if winner < 0:
             return 0.0
         return float(win_payments(points, winner, state.config)[seat])
+
+
+def swap_kind_of(turn: Turn) -> SwapKind:
+    """Bốc, Lấy or Cướp: what taking the card on offer is for the turn's seat."""
+    view = turn.view
+    if view.offer_exposer == view.seat:
+        return SwapKind.BOC
+    if view.offer_exposer == (view.seat - 1) % 4:
+        return SwapKind.LAY
+    return SwapKind.CUOP
+
+
+def nhat_ban_allowed_for(turn: Turn, five: list[int]) -> bool:
+    """Whether Nhất Bản could be declared with these five free cards."""
+    return not turn.config.nhat_ban_requires_wait or has_nhat_ban_wait(five)
+
+
+def _swapped(own: tuple[int, ...], action: int, offer: int) -> list[int]:
+    put = action_card(action)
+    return [c for c in own if c != put] + [offer]
 
 
 def _table(state: State, seat: int, memo: dict[TableKey, np.ndarray]) -> np.ndarray:

@@ -298,7 +298,7 @@ def winning_cards(a: Arrangement) -> frozenset[int]:
 @lru_cache(maxsize=1 << 14)
 def _triple_with(x: int, y: int) -> np.ndarray:
     """Per card id c, whether (x, y, c) is a Phu or a Phe."""
-    with_xy = _PHE_SUITS[SUIT[x], SUIT[y], _CARD_SUITS].astype(bool)
+    with_xy: np.ndarray = _PHE_SUITS[SUIT[x], SUIT[y], _CARD_SUITS].astype(bool)
     if FIG[x] == FIG[y]:
         with_xy = with_xy | _FIG_CARDS[FIG[x]]
     if SUIT[x] == SUIT[y]:
@@ -314,7 +314,8 @@ def completing_cards(a: Arrangement) -> np.ndarray:
 
     def pair_ok(i: int, j: int) -> np.ndarray | bool:
         if gap in (i, j):
-            return _RELATED[a[j if gap == i else i]]
+            related: np.ndarray = _RELATED[a[j if gap == i else i]]
+            return related
         return bool(pair(a[i], a[j]))
 
     def triple_ok(i: int) -> np.ndarray | bool:
@@ -330,11 +331,12 @@ def completing_cards(a: Arrangement) -> np.ndarray:
             return bool(run_kind(a[:n]))
         fixed = [a[k] for k in range(n) if k != gap]
         kind = run_kind(fixed)
-        if kind == Kind.FIGURE:
-            return _FIG_CARDS[FIG[fixed[0]]]
-        if kind == Kind.SUIT:
-            return _SUIT_CARDS[SUIT[fixed[0]]]
-        return False
+        if kind == Kind.NONE:
+            return False
+        same: np.ndarray = (
+            _FIG_CARDS[FIG[fixed[0]]] if kind == Kind.FIGURE else _SUIT_CARDS[SUIT[fixed[0]]]
+        )
+        return same
 
     fixed = [c for c in a if c != GAP]
     unrelated: np.ndarray | bool = False

@@ -101,4 +101,6 @@ def test_the_manifest_is_plain_json(tmp_path):
     pool = SnapshotPool(tmp_path, max_size=3)
     add_snapshot(pool, 64, "beat_pool")
     manifest = json.loads((tmp_path / MANIFEST).read_text())
-    assert manifest["snapshots"] == [{"name": "snap_000000000064", "step": 64, "reason": "beat_pool"}]
+    assert manifest["snapshots"] == [
+        {"name": "snap_000000000064", "step": 64, "reason": "beat_pool"}
+    ]

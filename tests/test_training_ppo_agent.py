@@ -21,6 +21,7 @@ from agents.ppo import (
 )
 from agents.registry import make_agent
 from env121.game import apply, legal_actions, new_game
+from env121.observation import OBS_SIZE
 from env121.turn import Turn
 from env121.wrappers import SingleSeat
 from training.checkpoint import export_policy, policy_state_dict
@@ -45,10 +46,11 @@ def checkpoint(tmp_path, model):
     return export_policy(model, tmp_path / "agent.safetensors", [32, 16], "relu", {"note": "t"})
 
 
-def random_turns(count: int, seed: int = 0):
+def random_turns(count: int, seed: int = 0) -> list[Turn]:
     """Turns of the seat to act in states reached by random play."""
     rng = np.random.default_rng(seed)
-    state, turns = new_game(seed), []
+    state = new_game(seed)
+    turns: list[Turn] = []
     while len(turns) < count:
         if state.is_over:
             state = new_game(int(rng.integers(2**31)))
@@ -97,7 +99,7 @@ def test_sampling_is_legal_and_reproducible_from_the_seed(checkpoint):
 def test_the_exported_network_is_the_actor_of_the_model(model):
     network = PolicyNetwork([32, 16], "relu")
     network.load_state_dict(policy_state_dict(model))
-    observation = torch.rand(5, network.layers[0].in_features)
+    observation = torch.rand(5, OBS_SIZE)
     with torch.no_grad():
         latent = model.policy.mlp_extractor.forward_actor(observation)
         expected = model.policy.action_net(latent)
@@ -167,9 +169,9 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
     pickled.write_bytes(pickle.dumps({"not": "weights"}))
     with pytest.raises(CheckpointMismatchError, match=r"NAME\.safetensors"):
         PPOAgent(str(pickled))
-    with pytest.raises(FileNotFoundError, match="missing.safetensors"):
+    with pytest.raises(FileNotFoundError, match=r"missing\.safetensors"):
         PPOAgent(str(tmp_path / "missing.safetensors"))
     lonely = tmp_path / "lonely.safetensors"
     save_file({"x": torch.zeros(1)}, str(lonely))
-    with pytest.raises(FileNotFoundError, match="lonely.json"):
+    with pytest.raises(FileNotFoundError, match=r"lonely\.json"):
         PPOAgent(str(lonely))

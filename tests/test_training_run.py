@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from env121.cli import main
 from tests.training_helpers import TINY, tiny_run
 from training.checkpoint import load_training_state
+from training.pool import read_manifest
 from training.ppo_selfplay import (
     RunFiles,
     available_presets,
@@ -17,10 +20,9 @@ from training.ppo_selfplay import (
     make_vec_env,
     train,
 )
-from training.pool import read_manifest
 
 
-def read_jsonl(path):
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
@@ -34,14 +36,16 @@ def test_each_preset_runs_with_a_tiny_budget(tmp_path, preset):
     files = RunFiles(result.out)
     assert result.num_timesteps == 256
     assert files.policy.is_file() and files.latest_checkpoint() is not None
-    rows = read_jsonl(files.charts)
+    rows = read_jsonl(files.charts_jsonl)
     assert [row["step"] for row in rows] == [128, 256]
     assert {"episode_return", "win_rate_per_vong", "pool_size"} <= set(rows[-1])
 
 
 def test_the_cli_trains_and_rejects_bad_settings(tmp_path, capsys):
     out = tmp_path / "cli"
-    assert main(["train", "--preset", "tiny", "--out", str(out), "--no-progress", "--set", *TINY]) == 0
+    assert (
+        main(["train", "--preset", "tiny", "--out", str(out), "--no-progress", "--set", *TINY]) == 0
+    )
     assert f"ppo:{out / 'policy.safetensors'}" in capsys.readouterr().out
     assert main(["train", "--preset", "tiny", "--set", "n_stesp=64"]) == 2
     assert "'n_stesp' is not a config field" in capsys.readouterr().err
@@ -69,11 +73,12 @@ def test_resume_continues_the_step_count_and_the_weights(tmp_path):
     assert model.num_timesteps == 256
     second = train(resume=out, overrides=["total_timesteps=512"])
     assert second.num_timesteps == 512
-    assert RunFiles(out).latest_checkpoint().name == "step_000000000512"
-    steps = [row["step"] for row in read_jsonl(files.charts)]
+    latest = RunFiles(out).latest_checkpoint()
+    assert latest is not None and latest.name == "step_000000000512"
+    steps = [row["step"] for row in read_jsonl(files.charts_jsonl)]
     assert steps == [128, 256, 384, 512]
     assert load_config(files.config).total_timesteps == 512  # the override is recorded
-    with pytest.raises(ValueError, match="no config.yaml"):
+    with pytest.raises(ValueError, match=r"no config\.yaml"):
         train(resume=tmp_path / "nothing")
 
 
@@ -97,5 +102,5 @@ def test_the_pool_grows_on_schedule_and_when_the_learner_beats_it(tmp_path):
     snapshots, _ = read_manifest(RunFiles(result.out).pool)
     reasons = [s.reason for s in snapshots]
     assert reasons[0] == "initial" and "beat_pool" in reasons
-    rows = read_jsonl(RunFiles(result.out).charts)
+    rows = RunFiles(result.out).charts()
     assert "beat_rate_vs_pool" in rows[-1]

@@ -356,6 +356,8 @@ class TrainResult:
     """Learner steps per second in this call (updates included)."""
     evaluations: list[dict[str, Any]]
     """The evaluation rows of the whole run (see ``eval.jsonl``)."""
+    charts: list[dict[str, Any]]
+    """The ``charts/…`` rows of the whole run, one per rollout (see ``charts.jsonl``)."""
 
 
 class RunFiles:
@@ -365,7 +367,7 @@ class RunFiles:
         self.out = out
         self.config = out / "config.yaml"
         self.tensorboard = out / "tb"
-        self.charts = out / "charts.jsonl"
+        self.charts_jsonl = out / "charts.jsonl"
         self.eval_csv = out / "eval.csv"
         self.eval_jsonl = out / "eval.jsonl"
         self.pool = out / "pool"
@@ -383,9 +385,17 @@ class RunFiles:
 
     def evaluations(self) -> list[dict[str, Any]]:
         """Every evaluation row written so far."""
-        if not self.eval_jsonl.is_file():
-            return []
-        return [json.loads(line) for line in self.eval_jsonl.read_text().splitlines() if line]
+        return _read_jsonl(self.eval_jsonl)
+
+    def charts(self) -> list[dict[str, Any]]:
+        """The ``charts/…`` rows written so far (``step`` and the rates), one per rollout."""
+        return _read_jsonl(self.charts_jsonl)
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
 
 
 def train(
@@ -454,6 +464,7 @@ def train(
         seconds=seconds,
         steps_per_second=steps / seconds if seconds > 0 else 0.0,
         evaluations=files.evaluations(),
+        charts=files.charts(),
     )
 
 
@@ -521,7 +532,7 @@ class SelfPlay(BaseCallback):
         charts["charts/pool_size"] = float(len(self.pool.snapshots))
         for key, value in charts.items():
             self.logger.record(key, value)
-        with self.files.charts.open("a") as file:
+        with self.files.charts_jsonl.open("a") as file:
             row = {"step": self.step, **{k.removeprefix("charts/"): v for k, v in charts.items()}}
             file.write(json.dumps(row) + "\n")
 

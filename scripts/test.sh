@@ -13,3 +13,4 @@ echo "== ruff check";          .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy";                .venv/bin/mypy
 echo "== pytest";              .venv/bin/pytest -q "$@"
+echo "== notebooks";           .venv/bin/pytest -q --nbmake notebooks/

@@ -18,6 +18,7 @@ from training.pool import (
     SnapshotPool,
     read_manifest,
 )
+from training.ppo_selfplay import load_config, make_vec_env
 
 
 def add_snapshot(pool: SnapshotPool, step: int, reason: str = "schedule") -> None:
@@ -104,3 +105,22 @@ def test_the_manifest_is_plain_json(tmp_path):
     assert manifest["snapshots"] == [
         {"name": "snap_000000000064", "step": 64, "reason": "beat_pool"}
     ]
+
+
+def test_subprocess_environments_pick_up_snapshots_added_later(tmp_path):
+    config = load_config("tiny", ["n_envs=1", "vec_env=subproc", "opponent_weights={pool: 1.0}"])
+    env = make_vec_env(config, tmp_path)  # the pool is still empty: its seats play random
+    try:
+        env.reset()
+        add_snapshot(SnapshotPool(tmp_path, max_size=3), 640)
+        labels: list[set[str]] = []
+        rng = np.random.default_rng(0)
+        while len(labels) < 2:  # the episode under way, then one drawn after the snapshot
+            mask = env.env_method("action_masks")[0]
+            legal = np.flatnonzero(mask)
+            _obs, _rewards, dones, infos = env.step(np.array([legal[rng.integers(len(legal))]]))
+            if dones[0]:
+                labels.append({label for label, _ in infos[0]["learner_stats"]["head_to_head"]})
+    finally:
+        env.close()
+    assert labels == [{"random"}, {"pool:snap_000000000640"}]

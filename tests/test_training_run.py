@@ -104,3 +104,20 @@ def test_the_pool_grows_on_schedule_and_when_the_learner_beats_it(tmp_path):
     assert reasons[0] == "initial" and "beat_pool" in reasons
     rows = RunFiles(result.out).charts()
     assert "beat_rate_vs_pool" in rows[-1]
+
+
+def test_evaluations_are_logged_and_the_best_policy_kept(tmp_path):
+    evaluate = ("eval_every=128", "eval_deals=2", "eval_opponent=random", "eval_jobs=1")
+    result = tiny_run(tmp_path / "eval", "tiny", *evaluate)
+    files = RunFiles(result.out)
+    assert [row["step"] for row in result.evaluations] == [128, 256]
+    row = result.evaluations[-1]
+    assert row["opponent"] == "random" and row["clusters"] == 2
+    assert row["low"] <= row["advantage"] <= row["high"]
+    assert {"win_rate", "points_per_van"} <= set(row["metrics"])
+    assert files.eval_csv.read_text().splitlines()[0].startswith("step,opponent,deals,advantage")
+    best = json.loads(files.best.with_suffix(".json").read_text())
+    assert best["weights"] == "best.safetensors"
+    assert best["training"]["evaluation"]["advantage"] == max(
+        r["advantage"] for r in result.evaluations
+    )

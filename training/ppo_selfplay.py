@@ -450,9 +450,9 @@ def train(
         remaining = config.total_timesteps - model.num_timesteps
         if remaining > 0:
             model.learn(remaining, callback=callback, reset_num_timesteps=False, log_interval=1)
-        else:
+        else:  # the run is complete: only make sure its policy is exported
             callback.init_callback(model)
-            callback.finish()
+            callback.export(files.policy)
         seconds = time.perf_counter() - start
     finally:
         env.close()
@@ -483,6 +483,7 @@ class SelfPlay(BaseCallback):
             (row["advantage"] for row in files.evaluations()), default=-math.inf
         )
         self.last_snapshot = self.last_checkpoint = self.last_eval = -1
+        self.last_row: dict[str, Any] | None = None
 
     @property
     def step(self) -> int:
@@ -524,7 +525,7 @@ class SelfPlay(BaseCallback):
         if _due(step, self.last_eval, config.eval_every):
             self.evaluate()
         if self.bar:
-            self.bar.update(step, self.status())
+            self.bar.update(step)
         return True
 
     def _on_rollout_end(self) -> None:
@@ -535,6 +536,8 @@ class SelfPlay(BaseCallback):
         with self.files.charts_jsonl.open("a") as file:
             row = {"step": self.step, **{k.removeprefix("charts/"): v for k, v in charts.items()}}
             file.write(json.dumps(row) + "\n")
+        if self.bar:
+            self.bar.update(self.step, self.status())
 
     def _on_training_end(self) -> None:
         self.finish()
@@ -628,7 +631,7 @@ class SelfPlay(BaseCallback):
             parts.append(f"win/vòng {charts['charts/win_rate_per_vong']:.2f}")
         if "charts/episode_return" in charts:
             parts.append(f"return {charts['charts/episode_return']:+.1f}")
-        row = getattr(self, "last_row", None)
+        row = self.last_row
         if row:
             parts.append(f"eval {row['advantage']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}]")
         return " | ".join(parts)
@@ -672,10 +675,12 @@ class Progress:
         self.bar.start()
         self.bar.update(self.task, completed=step, status=status)
 
-    def update(self, step: int, status: str) -> None:
-        """Move the bar to ``step``."""
+    def update(self, step: int, status: str | None = None) -> None:
+        """Move the bar to ``step`` (and change its status text, if given)."""
         rate = (step - self.first) / max(time.perf_counter() - self.started, 1e-9)
-        self.bar.update(self.task, completed=step, rate=f"{rate:,.0f}", status=status)
+        self.bar.update(self.task, completed=step, rate=f"{rate:,.0f}")
+        if status is not None:
+            self.bar.update(self.task, status=status)
 
     def stop(self) -> None:
         """Leave the bar as it is."""

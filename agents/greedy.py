@@ -16,18 +16,17 @@ It is deterministic: the same view always gets the same action.
 
 from __future__ import annotations
 
-from agents.knowledge import HandJudge
+from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from env121.actions import (
     NHAT_BAN,
     PASS,
-    THE_TRANG,
-    U,
     action_card,
     card_action,
     is_card_action,
     nb_gap_action,
 )
-from env121.state import NUM_SEATS, Phase
+from env121.game import swap_kind_between
+from env121.state import Phase, SwapKind
 from env121.turn import Turn
 from env121.waits import GAP, placement_order
 
@@ -55,12 +54,9 @@ class GreedyAgent:
     def act(self, turn: Turn) -> int:
         """The action this agent plays on ``turn``."""
         legal = turn.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if U in legal:
-            return U
-        if THE_TRANG in legal:
-            return THE_TRANG
+        obvious = obvious_action(legal)
+        if obvious is not None:
+            return obvious
         judge = HandJudge(turn.view, turn.config)
         phase = turn.view.phase
         if phase == Phase.OFFER:
@@ -74,16 +70,14 @@ class GreedyAgent:
     def best_swap(self, judge: HandJudge, legal: tuple[int, ...]) -> int:
         """PASS, or the swap whose hand gains the most value."""
         view = judge.view
-        seat = view.seat
-        cuop = view.offer_exposer not in (seat, (seat - 1) % NUM_SEATS)
+        cuop = swap_kind_between(view.offer_exposer, view.seat) == SwapKind.CUOP
         locked_after = bool(judge.locked) or cuop
         keep = judge.value(judge.own, locked=bool(judge.locked))
         best, best_gain = PASS, self.cuop_margin if cuop else 0.0
         for action in legal:
             if not is_card_action(action):
                 continue
-            put = action_card(action)
-            five = [c for c in judge.own if c != put] + [view.offer_card]
+            five = swapped_hand(judge.own, action_card(action), view.offer_card)
             gain = judge.value(five, locked=locked_after) - keep
             if gain > best_gain:
                 best, best_gain = action, gain

@@ -17,6 +17,7 @@ from itertools import combinations
 
 import numpy as np
 
+from env121.actions import THE_TRANG, U
 from env121.bonuses import WinSituation
 from env121.cards import FIG, NUM_CARDS, SUIT
 from env121.config import RuleConfig
@@ -44,6 +45,23 @@ def unseen_cards(view: SeatView) -> np.ndarray:
         seen.append(view.offer_card)
     unseen[seen] = False
     return unseen
+
+
+def obvious_action(legal: Sequence[int]) -> int | None:
+    """The move every built-in agent makes without thinking, if there is one:
+    the only legal action, Ù, or Thế trắng."""
+    if len(legal) == 1:
+        return legal[0]
+    if U in legal:
+        return U
+    if THE_TRANG in legal:
+        return THE_TRANG
+    return None
+
+
+def swapped_hand(own: Sequence[int], put: int, offer: int) -> list[int]:
+    """The five cards after taking ``offer`` and putting ``put`` out."""
+    return [c for c in own if c != put] + [offer]
 
 
 def related_pairs(cards: Sequence[int]) -> int:
@@ -126,4 +144,12 @@ class HandJudge:
                 yield tuple(GAP if x == c else x for x in score.arrangement)
 
 
-__all__ = ["NHAT_BAN_SAMPLE", "RELATED_PAIR_WEIGHT", "HandJudge", "related_pairs", "unseen_cards"]
+__all__ = [
+    "NHAT_BAN_SAMPLE",
+    "RELATED_PAIR_WEIGHT",
+    "HandJudge",
+    "obvious_action",
+    "related_pairs",
+    "swapped_hand",
+    "unseen_cards",
+]

@@ -30,10 +30,10 @@ import time
 import numpy as np
 
 from agents.greedy import GreedyAgent
-from agents.knowledge import HandJudge
+from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from agents.showdown import seat_tables, showdown
-from env121.actions import NHAT_BAN, PASS, THE_TRANG, U, action_card, is_card_action
-from env121.game import apply, legal_actions
+from env121.actions import NHAT_BAN, PASS, action_card, is_card_action
+from env121.game import apply, legal_actions, swap_kind_between
 from env121.payment import win_payments
 from env121.state import Phase, State, SwapKind
 from env121.turn import Turn
@@ -75,13 +75,9 @@ class MCAgent:
 
     def act(self, turn: Turn) -> int:
         """The first move of the plan with the best mean playout result."""
-        legal = turn.legal_actions
-        if len(legal) == 1:
-            return legal[0]
-        if U in legal:
-            return U
-        if THE_TRANG in legal:
-            return THE_TRANG
+        obvious = obvious_action(turn.legal_actions)
+        if obvious is not None:
+            return obvious
         phase = turn.view.phase
         if phase != Phase.OFFER and not (phase == Phase.NB_CHOICE and self.nhat_ban):
             return self.greedy.act(turn)
@@ -101,11 +97,15 @@ class MCAgent:
         judge = HandJudge(turn.view, turn.config)
         offer = turn.view.offer_card
         swaps = [a for a in legal if is_card_action(a)]
-        if swap_kind_of(turn) == SwapKind.CUOP:
+
+        def after(action: int) -> list[int]:
+            return swapped_hand(judge.own, action_card(action), offer)
+
+        if swap_kind_between(turn.view.offer_exposer, turn.seat) == SwapKind.CUOP:
             if self.width and len(swaps) > self.width:
 
                 def gain(action: int) -> float:
-                    return judge.value(_swapped(judge.own, action, offer), locked=True)
+                    return judge.value(after(action), locked=True)
 
                 swaps = sorted(swaps, key=lambda a: (-gain(a), a))[: self.width]
             return list(
@@ -114,11 +114,10 @@ class MCAgent:
         plans: list[Plan] = []
         for a in swaps:
             plans.append((a, False))
-            if self.nhat_ban and nhat_ban_allowed_for(turn, _swapped(judge.own, a, offer)):
+            if self.nhat_ban and nhat_ban_allowed_for(turn, after(a)):
                 plans.append((a, True))
         declares = is_card_action(first) and (
-            self.greedy.nhat_ban_plan(judge.after_swap(_swapped(judge.own, first, offer)))
-            is not None
+            self.greedy.nhat_ban_plan(judge.after_swap(after(first))) is not None
         )
         return list(dict.fromkeys([(first, declares), (PASS, False), *plans]))
 
@@ -173,24 +172,9 @@ class MCAgent:
         return float(win_payments(points, winner, state.config)[seat])
 
 
-def swap_kind_of(turn: Turn) -> SwapKind:
-    """Bốc, Lấy or Cướp: what taking the card on offer is for the turn's seat."""
-    view = turn.view
-    if view.offer_exposer == view.seat:
-        return SwapKind.BOC
-    if view.offer_exposer == (view.seat - 1) % 4:
-        return SwapKind.LAY
-    return SwapKind.CUOP
-
-
 def nhat_ban_allowed_for(turn: Turn, five: list[int]) -> bool:
     """Whether Nhất Bản could be declared with these five free cards."""
     return not turn.config.nhat_ban_requires_wait or has_nhat_ban_wait(five)
-
-
-def _swapped(own: tuple[int, ...], action: int, offer: int) -> list[int]:
-    put = action_card(action)
-    return [c for c in own if c != put] + [offer]
 
 
 def _table(state: State, seat: int, memo: dict[TableKey, np.ndarray]) -> np.ndarray:

@@ -173,7 +173,12 @@ def is_terminal(state: State) -> bool:
 
 def swap_kind(state: State, seat: int) -> SwapKind:
     """What taking the card on offer would be for ``seat``: Bốc, Lấy or Cướp."""
-    exposer = state.offer_exposer
+    return swap_kind_between(state.offer_exposer, seat)
+
+
+def swap_kind_between(exposer: int, seat: int) -> SwapKind:
+    """What taking a card exposed by ``exposer`` is for ``seat``: Bốc (its own
+    card), Lấy (from the seat just before) or Cướp (from anyone else)."""
     if exposer == seat:
         return SwapKind.BOC
     if exposer == (seat - 1) % NUM_SEATS:

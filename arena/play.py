@@ -3,8 +3,9 @@
 A :class:`GameTask` names a game by plain data — the deal, the line-up, the
 rotation, each seat's agent spec and ``reset`` seed, the rules — so it can be
 sent to a worker process. :func:`play_game` builds (or reuses) the agents,
-plays the match with :class:`~env121.turn.Turn` objects, checks every action
-the agents return, and returns a :class:`GameRecord`: per seat its standing,
+plays the match with :func:`env121.match.play_agents` (which checks every
+action the agents return and raises :class:`IllegalAgentActionError`, re-exported
+here), and returns a :class:`GameRecord`: per seat its standing,
 rank and the counts behind every metric (wins, Điểm won, Cướp, Nhất Bản,
 Đền, decisions, thinking time). Thinking time is wall-clock, the one field of
 a record that differs between two runs.
@@ -12,46 +13,18 @@ a record that differs between two runs.
 
 from __future__ import annotations
 
-import operator
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import SupportsIndex
 
 from agents.protocol import Agent
 from agents.registry import make_agent
-from env121.actions import NUM_ACTIONS, format_action, format_actions
 from env121.config import RuleConfig
-from env121.game import apply, new_game
+from env121.game import new_game
+from env121.match import IllegalAgentActionError, play_agents
 from env121.state import NUM_SEATS, Dealt, NhatBanDeclared, State, SwapKind, Swapped
-from env121.turn import Turn
 
 WIN_OUTCOMES = ("u", "the_trang")
 """Vòng outcomes that count as a win for the seat named in the result."""
-
-
-class IllegalAgentActionError(RuntimeError):
-    """An agent returned an action that is not legal in its turn."""
-
-    def __init__(self, spec: str, seat: int, action: object, legal: tuple[int, ...]) -> None:
-        self.spec = spec
-        self.seat = seat
-        self.action = action
-        self.legal = legal
-        action_id = _action_id(action)
-        if action_id is None:
-            shown = "not an action id"
-        elif action_id in range(NUM_ACTIONS):
-            shown = format_action(action_id)
-        else:
-            shown = f"outside 0..{NUM_ACTIONS - 1}"
-        super().__init__(
-            f"agent {spec!r} in seat {seat} played action {action!r} ({shown}), which is not "
-            f"legal: the legal actions were {list(legal)} ({format_actions(legal)})"
-        )
-
-    def __reduce__(self) -> tuple[type, tuple[str, int, object, tuple[int, ...]]]:
-        # Rebuilt from its arguments when it crosses from a worker process.
-        return (type(self), (self.spec, self.seat, self.action, self.legal))
 
 
 @dataclass(frozen=True)
@@ -142,21 +115,8 @@ def play_game(task: GameTask, cache: AgentCache) -> GameRecord:
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
     state = new_game(task.deal_seed, task.config)
-    decisions = [0] * NUM_SEATS
-    think = [0.0] * NUM_SEATS
-    while not state.is_over:
-        seat = state.current_player
-        agent = agents[seat]
-        turn = Turn(state, seat, search_allowed=agent.uses_search)
-        start = time.perf_counter()
-        action = agent.act(turn)
-        think[seat] += time.perf_counter() - start
-        decisions[seat] += 1
-        action_id = _action_id(action)
-        if action_id is None or action_id not in turn.legal_actions:
-            raise IllegalAgentActionError(task.specs[seat], seat, action, turn.legal_actions)
-        apply(state, action_id)
-    return _record(task, state, decisions, think)
+    played = play_agents(state, agents)
+    return _record(task, state, played.decisions, played.think_seconds)
 
 
 def _seat_agents(task: GameTask, cache: AgentCache) -> list[Agent]:
@@ -169,7 +129,9 @@ def _seat_agents(task: GameTask, cache: AgentCache) -> list[Agent]:
     return agents
 
 
-def _record(task: GameTask, state: State, decisions: list[int], think: list[float]) -> GameRecord:
+def _record(
+    task: GameTask, state: State, decisions: Sequence[int], think: Sequence[float]
+) -> GameRecord:
     wins = [0] * NUM_SEATS
     win_points = [0] * NUM_SEATS
     den = [0] * NUM_SEATS
@@ -218,13 +180,6 @@ def _record(task: GameTask, state: State, decisions: list[int], think: list[floa
         seats=seats,
         first_hands=tuple(first_hands[s] for s in range(NUM_SEATS)),
     )
-
-
-def _action_id(action: object) -> int | None:
-    """``action`` as an ``int`` if it is an integer (numpy's too) but not a ``bool``."""
-    if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-        return None
-    return operator.index(action)
 
 
 __all__ = [

@@ -3,9 +3,11 @@
 * ``env121 score "<six cards>" --chi-diem CARD [--an-si CARD …] [--locked]
   [--nhat-ban] [--dealer] [--self-drawn] [--last-card]`` scores a hand the way
   the engine does and prints the arrangement, the Thế and the point breakdown.
-* ``env121 play --seed S`` plays a seeded match between random players and
-  prints it move by move; ``env121 replay FILE`` replays a game record
-  (:mod:`env121.cli_game`).
+* ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]`` plays
+  a seeded match between random players — or, with ``--agents``, between the
+  four agents of the specs (``greedy``, ``mc:budget=8``,
+  ``ppo:FILE.safetensors``, …; loaded only then) — and prints it move by move;
+  ``env121 replay FILE`` replays a game record (:mod:`env121.cli_game`).
 * ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J] …``
   plays a duplicate-format tournament between agents (:mod:`arena.cli`; the
   arena and the agents load only when this subcommand runs).

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -158,6 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CardNotationError, ValueError) as error:
         print(f"env121: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`env121 play … | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return status
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -179,3 +180,17 @@ def test_the_help_names_the_option(capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "--agents [SPEC ...]" in out
     assert "exactly four agent specs, for seats S0..S3" in out
+
+
+def test_a_reader_that_has_gone_away_gets_no_traceback():
+    """``env121 play … | head -1``: a closed pipe ends the command quietly."""
+    code = "import sys; from env121.cli import main; sys.exit(main(['play', '--seed', '1']))"
+    read_end, write_end = os.pipe()
+    writer = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=write_end, stderr=subprocess.PIPE
+    )
+    os.close(write_end)
+    os.close(read_end)  # the reader is gone before the first line is written
+    _, err = writer.communicate(timeout=60)
+    assert "Traceback" not in err.decode() and "BrokenPipeError" not in err.decode()
+    assert writer.returncode == 1

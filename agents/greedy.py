@@ -16,6 +16,8 @@ It is deterministic: the same view always gets the same action.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from env121.actions import (
     NHAT_BAN,
@@ -32,6 +34,8 @@ from env121.waits import GAP, placement_order
 
 Plan = tuple[tuple[int, ...], float]
 """A Nhất Bản arrangement and its value."""
+ARRANGEMENT_MEMORY = 4096
+"""Best arrangements remembered (then forgotten all at once)."""
 
 
 class GreedyAgent:
@@ -47,6 +51,7 @@ class GreedyAgent:
         self.spec = "greedy"
         self.cuop_margin = cuop_margin
         self.nhat_ban_waits = nhat_ban_waits
+        self._arrangements: dict[Hashable, Plan | None] = {}
 
     def reset(self, seed: int) -> None:
         """Nothing to reseed: the agent is deterministic."""
@@ -85,31 +90,40 @@ class GreedyAgent:
 
     def nhat_ban_plan(self, judge: HandJudge) -> Plan | None:
         """The arrangement to declare, or None when the free hand is better."""
-        five = judge.own
-        plans = [
-            (a, judge.value(five, locked=False, arrangement=a))
-            for a in judge.nhat_ban_candidates(five)
-        ]
-        if not plans:
+        plan = self.best_arrangement(judge)
+        if plan is None:
             return None
-        arrangement, value = max(plans, key=lambda plan: (plan[1], plan[0]))
+        arrangement, value = plan
         if judge.waits(arrangement) < self.nhat_ban_waits:
             return None
-        if value < judge.value(five, locked=False):
+        if value < judge.value(judge.own, locked=False):
             return None
-        return arrangement, value
+        return plan
+
+    def best_arrangement(self, judge: HandJudge) -> Plan | None:
+        """The most valuable Nhất Bản arrangement of the seat's five cards
+        (None when none is legal). Remembered for the moment it was judged at,
+        so the placement that follows a declaration does not search again."""
+        key = judge.moment()
+        if key in self._arrangements:
+            return self._arrangements[key]
+        plans = [
+            (a, judge.value(judge.own, locked=False, arrangement=a))
+            for a in judge.nhat_ban_candidates(judge.own)
+        ]
+        best = max(plans, key=lambda plan: (plan[1], plan[0])) if plans else None
+        if len(self._arrangements) >= ARRANGEMENT_MEMORY:
+            self._arrangements.clear()
+        self._arrangements[key] = best
+        return best
 
     def placement(self, judge: HandJudge, legal: tuple[int, ...]) -> int:
         """The next NB_GAP / CARD action laying out the planned arrangement."""
         view = judge.view
-        plans = [
-            (judge.value(judge.own, locked=False, arrangement=a), a)
-            for a in judge.nhat_ban_candidates(judge.own)
-            if _agrees(a, view.nb_gap, view.nb_placed)
-        ]
-        if not plans:
+        plan = self.best_arrangement(judge)
+        if plan is None or not _agrees(plan[0], view.nb_gap, view.nb_placed):
             return legal[0]
-        arrangement = max(plans)[1]
+        arrangement = plan[0]
         if view.phase == Phase.NB_GAP:
             action = nb_gap_action(arrangement.index(GAP))
         else:

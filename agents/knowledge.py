@@ -12,7 +12,7 @@ Quốc Sĩ family, Bội ước and the indicators are judged exactly as the rul
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from itertools import combinations
 
 import numpy as np
@@ -80,6 +80,19 @@ class HandJudge:
         self.own = tuple(sorted((*view.hand, *self.locked)))
         """The seat's five cards, free and locked."""
         self.dealer = view.dealer == view.seat
+
+    def moment(self) -> Hashable:
+        """A key equal for two judges that value every hand alike and hold
+        the same five cards."""
+        view = self.view
+        return (
+            self.own,
+            view.chi_diem,
+            view.an_si_revealed,
+            self.dealer,
+            self.unseen.tobytes(),
+            self.config,
+        )
 
     def after_swap(self, five: Sequence[int]) -> HandJudge:
         """This judge for the same moment, the seat holding ``five`` free cards

@@ -1,31 +1,44 @@
-"""``mc``: determinized Monte Carlo over the seat's choices.
+"""``mc``: determinized Monte Carlo over the seat's choices, anchored on greedy.
 
 For each decision with a real choice (an offer it may swap on, the Nhất Bản
 choice), the agent
 
-1. lists candidate *plans*: PASS, and every swap on a Bốc or Lấy — each
-   twice, once followed by declaring Nhất Bản (when the new hand has a wait)
-   and once not — or, on a Cướp, the ``width`` swaps
+1. lists candidate *plans*, greedy's own first: PASS, and every swap on a Bốc
+   or Lấy — each twice, once followed by declaring Nhất Bản (when the new
+   hand has a wait) and once not — or, on a Cướp, the ``width`` swaps
    :class:`~agents.greedy.GreedyAgent` values most (all when ``width`` is 0);
    at the Nhất Bản choice, declining and declaring;
-2. draws ``budget`` determinizations of what the seat knows
-   (:meth:`env121.turn.Turn.determinization`) — or as many as fit in ``ms``
-   milliseconds when ``ms`` is set — and, in each, plays every candidate on a
-   copy: the plan (a declared arrangement is the one greedy would lay out),
-   then the rest of the vòng by the win-or-pass playout
-   (:func:`agents.showdown.showdown`);
-3. plays the first move of the plan with the best mean result for the seat
-   (its points won or paid in the vòng); ties go to greedy's choice.
+2. draws determinizations of what the seat knows
+   (:meth:`env121.turn.Turn.determinization`) and, in each, plays every plan
+   on a copy: the plan (a declared arrangement is the one greedy would lay
+   out), then the rest of the vòng by the win-or-pass playout
+   (:func:`agents.showdown.showdown`). The same determinizations serve every
+   plan (common random numbers), so each plan's *gain* over greedy's is
+   measured sample by sample;
+3. leaves greedy's plan only for a plan whose mean gain is at least
+   ``confidence`` standard errors above zero. It tests after 12, 24, 48, …
+   determinizations up to ``budget`` (or until ``ms`` milliseconds are spent):
+   a clear gain stops the search at once, and a gain that is not even one
+   standard error above zero stops it with greedy's plan, so the budget goes
+   to the close decisions.
 
-The same determinizations serve every candidate (common random numbers), so
-the comparison is sharper than the budget suggests. It takes Ù whenever it can
-and declares Thế trắng whenever it may, as greedy does, and places a Nhất Bản
-arrangement as greedy would.
+Why anchored: the win-or-pass playout ignores every later swap, and its
+departures from greedy are not better moves. ``benchmarks/mc_decisions.py``
+judges them by rollouts that play the rest of the vòng with greedy for every
+seat on the *true* hands: over 20 ván (budget 24), the 157 plans that a bare
+best mean picked over greedy's lost 18.8 ± 9.8 points each, and the 13 ahead
+by three standard errors or more lost 30.9 ± 25.1. So ``mc`` is, for now,
+greedy with rare departures where its playout is most sure; a playout that
+models the swaps is the open work that would let it beat greedy.
+
+It takes Ù whenever it can and declares Thế trắng whenever it may, as greedy
+does, and places a Nhất Bản arrangement as greedy would.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -43,6 +56,8 @@ from env121.win_table import win_points
 _OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
 TableKey = tuple[tuple[int, ...], bool, tuple[int, ...], int, tuple[int, ...], bool]
 PlacementKey = tuple[Phase, tuple[int, ...], int, tuple[int, ...]]
+FIRST_LOOK = 12
+"""Determinizations drawn before the first test; each further test doubles them."""
 Plan = tuple[int, bool]
 """A first action and whether to declare Nhất Bản if the choice follows."""
 
@@ -53,19 +68,29 @@ class MCAgent:
     uses_search = True
 
     def __init__(
-        self, budget: int = 24, ms: float = 0.0, width: int = 3, nhat_ban: bool = True
+        self,
+        budget: int = 96,
+        ms: float = 0.0,
+        width: int = 3,
+        nhat_ban: bool = True,
+        confidence: float = 3.0,
+        chain: bool = False,
     ) -> None:
-        if budget < 1:
-            raise ValueError(f"budget={budget} is not valid: expected ≥ 1 determinization")
+        if budget < 2:
+            raise ValueError(f"budget={budget} is not valid: expected ≥ 2 determinizations")
         if ms < 0:
             raise ValueError(f"ms={ms} is not valid: expected ≥ 0 (0: use the budget)")
         if width < 0:
             raise ValueError(f"width={width} is not valid: expected ≥ 0 (0: every swap)")
+        if confidence < 0:
+            raise ValueError(f"confidence={confidence} is not valid: expected ≥ 0 standard errors")
         self.spec = "mc"
         self.budget = budget
         self.ms = ms
         self.width = width
         self.nhat_ban = nhat_ban
+        self.confidence = confidence
+        self.chain = chain
         self.greedy = GreedyAgent()
         self.rng = np.random.default_rng(0)
 
@@ -74,7 +99,7 @@ class MCAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, turn: Turn) -> int:
-        """The first move of the plan with the best mean playout result."""
+        """The first move of greedy's plan, or of a plan that clearly beats it."""
         obvious = obvious_action(turn.legal_actions)
         if obvious is not None:
             return obvious
@@ -84,9 +109,7 @@ class MCAgent:
         plans = self.plans(turn)
         if len({action for action, _ in plans}) == 1:
             return plans[0][0]
-        totals = self.evaluate(turn, plans)
-        best = max(range(len(plans)), key=lambda i: (totals[i], -i))
-        return plans[best][0]
+        return plans[self.search(turn, plans)][0]
 
     def plans(self, turn: Turn) -> list[Plan]:
         """Greedy's plan first, then the other plans of the decision."""
@@ -121,24 +144,32 @@ class MCAgent:
         )
         return list(dict.fromkeys([(first, declares), (PASS, False), *plans]))
 
-    def evaluate(self, turn: Turn, plans: list[Plan]) -> list[float]:
-        """Summed playout results of each plan over the determinizations."""
-        seat = turn.seat
-        totals = [0.0] * len(plans)
+    def search(self, turn: Turn, plans: list[Plan]) -> int:
+        """The index of the plan to play (0: greedy's); see the module docstring."""
+        rows: list[list[float]] = []
+        deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
+        look = min(FIRST_LOOK, self.budget)
+        playouts = self.playouts(turn, plans)
+        while True:
+            rows.append(next(playouts))
+            out_of_time = deadline is not None and time.perf_counter() >= deadline
+            if len(rows) < look and not out_of_time:
+                continue
+            best, z = best_gain(np.array(rows))
+            if z >= self.confidence:
+                return best
+            if z < 1 or out_of_time or len(rows) >= self.budget:
+                return 0
+            look = min(2 * look, self.budget)
+
+    def playouts(self, turn: Turn, plans: list[Plan]) -> Iterator[list[float]]:
+        """Endlessly, one row per new determinization: each plan's playout result
+        (the seat's points in the vòng), the same world for every plan."""
         tables: dict[TableKey, np.ndarray] = {}
         placements: dict[PlacementKey, int] = {}
-        deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
-        samples = 0
         while True:
             world = turn.determinization(self.rng)
-            for i, plan in enumerate(plans):
-                totals[i] += self._playout(world, seat, plan, tables, placements)
-            samples += 1
-            if deadline is None and samples >= self.budget:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return totals
+            yield [self._playout(world, turn.seat, plan, tables, placements) for plan in plans]
 
     def _playout(
         self,
@@ -148,12 +179,28 @@ class MCAgent:
         tables: dict[TableKey, np.ndarray],
         placements: dict[PlacementKey, int],
     ) -> float:
-        """The seat's result in the vòng: the plan, its placement by greedy
-        (memoized: it depends only on what the seat knows), then the
-        win-or-pass playout."""
+        """The seat's result in the vòng: the plan, with ``chain`` greedy for
+        every seat until the next flip, then the win-or-pass playout."""
+        state = self._play_plan(world, seat, plan, placements)
+        if self.chain:
+            flips = state.noc_pos
+            while len(state.results) == len(world.results) and state.noc_pos == flips:
+                apply(state, self.greedy.act(Turn(state, state.current_player)))
+        if len(state.results) > len(world.results) or state.phase != Phase.OFFER:
+            return float(state.scores[seat] - world.scores[seat])
+        winner, points = showdown(state, [_table(state, s, tables) for s in range(4)])
+        if winner < 0:
+            return 0.0
+        return float(win_payments(points, winner, state.config)[seat])
+
+    def _play_plan(
+        self, world: State, seat: int, plan: Plan, placements: dict[PlacementKey, int]
+    ) -> State:
+        """A copy of ``world`` after the plan's action and the seat's own follow-up
+        (the Nhất Bản choice as planned, the arrangement greedy would lay out —
+        memoized: it depends only on what the seat knows)."""
         action, declare = plan
         state = world.clone()
-        before = len(state.results)
         apply(state, action)
         while state.current_player == seat and state.phase in _OWN_FOLLOW_UP:
             if state.phase == Phase.NB_CHOICE:
@@ -164,12 +211,20 @@ class MCAgent:
                 if move < 0:
                     move = placements[key] = self.greedy.act(Turn(state, seat))
             apply(state, move)
-        if len(state.results) > before or state.phase != Phase.OFFER:
-            return float(state.scores[seat] - world.scores[seat])
-        winner, points = showdown(state, [_table(state, s, tables) for s in range(4)])
-        if winner < 0:
-            return 0.0
-        return float(win_payments(points, winner, state.config)[seat])
+        return state
+
+
+def best_gain(results: np.ndarray) -> tuple[int, float]:
+    """The plan with the best mean in ``results[sample, plan]`` and its mean
+    gain over plan 0 in standard errors (0 when plan 0 is best)."""
+    best = int(np.argmax(results.mean(axis=0)))  # the first of equals: plan 0 wins ties
+    if best == 0:
+        return 0, 0.0
+    gain = results[:, best] - results[:, 0]
+    error = float(gain.std(ddof=1)) / np.sqrt(len(gain))
+    if error == 0:  # the same gain in every sample: it is positive (it beat plan 0)
+        return best, float("inf")
+    return best, float(gain.mean()) / error
 
 
 def nhat_ban_allowed_for(turn: Turn, five: list[int]) -> bool:

@@ -30,7 +30,8 @@ from __future__ import annotations
 import hashlib
 import json
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,22 @@ def environment_signature() -> dict[str, Any]:
     }
 
 
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Run torch on one thread inside the block, then restore the setting.
+
+    A policy this small gains nothing from more threads, and a process whose
+    torch never started its OpenMP thread pool can fork safely: the arena's
+    worker processes are forked, and a forked child that uses an OpenMP pool
+    its parent had started hangs for good."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
 class PolicyNetwork(nn.Module):
     """Observation vector -> action logits: ``Linear`` layers with ``activation``
     between them (the actor of SB3's ``MlpPolicy`` and its action head)."""
@@ -119,7 +136,7 @@ class PolicyNetwork(nn.Module):
         legal = np.flatnonzero(action_mask)
         if not len(legal):
             raise ValueError("the action mask allows no action: the agent is not to act")
-        with torch.inference_mode():
+        with one_thread(), torch.inference_mode():
             logits = self(torch.from_numpy(np.array(observation, dtype=np.float32)))
         legal_logits = logits.numpy()[legal].astype(np.float64)
         if rng is None:
@@ -226,33 +243,55 @@ def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
             "(the two files come from different saves)"
         )
     shape = meta.get("network", {})
-    network = PolicyNetwork(shape.get("hidden_sizes", []), shape.get("activation", ""))
-    tensors = load_file(str(checkpoint))
-    expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
-    found = {k: tuple(v.shape) for k, v in tensors.items()}
-    if found != expected:
-        raise CheckpointMismatchError(
-            f"{checkpoint}: the tensors do not fit the sidecar's network {shape}: "
-            f"expected {expected}, found {found}"
-        )
-    network.load_state_dict(tensors)
+    with one_thread():
+        network = PolicyNetwork(shape.get("hidden_sizes", []), shape.get("activation", ""))
+        tensors = load_file(str(checkpoint))
+        expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
+        found = {k: tuple(v.shape) for k, v in tensors.items()}
+        if found != expected:
+            raise CheckpointMismatchError(
+                f"{checkpoint}: the tensors do not fit the sidecar's network {shape}: "
+                f"expected {expected}, found {found}"
+            )
+        network.load_state_dict(tensors)
     network.eval()
     return network, meta
 
 
-class PPOAgent:
-    """A trained policy: masked argmax (``deterministic``) or masked sampling."""
+SHIPPED = Path(__file__).parent / "checkpoints"
+"""Where the checkpoints that come with env121 live (``ppo:<name>``)."""
+
+
+def shipped_checkpoints() -> list[str]:
+    """Names of the checkpoints shipped in :data:`SHIPPED`."""
+    return sorted(path.stem for path in SHIPPED.glob("*.safetensors"))
+
+
+def resolve_checkpoint(checkpoint: str) -> Path:
+    """The file of ``checkpoint``: a path to ``NAME.safetensors``, or the bare
+    name of a shipped checkpoint (``small`` → ``agents/checkpoints/small.safetensors``)."""
+    if checkpoint.endswith(".safetensors") or "/" in checkpoint or "\\" in checkpoint:
+        return Path(checkpoint)
+    path = SHIPPED / f"{checkpoint}.safetensors"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no shipped checkpoint is named {checkpoint!r}: expected one of "
+            f"{shipped_checkpoints()} or a path to a NAME.safetensors file"
+        )
+    return path
+
+
+class PolicyAgent:
+    """An agent that plays a :class:`PolicyNetwork`: the masked argmax of its
+    logits (``deterministic``) or a sample of the masked softmax drawn with its
+    own seeded generator."""
 
     uses_search = False
 
-    def __init__(self, checkpoint: str, deterministic: bool = True) -> None:
-        self.network, self.metadata = load_policy(checkpoint)
-        self.checkpoint = str(checkpoint)
+    def __init__(self, network: PolicyNetwork, spec: str, deterministic: bool = True) -> None:
+        self.network = network
+        self.spec = spec
         self.deterministic = deterministic
-        params: dict[str, Any] = {"checkpoint": str(checkpoint)}
-        if not deterministic:
-            params["deterministic"] = False
-        self.spec = canonical_spec("ppo", params)
         self.rng = np.random.default_rng(0)
 
     def reset(self, seed: int) -> None:
@@ -265,17 +304,35 @@ class PPOAgent:
         return self.network.act(turn.observation, turn.action_mask, rng)
 
 
+class PPOAgent(PolicyAgent):
+    """A trained policy loaded from a weights-only checkpoint: ``checkpoint``
+    is a path to ``NAME.safetensors`` (with its ``NAME.json``) or the name of
+    a shipped checkpoint (:func:`shipped_checkpoints`)."""
+
+    def __init__(self, checkpoint: str, deterministic: bool = True) -> None:
+        network, self.metadata = load_policy(resolve_checkpoint(checkpoint))
+        self.checkpoint = str(checkpoint)
+        params: dict[str, Any] = {"checkpoint": str(checkpoint)}
+        if not deterministic:
+            params["deterministic"] = False
+        super().__init__(network, canonical_spec("ppo", params), deterministic)
+
+
 __all__ = [
     "ACTIVATIONS",
     "CheckpointMismatchError",
     "PPOAgent",
+    "PolicyAgent",
     "PolicyNetwork",
     "action_layout_hash",
     "check_compatible",
     "environment_signature",
     "load_policy",
     "observation_layout_hash",
+    "one_thread",
     "read_sidecar",
+    "resolve_checkpoint",
     "save_policy",
+    "shipped_checkpoints",
     "sidecar_path",
 ]

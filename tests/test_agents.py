@@ -7,7 +7,7 @@ import pytest
 
 from agents import AgentSpecError, available_agents, make_agent
 from agents.knowledge import unseen_cards
-from agents.mc import MCAgent
+from agents.mc import MCAgent, best_gain
 from agents.showdown import seat_tables, showdown
 from env121.actions import PASS, U
 from env121.config import RuleConfig
@@ -109,6 +109,58 @@ def test_agents_are_deterministic_given_their_seed():
 
 
 # ------------------------------------------------------------ determinizations
+
+
+# ---------------------------------------------------------------- mc search
+
+
+def test_best_gain_measures_the_gain_over_plan_0_in_standard_errors():
+    assert best_gain(np.array([[5.0, 1.0], [3.0, 2.0]])) == (0, 0.0)
+    assert best_gain(np.array([[0.0, 7.0], [1.0, 8.0]])) == (1, float("inf"))
+    gains = np.array([1.0, 3.0, 2.0, 6.0])
+    results = np.stack([np.zeros(4), gains - 1, gains], axis=1)
+    best, z = best_gain(results)
+    assert best == 2
+    assert z == pytest.approx(gains.mean() / (gains.std(ddof=1) / 2))
+
+
+def first_offer_decision(agent: MCAgent) -> tuple[Turn, list[tuple[int, bool]]]:
+    """The first turn, along greedy play, where ``agent`` has several plans."""
+    greedy = make_agent("greedy")
+    state = new_game(1)
+    while True:
+        turn = Turn(state, state.current_player, search_allowed=True)
+        if state.phase == Phase.OFFER and U not in turn.legal_actions:
+            plans = agent.plans(turn)
+            if len({action for action, _ in plans}) > 2:
+                return turn, plans
+        apply(state, greedy.act(turn))
+
+
+@pytest.mark.parametrize(
+    ("gains", "chosen", "samples"),
+    [
+        ({2: 100.0}, 2, 12),  # a clear gain: taken at the first look
+        ({}, 0, 12),  # nothing beats greedy's plan: it stops at the first look
+        ({1: "noise"}, 0, None),  # zero-mean noise is never a reason to leave greedy
+    ],
+)
+def test_mc_leaves_greedys_plan_only_for_a_clear_gain(monkeypatch, gains, chosen, samples):
+    agent = MCAgent(budget=48)
+    turn, plans = first_offer_decision(agent)
+    noise = np.random.default_rng(0)
+    calls: list[int] = []
+
+    def playout(world, seat, plan, tables, placements):
+        index = plans.index(plan)
+        calls.append(index)
+        gain = gains.get(index, 0.0)
+        return float(noise.normal(0, 50)) if gain == "noise" else 10.0 + gain
+
+    monkeypatch.setattr(agent, "_playout", playout)
+    assert agent.search(turn, plans) == chosen
+    if samples is not None:
+        assert len(calls) == samples * len(plans)
 
 
 def test_only_search_agents_are_granted_determinizations():

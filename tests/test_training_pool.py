@@ -8,13 +8,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents.ppo import PolicyNetwork, save_policy
+from agents.ppo import PolicyAgent, PolicyNetwork, save_policy
 from env121.wrappers import SingleSeat
 from training.pool import (
     MANIFEST,
     MixtureOpponent,
     OpponentMixture,
-    SnapshotAgent,
     SnapshotPool,
     read_manifest,
 )
@@ -75,7 +74,7 @@ def test_snapshot_seats_play_legal_actions_in_a_single_seat_env(tmp_path):
     opponents = [MixtureOpponent(mixture) for _ in range(3)]
     env = SingleSeat(opponents)
     env.reset(seed=0)
-    assert all(isinstance(o.agent, SnapshotAgent) for o in opponents)
+    assert all(isinstance(o.agent, PolicyAgent) for o in opponents)
     rng = np.random.default_rng(0)
     for _ in range(200):  # an illegal opponent action would raise
         legal = np.flatnonzero(env.action_masks())

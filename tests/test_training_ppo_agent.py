@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -17,10 +19,12 @@ from agents.ppo import (
     PPOAgent,
     load_policy,
     save_policy,
+    shipped_checkpoints,
     sidecar_path,
 )
 from agents.registry import make_agent
 from env121.game import apply, legal_actions, new_game
+from env121.match import play_agents
 from env121.observation import OBS_SIZE
 from env121.turn import Turn
 from env121.wrappers import SingleSeat
@@ -175,3 +179,32 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
     save_file({"x": torch.zeros(1)}, str(lonely))
     with pytest.raises(FileNotFoundError, match=r"lonely\.json"):
         PPOAgent(str(lonely))
+
+
+def test_the_shipped_checkpoint_loads_by_name_and_plays_a_whole_match():
+    assert "small" in shipped_checkpoints()
+    agents = [make_agent("ppo:small") for _ in range(4)]
+    assert PPOAgent("small").metadata["training"]["num_timesteps"] > 0
+    first, again = new_game(5), new_game(5)
+    play_agents(first, agents)  # raises on an illegal action
+    play_agents(again, [make_agent("ppo:small") for _ in range(4)])
+    assert first.is_over and first.actions == again.actions
+
+
+def test_an_unknown_shipped_name_lists_the_shipped_checkpoints():
+    with pytest.raises(FileNotFoundError, match=r"no shipped checkpoint is named 'big'.*'small'"):
+        make_agent("ppo:big")
+
+
+def test_a_ppo_agent_plays_in_forked_arena_workers():
+    """The arena forks its workers after building the agents in the parent;
+    a torch thread pool started there would hang the children for good."""
+    code = (
+        "from arena import one_vs_three\n"
+        "result = one_vs_three('ppo:small', 'random', deals=1, jobs=2)\n"
+        "print(result.advantage.clusters)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=240, check=True
+    )
+    assert done.stdout.strip() == "1"

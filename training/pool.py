@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.ppo import PolicyNetwork, load_policy
+from agents.ppo import PolicyAgent, PolicyNetwork, load_policy
 from agents.protocol import Agent
 from agents.registry import make_agent
 from env121.turn import Turn
@@ -170,27 +170,6 @@ class OpponentMixture:
         return self._networks[name]
 
 
-class SnapshotAgent:
-    """A seat played by a pool snapshot's network (its own sampling generator)."""
-
-    uses_search = False
-
-    def __init__(self, name: str, network: PolicyNetwork, deterministic: bool) -> None:
-        self.spec = f"{POOL}:{name}"
-        self.network = network
-        self.deterministic = deterministic
-        self.rng = np.random.default_rng(0)
-
-    def reset(self, seed: int) -> None:
-        """Reseed for a new match."""
-        self.rng = np.random.default_rng(seed)
-
-    def act(self, turn: Turn) -> int:
-        """The snapshot's action (argmax or a masked sample)."""
-        rng = None if self.deterministic else self.rng
-        return self.network.act(turn.observation, turn.action_mask, rng)
-
-
 class MixtureOpponent:
     """One opponent seat: at every episode it draws what it plays as from the
     :class:`OpponentMixture`; ``label`` names the draw (``"greedy"``,
@@ -199,7 +178,7 @@ class MixtureOpponent:
     def __init__(self, mixture: OpponentMixture) -> None:
         self.mixture = mixture
         self.label = "random"
-        self.agent: Agent | SnapshotAgent = make_agent("random")
+        self.agent: Agent = make_agent("random")
         self.uses_search = False
         """Whether the agent drawn for this episode searches."""
         self._agents: dict[str, Agent] = {}
@@ -214,7 +193,7 @@ class MixtureOpponent:
         if self.label.startswith(f"{POOL}:"):
             name = self.label.split(":", 1)[1]
             network = self.mixture.network(name)
-            self.agent = SnapshotAgent(name, network, self.mixture.snapshot_deterministic)
+            self.agent = PolicyAgent(network, f"{POOL}:{name}", self.mixture.snapshot_deterministic)
         else:
             if self.label not in self._agents:
                 self._agents[self.label] = make_agent(self.label)
@@ -238,7 +217,6 @@ __all__ = [
     "MixtureOpponent",
     "OpponentMixture",
     "Snapshot",
-    "SnapshotAgent",
     "SnapshotPool",
     "opponent_kind",
     "read_manifest",

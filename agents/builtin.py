@@ -6,12 +6,18 @@ from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.protocol import Agent
 from agents.random_agent import RandomAgent
-from agents.registry import register
+from agents.registry import AgentSpecError, register
 
 
 def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
     """A trained MaskablePPO policy (torch is imported only when one is built)."""
-    from agents.ppo import PPOAgent
+    try:
+        from agents.ppo import PPOAgent
+    except ImportError as error:
+        raise AgentSpecError(
+            f"ppo agents need torch and safetensors ({error}): install the train extra, "
+            "e.g. .venv/bin/pip install torch==2.13.0 -e '.[train]'"
+        ) from None
 
     return PPOAgent(checkpoint, deterministic=deterministic)
 

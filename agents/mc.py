@@ -12,7 +12,9 @@ choice), the agent
    (:meth:`env121.turn.Turn.determinization`) and, in each, plays every plan
    on a copy: the plan (a declared arrangement is the one greedy would lay
    out), then the rest of the vòng by the win-or-pass playout
-   (:func:`agents.showdown.showdown`). The same determinizations serve every
+   (:func:`agents.showdown.showdown`) — with ``chain``, once greedy has
+   played every seat up to the next flip (the rest of the lượt, where the
+   cards put out by swaps go round). The same determinizations serve every
    plan (common random numbers), so each plan's *gain* over greedy's is
    measured sample by sample;
 3. leaves greedy's plan only for a plan whose mean gain is at least
@@ -28,8 +30,12 @@ judges them by rollouts that play the rest of the vòng with greedy for every
 seat on the *true* hands: over 20 ván (budget 24), the 157 plans that a bare
 best mean picked over greedy's lost 18.8 ± 9.8 points each, and the 13 ahead
 by three standard errors or more lost 30.9 ± 25.1. So ``mc`` is, for now,
-greedy with rare departures where its playout is most sure; a playout that
-models the swaps is the open work that would let it beat greedy.
+greedy with rare departures where its playout is most sure. With ``chain``
+the departures do gain (the same benchmark with ``--chain --deals 8``: 54
+departures, +40.0 ± 22.8 points each), but it thinks about 5 times longer
+(``mc:chain=true,budget=12,confidence=1``: about 20 s a ván) and a first
+tournament against greedy was too small to tell (8 deals: −9, 95% interval
+[−154, +137]).
 
 It takes Ù whenever it can and declares Thế trắng whenever it may, as greedy
 does, and places a Nhất Bản arrangement as greedy would.

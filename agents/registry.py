@@ -103,7 +103,7 @@ def make_agent(spec: str) -> Agent:
     name, params = parse_spec(spec)
     try:
         agent = _REGISTRY[name].factory(**params)
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, OSError) as error:  # OSError: a file it names is missing
         raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
     agent.spec = canonical_spec(name, params)
     return agent

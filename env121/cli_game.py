@@ -149,12 +149,8 @@ def seat_agents(specs: Sequence[str]) -> list[Agent]:
     for seat, spec in enumerate(specs):
         try:
             agents.append(make_agent(spec))
-        except AgentSpecError as err:
+        except AgentSpecError as err:  # a missing checkpoint or torch included
             raise AgentSpecError(f"--agents, seat {seat_name(seat)}: {err}") from err
-        except (OSError, ImportError) as err:  # a missing checkpoint; no torch for ppo
-            raise AgentSpecError(
-                f"--agents, seat {seat_name(seat)}: agent spec {spec!r} cannot be built: {err}"
-            ) from err
     return agents
 
 

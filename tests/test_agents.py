@@ -18,7 +18,7 @@ from env121.turn import DeterminizationNotGranted, Turn
 from env121.view import observe
 from env121.win_table import win_points
 
-FAST_SPECS = ("random", "greedy", "mc:budget=2,width=2")
+FAST_SPECS = ("random", "greedy", "mc:budget=2,width=2", "mc:budget=2,chain=true")
 PUBLIC_FIELDS = (
     "locked", "known", "dead", "chi_diem", "an_si_revealed", "offer_card",
     "scores", "hand_sizes", "nhat_ban", "noc_left", "phase", "legal_actions",

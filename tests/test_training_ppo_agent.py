@@ -22,7 +22,7 @@ from agents.ppo import (
     shipped_checkpoints,
     sidecar_path,
 )
-from agents.registry import make_agent
+from agents.registry import AgentSpecError, make_agent
 from env121.game import apply, legal_actions, new_game
 from env121.match import play_agents
 from env121.observation import OBS_SIZE
@@ -192,7 +192,7 @@ def test_the_shipped_checkpoint_loads_by_name_and_plays_a_whole_match():
 
 
 def test_an_unknown_shipped_name_lists_the_shipped_checkpoints():
-    with pytest.raises(FileNotFoundError, match=r"no shipped checkpoint is named 'big'.*'small'"):
+    with pytest.raises(AgentSpecError, match=r"no shipped checkpoint is named 'big'.*'small'"):
         make_agent("ppo:big")
 
 

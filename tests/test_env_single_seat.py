@@ -191,6 +191,7 @@ def test_maskable_ppo_smoke():
     """MaskablePPO learns for a few hundred steps through SingleSeat (smoke only)."""
     torch = pytest.importorskip("torch")
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
 
     torch.set_num_threads(1)
     env = SingleSeat(seat=0)
@@ -198,6 +199,7 @@ def test_maskable_ppo_smoke():
         "MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
         policy_kwargs={"net_arch": [32]},
     )  # fmt: skip
+    model.set_logger(Logger(folder=None, output_formats=[]))  # SB3's default makes /tmp/SB3-*
     model.learn(total_timesteps=128)
     obs, _info = env.reset(seed=1)
     action, _state = model.predict(obs, action_masks=env.action_masks(), deterministic=True)

@@ -9,8 +9,8 @@ Examples::
 ``--vs CHALLENGER REFERENCE`` (repeatable) plays 1 vs 3 matchups;
 ``--pool A,B,C`` a round-robin (:mod:`arena.schedule`). In a pool, a comma
 followed by ``key=value`` continues the previous spec's parameters, so
-``--pool random,mc:budget=50,c=1.4`` is the two agents ``random`` and
-``mc:budget=50,c=1.4``. Results go to ``--out`` (``results.json``,
+``--pool random,mc:budget=50,width=2`` is the two agents ``random`` and
+``mc:budget=50,width=2``. Results go to ``--out`` (``results.json``,
 ``results.csv``, ``results.png``). Bad specs or values exit with status 2 and
 a message naming them.
 """

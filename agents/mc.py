@@ -33,9 +33,9 @@ by three standard errors or more lost 30.9 ± 25.1. So ``mc`` is, for now,
 greedy with rare departures where its playout is most sure. With ``chain``
 the departures do gain (the same benchmark with ``--chain --deals 8``: 54
 departures, +40.0 ± 22.8 points each), but it thinks about 5 times longer
-(``mc:chain=true,budget=12,confidence=1``: about 20 s a ván) and a first
-tournament against greedy was too small to tell (8 deals: −9, 95% interval
-[−154, +137]).
+(``mc:chain=true,budget=12,confidence=1``: about 20 s a ván), and two
+tournaments against greedy found no clear edge (8 deals: −9, 95% interval
+[−154, +137]; 16 other deals: +14 [−54, +81]).
 
 It takes Ù whenever it can and declares Thế trắng whenever it may, as greedy
 does, and places a Nhất Bản arrangement as greedy would.

@@ -50,17 +50,15 @@ import numpy as np
 
 from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
-from agents.showdown import seat_tables, showdown
+from agents.showdown import showdown
 from env121.actions import NHAT_BAN, PASS, action_card, is_card_action
-from env121.game import apply, legal_actions, swap_kind_between
+from env121.game import apply, legal_actions, nhat_ban_allowed, swap_kind_between
 from env121.payment import win_payments
 from env121.state import Phase, State, SwapKind
 from env121.turn import Turn
-from env121.waits import has_nhat_ban_wait
-from env121.win_table import win_points
+from env121.win_table import seat_win_points
 
 _OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
-TableKey = tuple[tuple[int, ...], bool, tuple[int, ...], int, tuple[int, ...], bool]
 PlacementKey = tuple[Phase, tuple[int, ...], int, tuple[int, ...]]
 FIRST_LOOK = 12
 """Determinizations drawn before the first test; each further test doubles them."""
@@ -143,7 +141,7 @@ class MCAgent:
         plans: list[Plan] = []
         for a in swaps:
             plans.append((a, False))
-            if self.nhat_ban and nhat_ban_allowed_for(turn, after(a)):
+            if self.nhat_ban and nhat_ban_allowed(turn.config, after(a)):
                 plans.append((a, True))
         declares = is_card_action(first) and (
             self.greedy.nhat_ban_plan(judge.after_swap(after(first))) is not None
@@ -171,18 +169,16 @@ class MCAgent:
     def playouts(self, turn: Turn, plans: list[Plan]) -> Iterator[list[float]]:
         """Endlessly, one row per new determinization: each plan's playout result
         (the seat's points in the vòng), the same world for every plan."""
-        tables: dict[TableKey, np.ndarray] = {}
         placements: dict[PlacementKey, int] = {}
         while True:
             world = turn.determinization(self.rng)
-            yield [self._playout(world, turn.seat, plan, tables, placements) for plan in plans]
+            yield [self._playout(world, turn.seat, plan, placements) for plan in plans]
 
     def _playout(
         self,
         world: State,
         seat: int,
         plan: Plan,
-        tables: dict[TableKey, np.ndarray],
         placements: dict[PlacementKey, int],
     ) -> float:
         """The seat's result in the vòng: the plan, with ``chain`` greedy for
@@ -194,7 +190,7 @@ class MCAgent:
                 apply(state, self.greedy.act(Turn(state, state.current_player)))
         if len(state.results) > len(world.results) or state.phase != Phase.OFFER:
             return float(state.scores[seat] - world.scores[seat])
-        winner, points = showdown(state, [_table(state, s, tables) for s in range(4)])
+        winner, points = showdown(state, [seat_win_points(state, s) for s in range(4)])
         if winner < 0:
             return 0.0
         return float(win_payments(points, winner, state.config)[seat])
@@ -231,31 +227,6 @@ def best_gain(results: np.ndarray) -> tuple[int, float]:
     if error == 0:  # the same gain in every sample: it is positive (it beat plan 0)
         return best, float("inf")
     return best, float(gain.mean()) / error
-
-
-def nhat_ban_allowed_for(turn: Turn, five: list[int]) -> bool:
-    """Whether Nhất Bản could be declared with these five free cards."""
-    return not turn.config.nhat_ban_requires_wait or has_nhat_ban_wait(five)
-
-
-def _table(state: State, seat: int, memo: dict[TableKey, np.ndarray]) -> np.ndarray:
-    five, locked, arrangement = seat_tables(state, seat)
-    an_si = state.revealed_an_si
-    dealer = state.dealer == seat
-    key = (five, locked, arrangement, state.chi_diem, an_si, dealer)
-    table = memo.get(key)
-    if table is None:
-        table = win_points(
-            five,
-            locked=locked,
-            chi_diem=state.chi_diem,
-            an_si=an_si,
-            dealer=dealer,
-            nb_arrangement=arrangement,
-            config=state.config,
-        )
-        memo[key] = table
-    return table
 
 
 __all__ = ["MCAgent"]

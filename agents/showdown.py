@@ -29,13 +29,6 @@ KET_CHUNG = 1
 """Điểm of the Kết chung Thưởng (won on the last Nọc card)."""
 
 
-def seat_tables(state: State, seat: int) -> tuple[tuple[int, ...], bool, tuple[int, ...]]:
-    """``(five cards, Bội ước, fixed arrangement)`` of a seat: what its win table
-    depends on besides the table's indicators and the dealer."""
-    five = tuple(sorted((*state.hands[seat], *state.locked[seat])))
-    return five, bool(state.locked[seat]), state.nb_arrangement[seat]
-
-
 def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
     """``(winner, Điểm)`` of the win-or-pass playout from an OFFER state, or
     ``(-1, 0)`` for a draw on an empty Nọc. ``tables[s][c]`` is the Điểm of seat
@@ -62,4 +55,4 @@ def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
     return -1, 0
 
 
-__all__ = ["KET_CHUNG", "TU_THAN", "seat_tables", "showdown"]
+__all__ = ["KET_CHUNG", "TU_THAN", "showdown"]

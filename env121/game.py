@@ -213,7 +213,7 @@ def _compute_legal(state: State) -> tuple[int, ...]:
         return (PASS, THE_TRANG)
     if phase == Phase.NB_CHOICE:
         hand = state.hands[state.current_player]
-        return (PASS, NHAT_BAN) if nhat_ban_allowed(state, hand) else (PASS,)
+        return (PASS, NHAT_BAN) if nhat_ban_allowed(state.config, hand) else (PASS,)
     if phase == Phase.NB_GAP:
         return tuple(NB_GAP_BASE + g for g in _nb_gaps(state))
     if phase == Phase.NB_PLACE:
@@ -248,9 +248,10 @@ def win_score(state: State, seat: int) -> HandScore | None:
 # ---------------------------------------------------------- Nhất Bản helpers
 
 
-def nhat_ban_allowed(state: State, hand: Sequence[int]) -> bool:
-    """[R-8]: a wait is needed unless ``nhat_ban_requires_wait`` is off."""
-    return not state.config.nhat_ban_requires_wait or has_nhat_ban_wait(hand)
+def nhat_ban_allowed(config: RuleConfig, hand: Sequence[int]) -> bool:
+    """Whether Nhất Bản may be declared with these five free cards: [R-8] a
+    wait is needed unless ``nhat_ban_requires_wait`` is off."""
+    return not config.nhat_ban_requires_wait or has_nhat_ban_wait(hand)
 
 
 def legal_arrangements(state: State, seat: int) -> frozenset[tuple[int, ...]]:

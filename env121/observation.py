@@ -39,7 +39,7 @@ from env121.game import legal_actions, swap_kind
 from env121.layout import offsets
 from env121.state import MAX_CUOP, NUM_SEATS, VONG_PER_VAN, Phase, State, SwapKind
 from env121.waits import GAP, placement_order
-from env121.win_table import win_points
+from env121.win_table import seat_win_points
 
 MAX_VAN = 4
 """The longest match (``RuleConfig.num_van``) the ``van`` piece can show."""
@@ -206,17 +206,7 @@ def encode_observation(state: State, seat: int) -> np.ndarray:
         r = (s - seat) % _S
         obs[_O["scores"] + r] = min(max(state.scores[s] / start, -2.0), 6.0)
         obs[_O["standings"] + r] = min(max(standings[s] / start, -8.0), 24.0)
-    fixed = state.nb_arrangement[seat]
-    table = win_points(
-        tuple(sorted((*state.hands[seat], *state.locked[seat]))),
-        locked=bool(state.locked[seat]),
-        chi_diem=state.chi_diem,
-        an_si=revealed,
-        dealer=state.dealer == seat,
-        nb_arrangement=fixed,
-        config=state.config,
-    )
-    obs[OBS_SLICES["win_points"]] = table / POINTS_SCALE
+    obs[OBS_SLICES["win_points"]] = seat_win_points(state, seat) / POINTS_SCALE
     return obs
 
 

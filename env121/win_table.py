@@ -40,6 +40,7 @@ from env121.config import RuleConfig
 from env121.groups import Kind, edo3, kyoto3, pair, phe, phu, run_kind
 from env121.patterns import Table
 from env121.scoring import score_valid_hand
+from env121.state import State
 from env121.waits import fill_gap, winning_cards
 
 _C = NUM_CARDS
@@ -216,3 +217,17 @@ def win_points(
             points[c] = score.points
     points.flags.writeable = False
     return points
+
+
+def seat_win_points(state: State, seat: int) -> np.ndarray:
+    """:func:`win_points` of ``seat`` in ``state``: its five cards (free and
+    locked), Bội ước, its Nhất Bản arrangement, the table's indicators, dealer."""
+    return win_points(
+        tuple(sorted((*state.hands[seat], *state.locked[seat]))),
+        locked=bool(state.locked[seat]),
+        chi_diem=state.chi_diem,
+        an_si=state.revealed_an_si,
+        dealer=state.dealer == seat,
+        nb_arrangement=state.nb_arrangement[seat],
+        config=state.config,
+    )

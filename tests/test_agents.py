@@ -8,7 +8,7 @@ import pytest
 from agents import AgentSpecError, available_agents, make_agent
 from agents.knowledge import unseen_cards
 from agents.mc import MCAgent, best_gain
-from agents.showdown import seat_tables, showdown
+from agents.showdown import showdown
 from env121.actions import PASS, U
 from env121.config import RuleConfig
 from env121.game import apply, legal_actions, new_game
@@ -16,7 +16,7 @@ from env121.playout import player_rng
 from env121.state import Phase, State
 from env121.turn import DeterminizationNotGranted, Turn
 from env121.view import observe
-from env121.win_table import win_points
+from env121.win_table import seat_win_points
 
 FAST_SPECS = ("random", "greedy", "mc:budget=2,width=2", "mc:budget=2,chain=true")
 PUBLIC_FIELDS = (
@@ -151,7 +151,7 @@ def test_mc_leaves_greedys_plan_only_for_a_clear_gain(monkeypatch, gains, chosen
     noise = np.random.default_rng(0)
     calls: list[int] = []
 
-    def playout(world, seat, plan, tables, placements):
+    def playout(world, seat, plan, placements):
         index = plans.index(plan)
         calls.append(index)
         gain = gains.get(index, 0.0)
@@ -208,21 +208,7 @@ def win_or_pass(state: State) -> None:
 
 
 def tables_of(state: State) -> list[np.ndarray]:
-    tables = []
-    for seat in range(4):
-        five, locked, arrangement = seat_tables(state, seat)
-        tables.append(
-            win_points(
-                five,
-                locked=locked,
-                chi_diem=state.chi_diem,
-                an_si=state.revealed_an_si,
-                dealer=state.dealer == seat,
-                nb_arrangement=arrangement,
-                config=state.config,
-            )
-        )
-    return tables
+    return [seat_win_points(state, seat) for seat in range(4)]
 
 
 def test_showdown_matches_the_engine_playing_win_or_pass():

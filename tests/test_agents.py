@@ -12,6 +12,7 @@ from agents.showdown import showdown
 from env121.actions import PASS, U
 from env121.config import RuleConfig
 from env121.game import apply, legal_actions, new_game
+from env121.match import play_agents
 from env121.playout import player_rng
 from env121.state import Phase, State
 from env121.turn import DeterminizationNotGranted, Turn
@@ -31,12 +32,7 @@ def play_match(specs: tuple[str, ...], seed: int, config: RuleConfig | None = No
     for seat, agent in enumerate(agents):
         agent.reset(seed * 10 + seat)
     state = new_game(seed, config)
-    while not state.is_over:
-        seat = state.current_player
-        agent = agents[seat]
-        action = agent.act(Turn(state, seat, search_allowed=agent.uses_search))
-        assert action in legal_actions(state), (agent.spec, action)
-        apply(state, action)
+    play_agents(state, agents)  # raises IllegalAgentActionError on an illegal action
     return state
 
 

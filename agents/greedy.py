@@ -74,16 +74,9 @@ class GreedyAgent:
 
     def best_swap(self, judge: HandJudge, legal: tuple[int, ...]) -> int:
         """PASS, or the swap whose hand gains the most value."""
-        view = judge.view
-        cuop = swap_kind_between(view.offer_exposer, view.seat) == SwapKind.CUOP
-        locked_after = bool(judge.locked) or cuop
-        keep = judge.value(judge.own, locked=bool(judge.locked))
+        cuop = swap_kind_between(judge.view.offer_exposer, judge.view.seat) == SwapKind.CUOP
         best, best_gain = PASS, self.cuop_margin if cuop else 0.0
-        for action in legal:
-            if not is_card_action(action):
-                continue
-            five = swapped_hand(judge.own, action_card(action), view.offer_card)
-            gain = judge.value(five, locked=locked_after) - keep
+        for action, gain in swap_gains(judge, legal).items():
             if gain > best_gain:
                 best, best_gain = action, gain
         return best
@@ -132,6 +125,23 @@ class GreedyAgent:
         return action if action in legal else legal[0]
 
 
+def swap_gains(judge: HandJudge, legal: tuple[int, ...]) -> dict[int, float]:
+    """Per legal swap action: the value of the hand it makes minus the value of
+    the hand kept (a Cướp's hand is judged locked)."""
+    view = judge.view
+    cuop = swap_kind_between(view.offer_exposer, view.seat) == SwapKind.CUOP
+    locked_after = bool(judge.locked) or cuop
+    keep = judge.value(judge.own, locked=bool(judge.locked))
+    return {
+        action: judge.value(
+            swapped_hand(judge.own, action_card(action), view.offer_card), locked=locked_after
+        )
+        - keep
+        for action in legal
+        if is_card_action(action)
+    }
+
+
 def _agrees(arrangement: tuple[int, ...], gap: int, placed: tuple[int, ...]) -> bool:
     """Whether ``arrangement`` extends a placement in progress (gap -1: not begun)."""
     if gap < 0:
@@ -142,4 +152,4 @@ def _agrees(arrangement: tuple[int, ...], gap: int, placed: tuple[int, ...]) -> 
     return all(arrangement[slot] == c for slot, c in zip(slots, placed, strict=False))
 
 
-__all__ = ["GreedyAgent"]
+__all__ = ["GreedyAgent", "swap_gains"]

@@ -4,8 +4,10 @@ A checkpoint meant for sharing is two files side by side:
 
 * ``NAME.safetensors`` — the policy network's state dict (safetensors: plain
   tensors, nothing is ever unpickled);
-* ``NAME.json`` — the sidecar: the network's shape (hidden layer sizes and
-  activation), ``obs_size`` / ``num_actions``, the environment id and env121
+* ``NAME.json`` — the sidecar: the network's shape (hidden layer sizes,
+  activation, and its ``inputs``: the ``env121_v0`` observation, or the
+  observation followed by greedy's hints, :mod:`agents.hints`),
+  ``obs_size`` / ``num_actions``, the environment id and env121
   version it was trained on, and SHA-256 fingerprints of the observation and
   action layouts (:data:`env121.observation.OBSERVATION_LAYOUT`,
   :data:`env121.actions.ACTION_LAYOUT`), plus free-form ``training`` notes.
@@ -41,6 +43,8 @@ from safetensors.torch import load_file, save_file
 from torch import nn
 
 import env121
+from agents.greedy import GreedyAgent
+from agents.hints import INPUTS, policy_input
 from agents.registry import canonical_spec
 from env121.actions import ACTION_LAYOUT, NUM_ACTIONS
 from env121.aec_env import ENV_ID
@@ -104,16 +108,22 @@ class PolicyNetwork(nn.Module):
     """Observation vector -> action logits: ``Linear`` layers with ``activation``
     between them (the actor of SB3's ``MlpPolicy`` and its action head)."""
 
-    def __init__(self, hidden_sizes: Sequence[int], activation: str = "tanh") -> None:
+    def __init__(
+        self, hidden_sizes: Sequence[int], activation: str = "tanh", inputs: str = "observation"
+    ) -> None:
         super().__init__()
         if activation not in ACTIVATIONS:
             raise ValueError(
                 f"activation={activation!r} is not valid: expected one of {sorted(ACTIVATIONS)}"
             )
+        if inputs not in INPUTS:
+            raise ValueError(f"inputs={inputs!r} is not valid: expected one of {sorted(INPUTS)}")
         self.hidden_sizes = [int(h) for h in hidden_sizes]
         self.activation = activation
+        self.inputs = inputs
+        self._greedy = GreedyAgent()
         layers: list[nn.Module] = []
-        width = OBS_SIZE
+        width = INPUTS[inputs]
         for hidden in self.hidden_sizes:
             layers += [nn.Linear(width, hidden), ACTIVATIONS[activation]()]
             width = hidden
@@ -125,15 +135,11 @@ class PolicyNetwork(nn.Module):
         logits: torch.Tensor = self.layers(observation)
         return logits
 
-    def act(
-        self,
-        observation: np.ndarray,
-        action_mask: np.ndarray,
-        rng: np.random.Generator | None = None,
-    ) -> int:
-        """The masked argmax of the logits, or a sample of the masked softmax
-        drawn from ``rng`` when one is given."""
-        legal = np.flatnonzero(action_mask)
+    def act(self, turn: Turn, rng: np.random.Generator | None = None) -> int:
+        """The masked argmax of the logits for ``turn``, or a sample of the
+        masked softmax drawn from ``rng`` when one is given."""
+        observation = policy_input(turn, self.inputs, self._greedy)
+        legal = np.flatnonzero(turn.action_mask)
         if not len(legal):
             raise ValueError("the action mask allows no action: the agent is not to act")
         with one_thread(), torch.inference_mode():
@@ -156,6 +162,7 @@ def save_policy(
     hidden_sizes: Sequence[int],
     activation: str,
     training: Mapping[str, Any] | None = None,
+    inputs: str = "observation",
 ) -> Path:
     """Write a weights-only checkpoint (``path`` must end in ``.safetensors``)
     and its sidecar; returns ``path``. ``state_dict`` is a
@@ -163,7 +170,7 @@ def save_policy(
     path = Path(path)
     if path.suffix != ".safetensors":
         raise ValueError(f"checkpoint path {str(path)!r} is not valid: expected NAME.safetensors")
-    network = PolicyNetwork(hidden_sizes, activation)
+    network = PolicyNetwork(hidden_sizes, activation, inputs)
     network.load_state_dict(dict(state_dict))  # raises if the shapes do not fit
     path.parent.mkdir(parents=True, exist_ok=True)
     tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in state_dict.items()}
@@ -172,7 +179,11 @@ def save_policy(
         "format": CHECKPOINT_FORMAT,
         "format_version": CHECKPOINT_FORMAT_VERSION,
         **environment_signature(),
-        "network": {"hidden_sizes": network.hidden_sizes, "activation": activation},
+        "network": {
+            "hidden_sizes": network.hidden_sizes,
+            "activation": activation,
+            "inputs": inputs,
+        },
         "weights": path.name,
         "weights_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "training": dict(training or {}),
@@ -244,7 +255,11 @@ def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
         )
     shape = meta.get("network", {})
     with one_thread():
-        network = PolicyNetwork(shape.get("hidden_sizes", []), shape.get("activation", ""))
+        network = PolicyNetwork(
+            shape.get("hidden_sizes", []),
+            shape.get("activation", ""),
+            shape.get("inputs", "observation"),  # format 1 before hints: the observation
+        )
         tensors = load_file(str(checkpoint))
         expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
         found = {k: tuple(v.shape) for k, v in tensors.items()}
@@ -301,7 +316,7 @@ class PolicyAgent:
     def act(self, turn: Turn) -> int:
         """The policy's action for ``turn`` (always one of ``turn.legal_actions``)."""
         rng = None if self.deterministic else self.rng
-        return self.network.act(turn.observation, turn.action_mask, rng)
+        return self.network.act(turn, rng)
 
 
 class PPOAgent(PolicyAgent):

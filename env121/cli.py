@@ -14,6 +14,9 @@
 * ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
   trains a self-play MaskablePPO agent (:mod:`training.ppo_selfplay`; torch
   and Stable-Baselines3 load only when this subcommand runs).
+* ``env121 imitate [--preset NAME] [--teacher greedy] [--matches N] [--out DIR]``
+  clones an agent's play into a warm start for ``env121 train --set
+  warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`).
 """
 
 from __future__ import annotations
@@ -121,6 +124,37 @@ def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.Argument
     train.set_defaults(func=_train)
 
 
+def _imitate(args: argparse.Namespace) -> int:
+    from training.imitation import run_cli  # torch and SB3 load only here
+
+    settings = (args.teacher, args.matches, args.seed, args.jobs, args.epochs)
+    return run_cli(args.preset, args.set, *settings, args.out)
+
+
+def _add_imitate_subcommand(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    imitate = commands.add_parser(
+        "imitate", help="behaviour cloning of an agent: a warm start for env121 train"
+    )
+    imitate.add_argument("--preset", default="small", help="the training preset it is for")
+    imitate.add_argument(
+        "--set",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="the preset's overrides (the network's shape must match the run's)",
+    )
+    imitate.add_argument("--teacher", default="greedy", help="the agent spec to imitate")
+    imitate.add_argument("--matches", type=int, default=300, help="matches of demonstrations")
+    imitate.add_argument("--seed", type=int, default=0, help="first match seed; seeds the fit")
+    imitate.add_argument("--jobs", type=int, default=2, help="processes collecting")
+    imitate.add_argument("--epochs", type=int, default=10, help="passes over the demonstrations")
+    imitate.add_argument("--out", default="runs/imitate", help="where the files go")
+    imitate.set_defaults(func=_imitate)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``env121`` command."""
     parser = argparse.ArgumentParser(prog="env121", description=__doc__.splitlines()[0])
@@ -138,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_score)
     add_game_subcommands(commands)
     _add_train_subcommand(commands)
+    _add_imitate_subcommand(commands)
     commands.add_parser(
         "tournament",
         add_help=False,  # its own parser (arena.cli) answers --help

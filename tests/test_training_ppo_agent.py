@@ -70,6 +70,7 @@ def test_a_checkpoint_is_two_files_with_a_descriptive_sidecar(checkpoint):
     assert side["env_id"] == "env121_v0" and side["network"] == {
         "hidden_sizes": [32, 16],
         "activation": "relu",
+        "inputs": "observation",
     }
     for key in ("obs_size", "num_actions", "observation_layout_sha256", "action_layout_sha256"):
         assert key in side
@@ -102,7 +103,7 @@ def test_sampling_is_legal_and_reproducible_from_the_seed(checkpoint):
 
 def test_the_exported_network_is_the_actor_of_the_model(model):
     network = PolicyNetwork([32, 16], "relu")
-    network.load_state_dict(policy_state_dict(model))
+    network.load_state_dict(policy_state_dict(model.policy))
     observation = torch.rand(5, OBS_SIZE)
     with torch.no_grad():
         latent = model.policy.mlp_extractor.forward_actor(observation)

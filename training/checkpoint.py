@@ -21,20 +21,20 @@ from typing import Any
 import torch
 from safetensors.torch import load_file, save_file
 from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.ppo import save_policy
 
 TRAINING_STATE_FORMAT = "env121-training-state"
 
 
-def policy_state_dict(model: MaskablePPO) -> dict[str, torch.Tensor]:
-    """The actor of ``model`` as a :class:`~agents.ppo.PolicyNetwork` state dict.
+def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tensor]:
+    """The actor of an SB3 ``policy`` as a :class:`~agents.ppo.PolicyNetwork` state dict.
 
     SB3's actor is ``mlp_extractor.policy_net`` (``Linear``/activation pairs,
     indices 0, 2, …) followed by ``action_net``; the feature extractor of a
     flat ``Box`` observation is a parameter-free ``Flatten``. The network
     keeps the same indices and puts the head last."""
-    policy = model.policy
     state: dict[str, torch.Tensor] = {}
     linear_layers = 0
     for key, value in policy.mlp_extractor.policy_net.state_dict().items():
@@ -52,10 +52,13 @@ def export_policy(
     hidden_sizes: list[int],
     activation: str,
     training: Mapping[str, Any] | None = None,
+    inputs: str = "observation",
 ) -> Path:
     """Write the shareable weights-only checkpoint of ``model`` to ``path``."""
     notes = {"num_timesteps": int(model.num_timesteps), **(training or {})}
-    return save_policy(path, policy_state_dict(model), hidden_sizes, activation, notes)
+    return save_policy(
+        path, policy_state_dict(model.policy), hidden_sizes, activation, notes, inputs
+    )
 
 
 def save_training_state(

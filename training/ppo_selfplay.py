@@ -61,12 +61,14 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
+from agents.hints import INPUTS, HintedSeat
 from agents.ppo import ACTIVATIONS, sidecar_path
 from env121.aec_env import REWARD_MODES
 from env121.config import RuleConfig
 from env121.state import NUM_SEATS
 from env121.wrappers import SingleSeat
 from training.checkpoint import export_policy, load_training_state, save_training_state
+from training.imitation import Network, load_warm_start
 from training.pool import POOL, MixtureOpponent, OpponentMixture, SnapshotPool
 from training.stats import LearnerStats, StatsWindow
 
@@ -144,6 +146,10 @@ class Config:
     """Hidden layer widths of the actor and of the critic (separate networks)."""
     activation: str = "tanh"
     """``"tanh"`` or ``"relu"``."""
+    inputs: str = "observation"
+    """What networks read: ``"observation"`` or ``"observation+greedy_hints"`` (agents.hints)."""
+    warm_start: str = ""
+    """A file from ``env121 imitate``: the weights a new run's actor and critic start from."""
 
     # --- logging, checkpoints, evaluation
     stats_window: int = 200
@@ -168,6 +174,7 @@ class Config:
         _choice("vec_env", self.vec_env, VEC_ENVS)
         _choice("reward_mode", self.reward_mode, REWARD_MODES)
         _choice("activation", self.activation, tuple(ACTIVATIONS))
+        _choice("inputs", self.inputs, tuple(INPUTS))
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
             _at_least(name, getattr(self, name), 1)
         for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
@@ -193,6 +200,11 @@ class Config:
             return RuleConfig(**self.rules)
         except TypeError as error:
             raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
+
+
+def network_of(config: Config) -> Network:
+    """The shape of the networks ``config`` builds."""
+    return Network(list(config.hidden_sizes), config.activation, config.inputs)
 
 
 def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
@@ -296,7 +308,8 @@ def make_env(config: Config, pool_dir: Path, in_subprocess: bool) -> Callable[[]
         mixture = OpponentMixture(config.opponent_weights, pool_dir, config.snapshot_deterministic)
         opponents = [MixtureOpponent(mixture) for _ in range(NUM_SEATS - 1)]
         env = SingleSeat(opponents, config=config.rule_config(), reward_mode=config.reward_mode)
-        return Monitor(LearnerStats(env))
+        stats = LearnerStats(env)
+        return Monitor(HintedSeat(stats) if config.inputs != "observation" else stats)
 
     return build
 
@@ -444,6 +457,8 @@ def train(
         if checkpoint is not None:
             load_training_state(model, checkpoint)
             model.set_random_seed(config.seed + model.num_timesteps)  # fresh deals
+        elif config.warm_start:
+            load_warm_start(model.policy, config.warm_start, network_of(config))
         model.set_logger(configure(str(files.tensorboard), ["tensorboard"]))
         callback = SelfPlay(config, files, pool, progress)
         start_step, start = model.num_timesteps, time.perf_counter()
@@ -559,7 +574,9 @@ class SelfPlay(BaseCallback):
         """Write the learner's weights-only policy to ``path``."""
         config = self.config
         notes = {"reward_mode": config.reward_mode, "rules": config.rules, "seed": config.seed}
-        return export_policy(self.learner, path, config.hidden_sizes, config.activation, notes)
+        return export_policy(
+            self.learner, path, config.hidden_sizes, config.activation, notes, config.inputs
+        )
 
     def snapshot(self, reason: str) -> None:
         """Add the learner as it is now to the opponent pool."""

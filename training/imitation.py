@@ -1,0 +1,413 @@
+"""Behaviour cloning: a warm start for self-play PPO that imitates a teacher.
+
+A network that starts from random weights spends most of a CPU budget
+relearning what a hand-written player already knows. This module
+
+1. **collects demonstrations** (:func:`collect`): the teacher agent (``greedy``
+   by default) plays every seat of seeded matches; every decision with more
+   than one legal action is recorded as the deciding seat's network input
+   (the observation vector, followed by greedy's hints when the network reads
+   them: :mod:`agents.hints`), action mask and the teacher's action, with the
+   *return* that
+   :class:`~env121.wrappers.SingleSeat` would have paid a learner in that seat
+   from there on (``reward_mode="points"``: points / 100 when a vòng is paid,
+   discounted by ``gamma`` per decision of the seat, forced ones included);
+2. **fits** (:func:`fit`) the very policy MaskablePPO trains — the actor to
+   the teacher's actions (cross-entropy over the legal actions), the critic
+   to the returns (mean squared error) — and reports the actor's agreement
+   with the teacher on held-out matches;
+3. **writes** (:func:`write_warm_start`) a warm start for
+   ``env121 train --set warm_start=FILE`` (every parameter of the SB3 policy,
+   safetensors) and the actor alone as a shareable ``ppo:`` checkpoint.
+
+``env121 imitate --preset hinted --matches 400 --out runs/imitate`` does all
+three for the network of a training preset (``--teacher`` picks another agent).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from gymnasium import spaces
+from safetensors.torch import load_file, save_file
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from agents.greedy import GreedyAgent
+from agents.hints import INPUTS, policy_input
+from agents.ppo import ACTIVATIONS, save_policy
+from agents.registry import make_agent
+from env121.actions import NUM_ACTIONS
+from env121.game import apply, new_game
+from env121.state import NUM_SEATS
+from env121.turn import Turn
+from training.checkpoint import policy_state_dict
+
+WARM_START_FORMAT = "env121-warm-start"
+POINTS_PER_REWARD = 100
+"""``reward_mode="points"`` pays points / 100."""
+
+
+@dataclass(frozen=True)
+class Network:
+    """The shape of a run's networks (``env121 train``'s ``hidden_sizes``,
+    ``activation`` and ``inputs``)."""
+
+    hidden_sizes: list[int]
+    activation: str = "tanh"
+    inputs: str = "observation"
+
+    def describe(self) -> dict[str, Any]:
+        """The shape as the JSON a sidecar records."""
+        return dataclasses.asdict(self)
+
+
+@dataclass
+class Demonstrations:
+    """Decisions of a teacher: row ``i`` is one decision (``match`` is the
+    match it was played in, so held-out rows can be whole matches)."""
+
+    observations: np.ndarray  # float32 [N, OBS_SIZE]
+    masks: np.ndarray  # bool [N, NUM_ACTIONS]
+    actions: np.ndarray  # int64 [N]
+    returns: np.ndarray  # float32 [N]
+    matches: np.ndarray  # int64 [N]
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def subset(self, rows: np.ndarray) -> Demonstrations:
+        """The demonstrations of ``rows`` (a boolean or index array)."""
+        return Demonstrations(
+            self.observations[rows],
+            self.masks[rows],
+            self.actions[rows],
+            self.returns[rows],
+            self.matches[rows],
+        )
+
+    @staticmethod
+    def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
+        """The rows of ``parts``, in order."""
+        return Demonstrations(
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in _FIELDS)
+        )
+
+
+_FIELDS = ("observations", "masks", "actions", "returns", "matches")
+
+
+def play_match(
+    teacher: str, seed: int, gamma: float, inputs: str = "observation"
+) -> Demonstrations:
+    """One seeded match (:func:`env121.game.new_game`) with ``teacher`` in
+    every seat, as demonstrations of a network reading ``inputs``; see the
+    module docstring for the returns."""
+    hinter = GreedyAgent()
+    agents = [make_agent(teacher) for _ in range(NUM_SEATS)]
+    for seat, agent in enumerate(agents):
+        agent.reset(int(np.random.SeedSequence([seed, seat]).generate_state(1)[0]))
+    state = new_game(seed)
+    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    row_of: list[int | None] = []  # per decision of a seat: its row, if recorded
+    decisions: list[list[int]] = [[] for _ in range(NUM_SEATS)]  # per seat: decision ids
+    rewards: list[float] = []  # per decision: the reward paid after it
+    early = [0.0] * NUM_SEATS  # paid before a seat's first decision: SingleSeat adds it there
+    while not state.is_over:
+        seat = state.current_player
+        turn = Turn(state, seat, search_allowed=agents[seat].uses_search)
+        action = int(agents[seat].act(turn))
+        decisions[seat].append(len(rewards))
+        rewards.append(early[seat] if len(decisions[seat]) == 1 else 0.0)
+        if len(turn.legal_actions) > 1:
+            row_of.append(len(rows))
+            observation = np.array(policy_input(turn, inputs, hinter), dtype=np.float32)
+            rows.append((observation, turn.action_mask.astype(bool), action))
+        else:
+            row_of.append(None)
+        before = state.scores
+        apply(state, action)
+        for other, (now, then) in enumerate(zip(state.scores, before, strict=True)):
+            if decisions[other]:
+                rewards[decisions[other][-1]] += (now - then) / POINTS_PER_REWARD
+            else:
+                early[other] += (now - then) / POINTS_PER_REWARD
+    returns = np.zeros(len(rows), dtype=np.float32)
+    for seat_decisions in decisions:
+        future = 0.0
+        for decision in reversed(seat_decisions):
+            future = rewards[decision] + gamma * future
+            row = row_of[decision]
+            if row is not None:
+                returns[row] = future
+    if not rows:
+        return _empty(INPUTS[inputs])
+    observations, masks, actions = zip(*rows, strict=True)
+    return Demonstrations(
+        np.stack(observations),
+        np.stack(masks),
+        np.array(actions, dtype=np.int64),
+        returns,
+        np.full(len(rows), seed, dtype=np.int64),
+    )
+
+
+def _empty(width: int) -> Demonstrations:
+    return Demonstrations(
+        np.zeros((0, width), np.float32),
+        np.zeros((0, NUM_ACTIONS), bool),
+        np.zeros(0, np.int64),
+        np.zeros(0, np.float32),
+        np.zeros(0, np.int64),
+    )
+
+
+def _play_matches(teacher: str, seeds: Sequence[int], gamma: float, inputs: str) -> Demonstrations:
+    return Demonstrations.concatenate([play_match(teacher, s, gamma, inputs) for s in seeds])
+
+
+def collect(
+    teacher: str = "greedy",
+    matches: int = 100,
+    seed: int = 0,
+    gamma: float = 0.995,
+    jobs: int = 1,
+    inputs: str = "observation",
+) -> Demonstrations:
+    """Demonstrations of ``matches`` seeded matches (seeds ``seed``,
+    ``seed + 1``, …) in ``jobs`` processes; the same arguments give the same
+    rows in the same order for any ``jobs``."""
+    if matches < 1 or jobs < 1:
+        raise ValueError(f"matches={matches}, jobs={jobs} are not valid: expected both ≥ 1")
+    make_agent(teacher)  # a bad spec fails here, before any process starts
+    if inputs not in INPUTS:
+        raise ValueError(f"inputs={inputs!r} is not valid: expected one of {sorted(INPUTS)}")
+    seeds = list(range(seed, seed + matches))
+    if jobs == 1:
+        return _play_matches(teacher, seeds, gamma, inputs)
+    chunks = [seeds[i::jobs] for i in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(
+            pool.map(_play_matches, [teacher] * jobs, chunks, [gamma] * jobs, [inputs] * jobs)
+        )
+    everything = Demonstrations.concatenate(parts)
+    return everything.subset(np.argsort(everything.matches, kind="stable"))
+
+
+# ------------------------------------------------------------------ fitting
+
+
+def make_policy(network: Network) -> MaskableActorCriticPolicy:
+    """The policy ``env121 train`` builds for ``network``."""
+    return MaskableActorCriticPolicy(
+        spaces.Box(-np.inf, np.inf, (INPUTS[network.inputs],), np.float32),
+        spaces.Discrete(NUM_ACTIONS),
+        lambda _: 0.0,
+        net_arch={"pi": list(network.hidden_sizes), "vf": list(network.hidden_sizes)},
+        activation_fn=ACTIVATIONS[network.activation],
+    )
+
+
+@dataclass
+class FitReport:
+    """How the fitted policy does on the held-out matches."""
+
+    train_rows: int
+    held_out_rows: int
+    agreement: float
+    """Share of held-out decisions where the actor's masked argmax is the teacher's action."""
+    value_rmse: float
+    """Root mean squared error of the critic on held-out returns."""
+    return_std: float
+    """Standard deviation of the held-out returns (what a constant critic would score)."""
+    seconds: float
+
+
+def fit(
+    demos: Demonstrations,
+    network: Network,
+    epochs: int = 10,
+    batch_size: int = 512,
+    learning_rate: float = 1e-3,
+    held_out: float = 0.1,
+    seed: int = 0,
+) -> tuple[MaskableActorCriticPolicy, FitReport]:
+    """Fit a fresh policy to ``demos``; the last ``held_out`` share of the
+    matches is kept out of training and reported on."""
+    if not 0 <= held_out < 1:
+        raise ValueError(f"held_out={held_out} is not valid: expected 0 ≤ held_out < 1")
+    if len(demos) == 0:
+        raise ValueError("no demonstrations to fit: collect at least one match")
+    start = time.perf_counter()
+    torch.manual_seed(seed)
+    policy = make_policy(network)
+    if demos.observations.shape[1] != INPUTS[network.inputs]:
+        raise ValueError(
+            f"the demonstrations have {demos.observations.shape[1]} inputs, but a network "
+            f"reading {network.inputs!r} takes {INPUTS[network.inputs]}: collect them with "
+            f"inputs={network.inputs!r}"
+        )
+    match_ids = np.unique(demos.matches)
+    held = int(len(match_ids) * held_out)  # whole matches, the last ones
+    test_rows = np.isin(demos.matches, match_ids[len(match_ids) - held :] if held else [])
+    train, test = demos.subset(~test_rows), demos.subset(test_rows)
+    tensors = _tensors(train)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    rng = np.random.default_rng(seed)
+    for _ in range(epochs):
+        for batch in np.array_split(rng.permutation(len(train)), max(1, len(train) // batch_size)):
+            policy_loss, value_loss = _losses(policy, *(t[batch] for t in tensors))
+            optimizer.zero_grad()
+            torch.autograd.backward(policy_loss + 0.5 * value_loss)
+            optimizer.step()
+    agreement, rmse = evaluate(policy, test) if len(test) else (float("nan"), float("nan"))
+    report = FitReport(
+        train_rows=len(train),
+        held_out_rows=len(test),
+        agreement=agreement,
+        value_rmse=rmse,
+        return_std=float(test.returns.std()) if len(test) else float("nan"),
+        seconds=time.perf_counter() - start,
+    )
+    return policy, report
+
+
+def _tensors(demos: Demonstrations) -> tuple[torch.Tensor, ...]:
+    return (
+        torch.from_numpy(demos.observations),
+        torch.from_numpy(demos.masks),
+        torch.from_numpy(demos.actions),
+        torch.from_numpy(demos.returns),
+    )
+
+
+def _forward(
+    policy: MaskableActorCriticPolicy, observations: torch.Tensor, masks: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Masked logits and values of the policy."""
+    latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(observations))
+    logits = policy.action_net(latent_pi).masked_fill(~masks, float("-inf"))
+    return logits, policy.value_net(latent_vf).squeeze(-1)
+
+
+def _losses(
+    policy: MaskableActorCriticPolicy,
+    observations: torch.Tensor,
+    masks: torch.Tensor,
+    actions: torch.Tensor,
+    returns: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    logits, values = _forward(policy, observations, masks)
+    policy_loss = nn.functional.cross_entropy(logits, actions)
+    return policy_loss, nn.functional.mse_loss(values, returns)
+
+
+def evaluate(policy: MaskableActorCriticPolicy, demos: Demonstrations) -> tuple[float, float]:
+    """(agreement with the teacher, critic RMSE) of ``policy`` on ``demos``."""
+    observations, masks, actions, returns = _tensors(demos)
+    with torch.no_grad():
+        logits, values = _forward(policy, observations, masks)
+    agreement = float((logits.argmax(dim=1) == actions).float().mean())
+    return agreement, float(((values - returns) ** 2).mean().sqrt())
+
+
+# ------------------------------------------------------------------ files
+
+
+def write_warm_start(
+    policy: MaskableActorCriticPolicy, path: str | Path, network: Network, notes: dict[str, Any]
+) -> Path:
+    """Write ``policy``'s parameters to ``path`` (``.safetensors``) with a JSON
+    sidecar naming the network it fits; returns ``path``."""
+    path = Path(path)
+    if path.suffix != ".safetensors":
+        raise ValueError(f"warm start path {str(path)!r} is not valid: expected NAME.safetensors")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_file({k: v.detach().contiguous() for k, v in policy.state_dict().items()}, str(path))
+    sidecar = {"format": WARM_START_FORMAT, "network": network.describe(), **notes}
+    path.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    return path
+
+
+def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network: Network) -> None:
+    """Load a :func:`write_warm_start` file into ``policy`` (built for
+    ``network``); a file made for another network is a ``ValueError`` naming both."""
+    path = Path(path)
+    side = path.with_suffix(".json")
+    for needed in (path, side):
+        if not needed.is_file():
+            raise FileNotFoundError(f"warm start file {str(needed)!r} does not exist")
+    meta = json.loads(side.read_text())
+    if not isinstance(meta, dict) or meta.get("format") != WARM_START_FORMAT:
+        raise ValueError(f"{str(side)!r} is not a warm start sidecar (written by env121 imitate)")
+    if meta.get("network") != network.describe():
+        raise ValueError(
+            f"warm start {str(path)!r} is for the network {meta.get('network')}, but the run "
+            f"builds {network.describe()}: set hidden_sizes, activation and inputs to match"
+        )
+    policy.load_state_dict(load_file(str(path)))
+
+
+def export_actor(
+    policy: MaskableActorCriticPolicy, path: str | Path, network: Network, notes: dict[str, Any]
+) -> Path:
+    """Write the actor of ``policy`` as a shareable ``ppo:`` checkpoint."""
+    return save_policy(
+        path,
+        policy_state_dict(policy),
+        network.hidden_sizes,
+        network.activation,
+        notes,
+        network.inputs,
+    )
+
+
+# ------------------------------------------------------------------ command line
+
+
+def run_cli(
+    preset: str,
+    overrides: Sequence[str],
+    teacher: str,
+    matches: int,
+    seed: int,
+    jobs: int,
+    epochs: int,
+    out: str,
+) -> int:
+    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network."""
+    from training.ppo_selfplay import load_config, network_of
+
+    config = load_config(preset, overrides)
+    if config.reward_mode != "points":
+        raise ValueError(
+            f"reward_mode={config.reward_mode!r} is not valid for a warm start: the critic "
+            "learns the returns of reward_mode='points'"
+        )
+    network = network_of(config)
+    start = time.perf_counter()
+    demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs)
+    print(f"collected {len(demos):,} decisions of {teacher} in {time.perf_counter() - start:.0f} s")
+    policy, report = fit(demos, network, epochs, seed=seed)
+    print(
+        f"fitted in {report.seconds:.0f} s: agreement with {teacher} {report.agreement:.1%} "
+        f"and critic RMSE {report.value_rmse:.2f} (returns' std {report.return_std:.2f}) "
+        f"on {report.held_out_rows:,} held-out decisions"
+    )
+    notes = {"teacher": teacher, "matches": matches, "seed": seed, "epochs": epochs}
+    notes["report"] = dataclasses.asdict(report)
+    directory = Path(out)
+    warm = write_warm_start(policy, directory / "warm_start.safetensors", network, notes)
+    actor = export_actor(policy, directory / "policy.safetensors", network, notes)
+    print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
+    print(f"policy:     ppo:{actor}")
+    return 0

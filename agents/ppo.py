@@ -44,7 +44,7 @@ from torch import nn
 
 import env121
 from agents.greedy import GreedyAgent
-from agents.hints import INPUTS, policy_input
+from agents.hints import INPUTS, greedy_decides, policy_input
 from agents.registry import canonical_spec
 from env121.actions import ACTION_LAYOUT, NUM_ACTIONS
 from env121.aec_env import ENV_ID
@@ -137,7 +137,11 @@ class PolicyNetwork(nn.Module):
 
     def act(self, turn: Turn, rng: np.random.Generator | None = None) -> int:
         """The masked argmax of the logits for ``turn``, or a sample of the
-        masked softmax drawn from ``rng`` when one is given."""
+        masked softmax drawn from ``rng`` when one is given. A network that
+        reads greedy's hints leaves the decisions :func:`agents.hints.greedy_decides`
+        to greedy."""
+        if self.inputs != "observation" and greedy_decides(turn):
+            return self._greedy.act(turn)
         observation = policy_input(turn, self.inputs, self._greedy)
         legal = np.flatnonzero(turn.action_mask)
         if not len(legal):

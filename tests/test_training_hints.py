@@ -11,10 +11,17 @@ import torch
 from gymnasium import spaces
 
 from agents.greedy import GreedyAgent, swap_gains
-from agents.hints import GAIN_SCALE, HINTS_SIZE, INPUTS, HintedSeat, greedy_hints
+from agents.hints import (
+    GAIN_SCALE,
+    HINTS_SIZE,
+    INPUTS,
+    HintedSeat,
+    greedy_decides,
+    greedy_hints,
+)
 from agents.knowledge import HandJudge
 from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy, sidecar_path
-from env121.actions import NHAT_BAN, NUM_ACTIONS
+from env121.actions import NHAT_BAN, NUM_ACTIONS, THE_TRANG, U
 from env121.game import apply, new_game
 from env121.observation import OBS_SIZE
 from env121.state import Phase
@@ -58,20 +65,44 @@ def test_hints_mark_greedys_choice_and_its_value_gains():
     assert seen == {"offer", "nb_choice"}
 
 
-def test_the_hinted_seat_appends_the_hints_of_the_learners_decision():
-    env = HintedSeat(LearnerStats(SingleSeat()))  # found under another wrapper
+def test_the_hinted_seat_shows_the_learner_only_its_own_decisions_with_their_hints():
+    env = HintedSeat(LearnerStats(SingleSeat(seat=1)))  # found under another wrapper
+    plain = SingleSeat(seat=1)
     observation, _ = env.reset(seed=4)
+    plain.reset(seed=4)
     assert env.observation_space.shape == (OBS_SIZE + HINTS_SIZE,)
-    for _ in range(30):
+    greedy, total, steps, done = GreedyAgent(), 0.0, 0, False
+    while not done:
         game = env.seat_env.env.game
         turn = Turn(game, game.current_player)
+        assert turn.seat == 1 and not greedy_decides(turn)
         assert np.array_equal(observation[:OBS_SIZE], turn.observation)
-        assert np.array_equal(observation[OBS_SIZE:], greedy_hints(turn, GreedyAgent()))
-        legal = np.flatnonzero(env.action_masks())
-        observation, _, done, _, _ = env.step(np.int64(legal[0]))
-        if done:
-            assert not observation[OBS_SIZE:].any()
-            break
+        assert np.array_equal(observation[OBS_SIZE:], greedy_hints(turn, greedy))
+        observation, reward, done, _, _ = env.step(np.int64(greedy.act(turn)))
+        total, steps = total + reward, steps + 1
+    assert not observation[OBS_SIZE:].any()
+    # greedy in seat 1 of the same match, stepped one decision at a time
+    plain_total, plain_steps, plain_done = 0.0, 0, False
+    while not plain_done:
+        game = plain.env.game
+        _, reward, plain_done, _, _ = plain.step(greedy.act(Turn(game, game.current_player)))
+        plain_total, plain_steps = plain_total + reward, plain_steps + 1
+    assert total == pytest.approx(plain_total) and steps < plain_steps
+
+
+def test_a_hinted_agent_leaves_wins_forced_moves_and_the_layout_to_greedy(tmp_path):
+    torch.manual_seed(1)
+    network = PolicyNetwork([8], "tanh", HINTED)
+    path = save_policy(tmp_path / "h.safetensors", network.state_dict(), [8], "tanh", {}, HINTED)
+    agent, greedy, decided = PPOAgent(str(path)), GreedyAgent(), 0
+    for turn in greedy_turns(600, seed=8):
+        if greedy_decides(turn):
+            decided += 1
+            assert agent.act(turn) == greedy.act(turn)
+            legal = set(turn.legal_actions)
+            layout = turn.view.phase in (Phase.NB_GAP, Phase.NB_PLACE)
+            assert layout or len(legal) == 1 or {U, THE_TRANG} & legal
+    assert 0 < decided < 600
 
 
 def test_the_hinted_seat_needs_a_single_seat():
@@ -93,6 +124,8 @@ def test_a_hinted_checkpoint_records_its_inputs_and_its_agent_reads_them(tmp_pat
     assert loaded.inputs == HINTED
     agent = PPOAgent(str(path))
     for turn in greedy_turns(100, seed=6):
+        if greedy_decides(turn):
+            continue
         features = np.concatenate([turn.observation, greedy_hints(turn, GreedyAgent())])
         with torch.no_grad():
             logits = network(torch.from_numpy(features)).numpy()

@@ -7,10 +7,13 @@ import pytest
 import torch
 
 from agents.greedy import GreedyAgent
+from agents.hints import INPUTS
 from agents.ppo import PPOAgent, load_policy
+from env121.actions import PASS, THE_TRANG, U
 from env121.cli import main
 from env121.game import apply, new_game
 from env121.match import play_agents
+from env121.observation import OBS_SIZE
 from env121.turn import Turn
 from tests.training_helpers import tiny_run
 from training.checkpoint import policy_state_dict
@@ -79,6 +82,18 @@ def test_without_discount_to_the_future_a_return_is_what_the_seat_is_paid_until_
             expected.append(((later[0] if later else state.scores[seat]) - before) / 100)
     assert rows.returns.tolist() == pytest.approx(expected, abs=1e-4)
     assert sum(r != 0 for r in expected) >= 4  # the payments of several vòng
+
+
+def test_hinted_demonstrations_hold_only_the_networks_decisions():
+    hinted = play_match("greedy", 5, gamma=1.0, inputs="observation+greedy_hints")
+    plain = play_match("greedy", 5, gamma=1.0)
+    assert hinted.observations.shape[1] == INPUTS["observation+greedy_hints"]
+    # the network's: offers without a win and Nhất Bản choices (PASS is legal, Ù and
+    # Thế trắng are not); greedy's: wins, forced moves and the arrangement's layout
+    mine = plain.masks[:, PASS] & ~plain.masks[:, U] & ~plain.masks[:, THE_TRANG]
+    assert 0 < mine.sum() < len(plain)
+    assert np.array_equal(hinted.observations[:, :OBS_SIZE], plain.observations[mine])
+    assert np.array_equal(hinted.actions, plain.actions[mine])
 
 
 def test_collect_is_the_same_for_any_number_of_jobs(demos):

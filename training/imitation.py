@@ -11,7 +11,9 @@ relearning what a hand-written player already knows. This module
    *return* that
    :class:`~env121.wrappers.SingleSeat` would have paid a learner in that seat
    from there on (``reward_mode="points"``: points / 100 when a vòng is paid,
-   discounted by ``gamma`` per decision of the seat, forced ones included);
+   discounted by ``gamma`` per learner step of the seat: every decision,
+   forced ones included, or for a hinted network the decisions greedy does
+   not take for it, :func:`agents.hints.greedy_decides`);
 2. **fits** (:func:`fit`) the very policy MaskablePPO trains — the actor to
    the teacher's actions (cross-entropy over the legal actions), the critic
    to the returns (mean squared error) — and reports the actor's agreement
@@ -43,7 +45,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.greedy import GreedyAgent
-from agents.hints import INPUTS, policy_input
+from agents.hints import INPUTS, greedy_decides, policy_input
 from agents.ppo import ACTIVATIONS, save_policy
 from agents.registry import make_agent
 from env121.actions import NUM_ACTIONS
@@ -122,18 +124,20 @@ def play_match(
     decisions: list[list[int]] = [[] for _ in range(NUM_SEATS)]  # per seat: decision ids
     rewards: list[float] = []  # per decision: the reward paid after it
     early = [0.0] * NUM_SEATS  # paid before a seat's first decision: SingleSeat adds it there
+    hinted = inputs != "observation"
     while not state.is_over:
         seat = state.current_player
         turn = Turn(state, seat, search_allowed=agents[seat].uses_search)
         action = int(agents[seat].act(turn))
-        decisions[seat].append(len(rewards))
-        rewards.append(early[seat] if len(decisions[seat]) == 1 else 0.0)
-        if len(turn.legal_actions) > 1:
-            row_of.append(len(rows))
-            observation = np.array(policy_input(turn, inputs, hinter), dtype=np.float32)
-            rows.append((observation, turn.action_mask.astype(bool), action))
-        else:
-            row_of.append(None)
+        if not (hinted and greedy_decides(turn)):  # a learner's step
+            decisions[seat].append(len(rewards))
+            rewards.append(early[seat] if len(decisions[seat]) == 1 else 0.0)
+            if len(turn.legal_actions) > 1:
+                row_of.append(len(rows))
+                observation = np.array(policy_input(turn, inputs, hinter), dtype=np.float32)
+                rows.append((observation, turn.action_mask.astype(bool), action))
+            else:
+                row_of.append(None)
         before = state.scores
         apply(state, action)
         for other, (now, then) in enumerate(zip(state.scores, before, strict=True)):

@@ -22,7 +22,9 @@ The network is the actor half of SB3's ``MlpPolicy``: ``Linear`` layers with
 an activation between them, ending in the action head's logits
 (``training.checkpoint.export_policy`` writes one from a trained model).
 :class:`PPOAgent` plays the masked argmax of the logits, or samples from the
-masked softmax with its seeded generator when ``deterministic=False``::
+masked softmax with its seeded generator when ``deterministic=False`` (a
+network that reads greedy's hints leaves wins, forced moves and the Nhất Bản
+layout to greedy, :func:`agents.hints.greedy_decides`)::
 
     agent = make_agent("ppo:runs/small/policy.safetensors")
 """
@@ -105,8 +107,10 @@ def one_thread() -> Iterator[None]:
 
 
 class PolicyNetwork(nn.Module):
-    """Observation vector -> action logits: ``Linear`` layers with ``activation``
-    between them (the actor of SB3's ``MlpPolicy`` and its action head)."""
+    """Input vector -> action logits: ``Linear`` layers with ``activation``
+    between them (the actor of SB3's ``MlpPolicy`` and its action head). The
+    input is what ``inputs`` names (:data:`agents.hints.INPUTS`): the
+    ``env121_v0`` observation, or the observation followed by greedy's hints."""
 
     def __init__(
         self, hidden_sizes: Sequence[int], activation: str = "tanh", inputs: str = "observation"

@@ -182,13 +182,14 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
         PPOAgent(str(lonely))
 
 
-def test_the_shipped_checkpoint_loads_by_name_and_plays_a_whole_match():
-    assert "small" in shipped_checkpoints()
-    agents = [make_agent("ppo:small") for _ in range(4)]
-    assert PPOAgent("small").metadata["training"]["num_timesteps"] > 0
+@pytest.mark.parametrize("name", ["small", "hinted"])
+def test_a_shipped_checkpoint_loads_by_name_and_plays_a_whole_match(name):
+    assert name in shipped_checkpoints()
+    agents = [make_agent(f"ppo:{name}") for _ in range(4)]
+    assert PPOAgent(name).metadata["training"]["num_timesteps"] > 0
     first, again = new_game(5), new_game(5)
     play_agents(first, agents)  # raises on an illegal action
-    play_agents(again, [make_agent("ppo:small") for _ in range(4)])
+    play_agents(again, [make_agent(f"ppo:{name}") for _ in range(4)])
     assert first.is_over and first.actions == again.actions
 
 

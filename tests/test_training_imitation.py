@@ -16,9 +16,8 @@ from env121.match import play_agents
 from env121.observation import OBS_SIZE
 from env121.turn import Turn
 from tests.training_helpers import tiny_run
-from training.checkpoint import policy_state_dict
+from training.checkpoint import Network, policy_state_dict
 from training.imitation import (
-    Network,
     collect,
     evaluate,
     fit,

@@ -28,7 +28,7 @@ from env121.match import play_agents
 from env121.observation import OBS_SIZE
 from env121.turn import Turn
 from env121.wrappers import SingleSeat
-from training.checkpoint import export_policy, policy_state_dict
+from training.checkpoint import Network, export_policy, policy_state_dict
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,8 @@ def model() -> MaskablePPO:
 
 @pytest.fixture()
 def checkpoint(tmp_path, model):
-    return export_policy(model, tmp_path / "agent.safetensors", [32, 16], "relu", {"note": "t"})
+    network = Network([32, 16], "relu")
+    return export_policy(model.policy, tmp_path / "agent.safetensors", network, {"note": "t"})
 
 
 def random_turns(count: int, seed: int = 0) -> list[Turn]:

@@ -1,7 +1,7 @@
 """Checkpoints of a training run, all without pickle.
 
 * :func:`export_policy` writes the *shareable* checkpoint of a MaskablePPO
-  model: the actor MLP and the action head as a
+  policy (of the shape a :class:`Network` describes): the actor MLP and the action head as a
   :class:`agents.ppo.PolicyNetwork` state dict (``.safetensors`` + JSON
   sidecar, see :mod:`agents.ppo`). Self-play snapshots use the same format.
 * :func:`save_training_state` / :func:`load_training_state` write and read
@@ -13,8 +13,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +25,32 @@ from safetensors.torch import load_file, save_file
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo import save_policy
+from agents.ppo import ACTIVATIONS, save_policy
 
 TRAINING_STATE_FORMAT = "env121-training-state"
+
+
+@dataclass(frozen=True)
+class Network:
+    """The shape of a run's networks (``env121 train``'s ``hidden_sizes``,
+    ``activation`` and ``inputs``): separate actor and critic MLPs of these
+    widths over the input :data:`agents.hints.INPUTS` names."""
+
+    hidden_sizes: list[int]
+    activation: str = "tanh"
+    inputs: str = "observation"
+
+    def describe(self) -> dict[str, Any]:
+        """The shape as the JSON a sidecar records."""
+        return dataclasses.asdict(self)
+
+    def policy_kwargs(self) -> dict[str, Any]:
+        """SB3's ``policy_kwargs`` for this shape (the one place they are set)."""
+        widths = list(self.hidden_sizes)
+        return {
+            "net_arch": {"pi": widths, "vf": widths},
+            "activation_fn": ACTIVATIONS[self.activation],
+        }
 
 
 def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tensor]:
@@ -47,17 +72,20 @@ def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tens
 
 
 def export_policy(
-    model: MaskablePPO,
+    policy: MaskableActorCriticPolicy,
     path: str | Path,
-    hidden_sizes: list[int],
-    activation: str,
+    network: Network,
     training: Mapping[str, Any] | None = None,
-    inputs: str = "observation",
 ) -> Path:
-    """Write the shareable weights-only checkpoint of ``model`` to ``path``."""
-    notes = {"num_timesteps": int(model.num_timesteps), **(training or {})}
+    """Write the actor of an SB3 ``policy`` (built for ``network``) to ``path``
+    as a shareable weights-only checkpoint with ``training`` notes."""
     return save_policy(
-        path, policy_state_dict(model.policy), hidden_sizes, activation, notes, inputs
+        path,
+        policy_state_dict(policy),
+        network.hidden_sizes,
+        network.activation,
+        training,
+        network.inputs,
     )
 
 
@@ -117,6 +145,7 @@ def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, 
 
 
 __all__ = [
+    "Network",
     "export_policy",
     "load_training_state",
     "policy_state_dict",

@@ -20,7 +20,8 @@ relearning what a hand-written player already knows. This module
    with the teacher on held-out matches;
 3. **writes** (:func:`write_warm_start`) a warm start for
    ``env121 train --set warm_start=FILE`` (every parameter of the SB3 policy,
-   safetensors) and the actor alone as a shareable ``ppo:`` checkpoint.
+   safetensors) and the actor alone as a shareable ``ppo:`` checkpoint
+   (:func:`training.checkpoint.export_policy`).
 
 ``env121 imitate --preset hinted --matches 400 --out runs/imitate`` does all
 three for the network of a training preset (``--teacher`` picks another agent).
@@ -46,31 +47,16 @@ from torch import nn
 
 from agents.greedy import GreedyAgent
 from agents.hints import INPUTS, greedy_decides, policy_input
-from agents.ppo import ACTIVATIONS, save_policy
 from agents.registry import make_agent
 from env121.actions import NUM_ACTIONS
 from env121.game import apply, new_game
 from env121.state import NUM_SEATS
 from env121.turn import Turn
-from training.checkpoint import policy_state_dict
+from training.checkpoint import Network, export_policy
 
 WARM_START_FORMAT = "env121-warm-start"
 POINTS_PER_REWARD = 100
 """``reward_mode="points"`` pays points / 100."""
-
-
-@dataclass(frozen=True)
-class Network:
-    """The shape of a run's networks (``env121 train``'s ``hidden_sizes``,
-    ``activation`` and ``inputs``)."""
-
-    hidden_sizes: list[int]
-    activation: str = "tanh"
-    inputs: str = "observation"
-
-    def describe(self) -> dict[str, Any]:
-        """The shape as the JSON a sidecar records."""
-        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -89,13 +75,7 @@ class Demonstrations:
 
     def subset(self, rows: np.ndarray) -> Demonstrations:
         """The demonstrations of ``rows`` (a boolean or index array)."""
-        return Demonstrations(
-            self.observations[rows],
-            self.masks[rows],
-            self.actions[rows],
-            self.returns[rows],
-            self.matches[rows],
-        )
+        return Demonstrations(*(getattr(self, name)[rows] for name in _FIELDS))
 
     @staticmethod
     def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
@@ -216,8 +196,7 @@ def make_policy(network: Network) -> MaskableActorCriticPolicy:
         spaces.Box(-np.inf, np.inf, (INPUTS[network.inputs],), np.float32),
         spaces.Discrete(NUM_ACTIONS),
         lambda _: 0.0,
-        net_arch={"pi": list(network.hidden_sizes), "vf": list(network.hidden_sizes)},
-        activation_fn=ACTIVATIONS[network.activation],
+        **network.policy_kwargs(),
     )
 
 
@@ -361,20 +340,6 @@ def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network
     policy.load_state_dict(load_file(str(path)))
 
 
-def export_actor(
-    policy: MaskableActorCriticPolicy, path: str | Path, network: Network, notes: dict[str, Any]
-) -> Path:
-    """Write the actor of ``policy`` as a shareable ``ppo:`` checkpoint."""
-    return save_policy(
-        path,
-        policy_state_dict(policy),
-        network.hidden_sizes,
-        network.activation,
-        notes,
-        network.inputs,
-    )
-
-
 # ------------------------------------------------------------------ command line
 
 
@@ -411,7 +376,7 @@ def run_cli(
     notes["report"] = dataclasses.asdict(report)
     directory = Path(out)
     warm = write_warm_start(policy, directory / "warm_start.safetensors", network, notes)
-    actor = export_actor(policy, directory / "policy.safetensors", network, notes)
+    actor = export_policy(policy, directory / "policy.safetensors", network, notes)
     print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
     print(f"policy:     ppo:{actor}")
     return 0

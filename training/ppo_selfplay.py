@@ -67,8 +67,13 @@ from env121.aec_env import REWARD_MODES
 from env121.config import RuleConfig
 from env121.state import NUM_SEATS
 from env121.wrappers import SingleSeat
-from training.checkpoint import export_policy, load_training_state, save_training_state
-from training.imitation import Network, load_warm_start
+from training.checkpoint import (
+    Network,
+    export_policy,
+    load_training_state,
+    save_training_state,
+)
+from training.imitation import load_warm_start
 from training.pool import POOL, MixtureOpponent, OpponentMixture, SnapshotPool
 from training.stats import LearnerStats, StatsWindow
 
@@ -340,10 +345,7 @@ def make_model(config: Config, env: VecEnv) -> MaskablePPO:
         ent_coef=config.ent_coef,
         vf_coef=config.vf_coef,
         max_grad_norm=config.max_grad_norm,
-        policy_kwargs={
-            "net_arch": {"pi": list(config.hidden_sizes), "vf": list(config.hidden_sizes)},
-            "activation_fn": ACTIVATIONS[config.activation],
-        },
+        policy_kwargs=network_of(config).policy_kwargs(),
         seed=config.seed,
         device="cpu",
         verbose=0,
@@ -573,10 +575,13 @@ class SelfPlay(BaseCallback):
     def export(self, path: Path) -> Path:
         """Write the learner's weights-only policy to ``path``."""
         config = self.config
-        notes = {"reward_mode": config.reward_mode, "rules": config.rules, "seed": config.seed}
-        return export_policy(
-            self.learner, path, config.hidden_sizes, config.activation, notes, config.inputs
-        )
+        notes = {
+            "num_timesteps": int(self.learner.num_timesteps),
+            "reward_mode": config.reward_mode,
+            "rules": config.rules,
+            "seed": config.seed,
+        }
+        return export_policy(self.learner.policy, path, network_of(config), notes)
 
     def snapshot(self, reason: str) -> None:
         """Add the learner as it is now to the opponent pool."""

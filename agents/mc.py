@@ -11,12 +11,9 @@ choice), the agent
 2. draws determinizations of what the seat knows
    (:meth:`env121.turn.Turn.determinization`) and, in each, plays every plan
    on a copy: the plan (a declared arrangement is the one greedy would lay
-   out), then the rest of the vòng by the win-or-pass playout
-   (:func:`agents.showdown.showdown`) — with ``chain``, once greedy has
-   played every seat up to the next flip (the rest of the lượt, where the
-   cards put out by swaps go round). The same determinizations serve every
-   plan (common random numbers), so each plan's *gain* over greedy's is
-   measured sample by sample;
+   out), then the *playout*. The same determinizations serve every plan
+   (common random numbers), so each plan's *gain* over greedy's is measured
+   sample by sample;
 3. leaves greedy's plan only for a plan whose mean gain is at least
    ``confidence`` standard errors above zero. It tests after 12, 24, 48, …
    determinizations up to ``budget`` (or until ``ms`` milliseconds are spent):
@@ -24,18 +21,20 @@ choice), the agent
    standard error above zero stops it with greedy's plan, so the budget goes
    to the close decisions.
 
-Why anchored: the win-or-pass playout ignores every later swap, and its
-departures from greedy are not better moves. ``benchmarks/mc_decisions.py``
-judges them by rollouts that play the rest of the vòng with greedy for every
-seat on the *true* hands: over 20 ván (budget 24), the 157 plans that a bare
-best mean picked over greedy's lost 18.8 ± 9.8 points each, and the 13 ahead
-by three standard errors or more lost 30.9 ± 25.1. So ``mc`` is, for now,
-greedy with rare departures where its playout is most sure. With ``chain``
-the departures do gain (the same benchmark with ``--chain --deals 8``: 54
-departures, +40.0 ± 22.8 points each), but it thinks about 5 times longer
-(``mc:chain=true,budget=12,confidence=1``: about 20 s a ván), and two
-tournaments against greedy found no clear edge (8 deals: −9, 95% interval
-[−154, +137]; 16 other deals: +14 [−54, +81]).
+The playout (``leaf``, the default): the card the plan leaves on offer — the
+card a swap put out, or on a pass the card passed — goes round its remaining
+askers, who win on it or pass; if nobody wins, the rest of the vòng is valued
+by :func:`agents.leaf.leaf_value`, a line fitted to greedy self-play on how
+much better each seat's win table is than the others'. What a swap gives the
+next seats is played out exactly in each determinization; what the hands are
+worth later is estimated. With ``chain``, greedy first plays every seat up to
+the next flip (the rest of the lượt, where the cards put out by swaps go
+round), at several times the cost. With ``leaf=false`` the playout is instead
+the win-or-pass showdown to the end of the vòng (:mod:`agents.showdown`),
+which freezes every hand: ``benchmarks/mc_decisions.py`` judged its
+departures by rollouts that play the rest of the vòng with greedy for every
+seat on the *true* hands, and over 20 ván (budget 24) the 157 plans that a
+bare best mean picked over greedy's lost 18.8 ± 9.8 points each.
 
 It takes Ù whenever it can and declares Thế trắng whenever it may, as greedy
 does, and places a Nhất Bản arrangement as greedy would.
@@ -50,6 +49,7 @@ import numpy as np
 
 from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
+from agents.leaf import leaf_value
 from agents.showdown import showdown
 from env121.actions import NHAT_BAN, PASS, action_card, is_card_action
 from env121.game import apply, legal_actions, nhat_ban_allowed, swap_kind_between
@@ -67,7 +67,7 @@ Plan = tuple[int, bool]
 
 
 class MCAgent:
-    """Determinized Monte Carlo with the win-or-pass playout; see the module docstring."""
+    """Determinized Monte Carlo anchored on greedy; see the module docstring."""
 
     uses_search = True
 
@@ -79,6 +79,7 @@ class MCAgent:
         nhat_ban: bool = True,
         confidence: float = 3.0,
         chain: bool = False,
+        leaf: bool = True,
     ) -> None:
         if budget < 2:
             raise ValueError(f"budget={budget} is not valid: expected ≥ 2 determinizations")
@@ -95,6 +96,7 @@ class MCAgent:
         self.nhat_ban = nhat_ban
         self.confidence = confidence
         self.chain = chain
+        self.leaf = leaf
         self.greedy = GreedyAgent()
         self.rng = np.random.default_rng(0)
 
@@ -182,7 +184,8 @@ class MCAgent:
         placements: dict[PlacementKey, int],
     ) -> float:
         """The seat's result in the vòng: the plan, with ``chain`` greedy for
-        every seat until the next flip, then the win-or-pass playout."""
+        every seat until the next flip, then the leaf value (or, without
+        ``leaf``, the win-or-pass showdown)."""
         state = self._play_plan(world, seat, plan, placements)
         if self.chain:
             flips = state.noc_pos
@@ -190,7 +193,10 @@ class MCAgent:
                 apply(state, self.greedy.act(Turn(state, state.current_player)))
         if len(state.results) > len(world.results) or state.phase != Phase.OFFER:
             return float(state.scores[seat] - world.scores[seat])
-        winner, points = showdown(state, [seat_win_points(state, s) for s in range(4)])
+        tables = [seat_win_points(state, s) for s in range(4)]
+        if self.leaf:
+            return leaf_value(state, seat, tables)
+        winner, points = showdown(state, tables)
         if winner < 0:
             return 0.0
         return float(win_payments(points, winner, state.config)[seat])

@@ -29,12 +29,13 @@ KET_CHUNG = 1
 """Điểm of the Kết chung Thưởng (won on the last Nọc card)."""
 
 
-def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
-    """``(winner, Điểm)`` of the win-or-pass playout from an OFFER state, or
-    ``(-1, 0)`` for a draw on an empty Nọc. ``tables[s][c]`` is the Điểm of seat
-    s's Ù on card c (0: not a win), without Tự thân and Kết chung."""
+def offer_round(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
+    """``(winner, Điểm)`` when one of the askers still to answer on the card on
+    offer wins on it (the first in order), else ``(-1, 0)``. ``tables[s][c]`` is
+    the Điểm of seat s's Ù on card c (0: not a win), without Tự thân and Kết
+    chung, which this adds."""
     if state.phase != Phase.OFFER:
-        raise ValueError(f"showdown starts from an OFFER state, not {state.phase.value}")
+        raise ValueError(f"the card on offer needs an OFFER state, not {state.phase.value}")
     card, exposer, flipped = state.offer_card, state.offer_exposer, state.offer_flipped
     for seat in state.ask_order[state.ask_pos :]:
         points = int(tables[seat][card])
@@ -42,8 +43,17 @@ def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
             own_flip = flipped and exposer == seat
             last = flipped and state.noc_left == 0
             return seat, points + TU_THAN * own_flip + KET_CHUNG * last
+    return -1, 0
+
+
+def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
+    """``(winner, Điểm)`` of the win-or-pass playout from an OFFER state, or
+    ``(-1, 0)`` for a draw on an empty Nọc; ``tables`` as in :func:`offer_round`."""
+    winner, points = offer_round(state, tables)
+    if winner >= 0:
+        return winner, points
     noc = state.noc[state.noc_pos :]
-    flipper = (exposer + 1) % NUM_SEATS
+    flipper = (state.offer_exposer + 1) % NUM_SEATS
     for i, card in enumerate(noc):
         last = i == len(noc) - 1
         for k in range(NUM_SEATS):
@@ -55,4 +65,4 @@ def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
     return -1, 0
 
 
-__all__ = ["KET_CHUNG", "TU_THAN", "showdown"]
+__all__ = ["KET_CHUNG", "TU_THAN", "offer_round", "showdown"]

@@ -3,10 +3,12 @@
 Usage::
 
     .venv/bin/python -m benchmarks.mc_decisions [--deals N] [--budget B] [--rollouts K]
+        [--chain] [--showdown]
 
 Plays N seeded ván with ``greedy`` in every seat. At each of seat 0's
 decisions with a real choice, an ``mc`` agent (``budget`` determinizations,
-no confidence gate) evaluates its plans with the win-or-pass playout; where
+no confidence gate) evaluates its plans with its playout (the leaf value;
+``--showdown``: the win-or-pass showdown; ``--chain``: greedy first); where
 its best mean is not greedy's plan, both plans are judged by an *oracle*: K
 rollouts from the true state (the real hands, the Nọc reshuffled), each
 playing the plan and then greedy for every seat to the end of the vòng, with
@@ -76,9 +78,10 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=8)
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--chain", action="store_true", help="mc's chain playout")
+    parser.add_argument("--showdown", action="store_true", help="mc's leaf=false playout")
     args = parser.parse_args()
     greedy = GreedyAgent()
-    mc = MCAgent(budget=args.budget, confidence=0.0, chain=args.chain)
+    mc = MCAgent(budget=args.budget, confidence=0.0, chain=args.chain, leaf=not args.showdown)
     departures: list[tuple[float, str, float]] = []  # (z, kind, oracle gain)
     decisions = 0
     for deal in range(args.deals):

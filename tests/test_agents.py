@@ -5,21 +5,24 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import AgentSpecError, available_agents, make_agent
+from agents import AgentSpecError, available_agents, leaf, make_agent
 from agents.knowledge import unseen_cards
 from agents.mc import MCAgent, best_gain
-from agents.showdown import showdown
+from agents.showdown import offer_round, showdown
 from env121.actions import PASS, U
 from env121.config import RuleConfig
 from env121.game import apply, legal_actions, new_game
 from env121.match import play_agents
+from env121.payment import win_payments
 from env121.playout import player_rng
 from env121.state import Phase, State
 from env121.turn import DeterminizationNotGranted, Turn
 from env121.view import observe
 from env121.win_table import seat_win_points
 
-FAST_SPECS = ("random", "greedy", "mc:budget=2,width=2", "mc:budget=2,chain=true")
+FAST_SPECS = (
+    "random", "greedy", "mc:budget=2,width=2", "mc:budget=2,chain=true", "mc:budget=2,leaf=false",
+)  # fmt: skip
 PUBLIC_FIELDS = (
     "locked", "known", "dead", "chi_diem", "an_si_revealed", "offer_card",
     "scores", "hand_sizes", "nhat_ban", "noc_left", "phase", "legal_actions",
@@ -234,3 +237,74 @@ def test_showdown_needs_an_offer():
         apply(state, legal_actions(state)[0])
     with pytest.raises(ValueError, match="OFFER"):
         showdown(state, tables_of(state))
+
+
+# ---------------------------------------------------------------------- leaf
+
+
+def offer_states(seeds: range, per_seed: int) -> list[State]:
+    """OFFER states along random play."""
+    found: list[State] = []
+    for seed in seeds:
+        state, rng = new_game(seed), player_rng(seed)
+        taken = 0
+        while not state.is_over and taken < per_seed:
+            if state.phase == Phase.OFFER:
+                found.append(state.clone())
+                taken += 1
+            legal = legal_actions(state)
+            apply(state, legal[int(rng.integers(len(legal)))])
+    return found
+
+
+def test_offer_round_matches_the_engine_playing_win_or_pass_on_the_card():
+    """The askers still to answer win on the card on offer, or it goes dead."""
+    wins = 0
+    states = offer_states(range(8), 30)
+    for state in states:
+        played, flips, ended = state.clone(), state.noc_pos, len(state.results)
+        while len(played.results) == ended and played.noc_pos == flips:
+            apply(played, U if U in legal_actions(played) else PASS)
+        won = len(played.results) > ended and played.results[-1].outcome == "u"
+        expected = (played.results[-1].seat, played.results[-1].points) if won else (-1, 0)
+        assert offer_round(state, tables_of(state)) == expected
+        wins += won
+    assert len(states) == 240 and 0 < wins < len(states)
+
+
+def test_leaf_value_pays_a_win_on_the_card_on_offer_else_the_fitted_line():
+    """Both branches are zero-sum over the four seats, like the payments."""
+    branches = set()
+    for state in offer_states(range(8, 14), 30):
+        tables = tables_of(state)
+        values = [leaf.leaf_value(state, seat, tables) for seat in range(4)]
+        assert sum(values) == pytest.approx(0, abs=1e-9)
+        winner, points = offer_round(state, tables)
+        t = leaf.noc_means(state, tables)
+        expected = (
+            list(win_payments(points, winner, state.config))
+            if winner >= 0
+            else [leaf.SCALE * (t[seat] - t.mean()) for seat in range(4)]
+        )
+        assert values == pytest.approx(expected)
+        branches.add(winner >= 0)
+    assert branches == {False, True}
+
+
+def test_leaf_fit_recovers_a_known_scale_and_rejects_empty_data():
+    ahead = np.random.default_rng(0).normal(0, 0.3, 400)
+    assert leaf.fit(ahead, 150.0 * ahead) == pytest.approx((150.0, 1.0))
+    noisy = 150.0 * ahead + np.random.default_rng(1).normal(0, 5, 400)
+    scale, r2 = leaf.fit(ahead, noisy)
+    assert 140 < scale < 160 and 0.5 < r2 < 1
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        leaf.fit(np.zeros(3), np.ones(3))
+
+
+def test_leaf_rows_are_zero_sum_per_flip():
+    """Per flip, the four seats' features and payments each sum to zero."""
+    ahead, payments = leaf.collect(matches=1, seed=0)
+    assert len(ahead) == len(payments) > 0 and len(ahead) % 4 == 0
+    assert np.allclose(ahead.reshape(-1, 4).sum(axis=1), 0)
+    assert np.allclose(payments.reshape(-1, 4).sum(axis=1), 0)
+    assert np.any(payments) and np.any(ahead)

@@ -26,7 +26,7 @@ def register_all() -> None:
     """Register ``random``, ``greedy``, ``mc`` and ``ppo``."""
     register("random", RandomAgent, "uniformly random legal actions")
     register("greedy", GreedyAgent, "rule based: Ù at once, swaps to the most valuable waits")
-    register("mc", MCAgent, "determinized Monte Carlo with a win-or-pass playout")
+    register("mc", MCAgent, "determinized Monte Carlo anchored on greedy, fitted leaf value")
     register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
 
 

@@ -10,8 +10,10 @@ the engine, adding the two Thưởng the tables leave out: Tự thân (the winne
 flipped the card) and Kết chung (the last Nọc card). A test checks it against
 the engine played with that policy.
 
-:class:`agents.mc.MCAgent` uses it as its fast playout. Not modelled (the
-policy never reaches them): swaps, Nhất Bản declarations, and the
+:func:`offer_round` is the first step alone (the card on offer goes round);
+:class:`agents.mc.MCAgent` plays it before its leaf value
+(:mod:`agents.leaf`), and the whole showdown with ``leaf=false``. Not
+modelled (the policy never reaches them): swaps, Nhất Bản declarations, and the
 ``max_actions_per_vong`` cap.
 """
 

@@ -206,42 +206,6 @@ def win_or_pass(state: State) -> None:
         apply(state, U if U in legal_actions(state) else PASS)
 
 
-def tables_of(state: State) -> list[np.ndarray]:
-    return [seat_win_points(state, seat) for seat in range(4)]
-
-
-def test_showdown_matches_the_engine_playing_win_or_pass():
-    compared = wins = 0
-    for seed in range(12):
-        state = new_game(seed)
-        rng = player_rng(seed)
-        while not state.is_over and compared < 40 * (seed + 1):
-            if state.phase == Phase.OFFER:
-                winner, points = showdown(state, tables_of(state))
-                played = state.clone()
-                win_or_pass(played)
-                result = played.results[-1]
-                assert (winner, points) == (
-                    (result.seat, result.points) if result.outcome == "u" else (-1, 0)
-                )
-                compared += 1
-                wins += winner >= 0
-            legal = legal_actions(state)
-            apply(state, legal[int(rng.integers(len(legal)))])
-    assert compared >= 200 and 0 < wins < compared
-
-
-def test_showdown_needs_an_offer():
-    state = new_game(0)
-    while state.phase == Phase.OFFER:
-        apply(state, legal_actions(state)[0])
-    with pytest.raises(ValueError, match="OFFER"):
-        showdown(state, tables_of(state))
-
-
-# ---------------------------------------------------------------------- leaf
-
-
 def offer_states(seeds: range, per_seed: int) -> list[State]:
     """OFFER states along random play."""
     found: list[State] = []
@@ -255,6 +219,36 @@ def offer_states(seeds: range, per_seed: int) -> list[State]:
             legal = legal_actions(state)
             apply(state, legal[int(rng.integers(len(legal)))])
     return found
+
+
+def tables_of(state: State) -> list[np.ndarray]:
+    return [seat_win_points(state, seat) for seat in range(4)]
+
+
+def test_showdown_matches_the_engine_playing_win_or_pass():
+    compared = wins = 0
+    for state in offer_states(range(12), 40):
+        winner, points = showdown(state, tables_of(state))
+        played = state.clone()
+        win_or_pass(played)
+        result = played.results[-1]
+        assert (winner, points) == (
+            (result.seat, result.points) if result.outcome == "u" else (-1, 0)
+        )
+        compared += 1
+        wins += winner >= 0
+    assert compared >= 200 and 0 < wins < compared
+
+
+def test_showdown_needs_an_offer():
+    state = new_game(0)
+    while state.phase == Phase.OFFER:
+        apply(state, legal_actions(state)[0])
+    with pytest.raises(ValueError, match="OFFER"):
+        showdown(state, tables_of(state))
+
+
+# ---------------------------------------------------------------------- leaf
 
 
 def test_offer_round_matches_the_engine_playing_win_or_pass_on_the_card():

@@ -18,6 +18,22 @@ A network trained with them records ``inputs: "observation+greedy_hints"``
 in its checkpoint (:mod:`agents.ppo`), and its agent computes them on every
 decision, so it thinks about as long as greedy does.
 
+``inputs: "observation+search_hints"`` adds two more blocks, the *search
+hints* (:func:`search_hints`): what the first look of :class:`~agents.mc.MCAgent`
+(:data:`agents.mc.FIRST_LOOK` determinizations, its leaf playout) measures of
+each of its plans against greedy's —
+
+* **search gain** — the plan's mean gain in points over greedy's plan,
+  divided by :data:`SEARCH_SCALE` (for a swap planned both with and without
+  declaring Nhất Bản, the better of the two);
+* **search z** — that gain in standard errors of the paired differences,
+  clipped to ±:data:`Z_CLIP` and divided by it;
+
+0 for greedy's own plan, for actions the search does not plan (on a Cướp, the
+swaps beyond its ``width``) and for decisions it does not search. Such a
+network's agent draws determinizations (it declares ``uses_search``) and
+thinks about as long as ``mc``'s first look, tens of milliseconds.
+
 Such a *hinted* policy also leaves to greedy the decisions that need no
 judgement of the game (:func:`greedy_decides`): a forced move, Ù and Thế
 trắng (every built-in agent takes them), and laying out a declared Nhất Bản
@@ -38,6 +54,7 @@ from gymnasium import spaces
 
 from agents.greedy import GreedyAgent, swap_gains
 from agents.knowledge import HandJudge, obvious_action
+from agents.mc import FIRST_LOOK, MCAgent, plan_gains
 from env121.actions import NHAT_BAN, NUM_ACTIONS
 from env121.observation import OBS_SIZE
 from env121.state import Phase
@@ -45,11 +62,22 @@ from env121.turn import Turn
 from env121.wrappers import MAX_RESET_MATCHES, SingleSeat
 
 HINTS_SIZE = 2 * NUM_ACTIONS
+SEARCH_HINTS_SIZE = 2 * NUM_ACTIONS
 GAIN_SCALE = 10.0
 """Value gains are divided by this (a gain of one winning card worth 5 Điểm → 0.5)."""
+SEARCH_SCALE = 100.0
+"""Search gains (points) are divided by this, as rewards are (points / 100)."""
+Z_CLIP = 10.0
+"""Search z beyond ±this is clipped."""
 _LAYOUT = (Phase.NB_GAP, Phase.NB_PLACE)
-INPUTS = {"observation": OBS_SIZE, "observation+greedy_hints": OBS_SIZE + HINTS_SIZE}
+INPUTS = {
+    "observation": OBS_SIZE,
+    "observation+greedy_hints": OBS_SIZE + HINTS_SIZE,
+    "observation+search_hints": OBS_SIZE + HINTS_SIZE + SEARCH_HINTS_SIZE,
+}
 """What a policy network may read, and its input width."""
+SEARCHING_INPUTS = ("observation+search_hints",)
+"""The inputs whose hints draw determinizations."""
 
 
 def greedy_hints(turn: Turn, greedy: GreedyAgent) -> np.ndarray:
@@ -76,11 +104,64 @@ def greedy_decides(turn: Turn) -> bool:
     return obvious_action(turn.legal_actions) is not None or turn.view.phase in _LAYOUT
 
 
-def policy_input(turn: Turn, inputs: str, greedy: GreedyAgent) -> np.ndarray:
-    """What a network reading ``inputs`` (a key of :data:`INPUTS`) is given for ``turn``."""
-    if inputs == "observation":
-        return turn.observation
-    return np.concatenate([turn.observation, greedy_hints(turn, greedy)])
+def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
+    """The search hints of ``turn`` (``float32[SEARCH_HINTS_SIZE]``): the first
+    look of ``searcher`` at its plans (its own generator draws the
+    determinizations; ``turn`` must grant them); see the module docstring."""
+    hints = np.zeros(SEARCH_HINTS_SIZE, dtype=np.float32)
+    phase = turn.view.phase
+    if greedy_decides(turn) or phase not in (Phase.OFFER, Phase.NB_CHOICE):
+        return hints
+    plans = searcher.plans(turn)
+    if len({action for action, _ in plans}) == 1:
+        return hints
+    playouts = searcher.playouts(turn, plans)
+    gains, z = plan_gains(np.array([next(playouts) for _ in range(FIRST_LOOK)]))
+    best: dict[int, int] = {}  # action -> index of its best plan
+    for index, (action, _) in enumerate(plans):
+        if action not in best or gains[index] > gains[best[action]]:
+            best[action] = index
+    for action, index in best.items():
+        hints[action] = gains[index] / SEARCH_SCALE
+        hints[NUM_ACTIONS + action] = np.clip(z[index], -Z_CLIP, Z_CLIP) / Z_CLIP
+    return hints
+
+
+class Hinter:
+    """What a network reading ``inputs`` (a key of :data:`INPUTS`) is given,
+    and greedy for the decisions such a network leaves to it. Search hints
+    draw determinizations from the hinter's own generator (:meth:`reset`)."""
+
+    def __init__(self, inputs: str) -> None:
+        if inputs not in INPUTS:
+            raise ValueError(f"inputs={inputs!r} is not valid: expected one of {sorted(INPUTS)}")
+        self.inputs = inputs
+        self.greedy = GreedyAgent()
+        self.searcher = MCAgent()
+        self.uses_search = inputs in SEARCHING_INPUTS
+        """Whether the hints need turns that grant determinizations."""
+
+    def reset(self, seed: int) -> None:
+        """Reseed the search hints' determinizations."""
+        self.searcher.reset(seed)
+
+    def leaves_to_greedy(self, turn: Turn) -> bool:
+        """Whether a network reading these inputs leaves ``turn`` to greedy
+        (:func:`greedy_decides`; never for the bare observation)."""
+        return self.inputs != "observation" and greedy_decides(turn)
+
+    def hints(self, turn: Turn) -> np.ndarray:
+        """What follows the observation in the network's input (empty for
+        the bare observation)."""
+        if self.inputs == "observation":
+            return np.zeros(0, dtype=np.float32)
+        if not self.uses_search:
+            return greedy_hints(turn, self.greedy)
+        return np.concatenate([greedy_hints(turn, self.greedy), search_hints(turn, self.searcher)])
+
+    def __call__(self, turn: Turn) -> np.ndarray:
+        """The network's input for ``turn`` (``float32[INPUTS[inputs]]``)."""
+        return np.concatenate([turn.observation, self.hints(turn)]).astype(np.float32)
 
 
 class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
@@ -88,16 +169,23 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
     policy: the learner's decisions that :func:`greedy_decides` are played by
     greedy inside the environment (their rewards are added to the learner's
     next step, or the last one), and every observation carries greedy's
-    hints after the ``env121_v0`` vector (zeros once the match is over)."""
+    hints after the ``env121_v0`` vector (zeros once the match is over):
+    those of ``inputs``, a hinted key of :data:`INPUTS` (search hints are
+    drawn from a generator seeded by :meth:`reset`'s ``seed``)."""
 
-    def __init__(self, env: gymnasium.Env[np.ndarray, np.int64]) -> None:
+    def __init__(
+        self, env: gymnasium.Env[np.ndarray, np.int64], inputs: str = "observation+greedy_hints"
+    ) -> None:
         super().__init__(env)
         if not isinstance(env.unwrapped, SingleSeat):
             raise TypeError(f"HintedSeat wraps a SingleSeat environment, not {env.unwrapped!r}")
+        if inputs == "observation":
+            raise ValueError(
+                "HintedSeat is for hinted inputs: expected one with hints, not 'observation'"
+            )
         self.seat_env: SingleSeat = env.unwrapped
-        self.greedy = GreedyAgent()
-        size = INPUTS["observation+greedy_hints"]
-        self.observation_space = spaces.Box(-np.inf, np.inf, (size,), np.float32)
+        self.hinter = Hinter(inputs)
+        self.observation_space = spaces.Box(-np.inf, np.inf, (INPUTS[inputs],), np.float32)
         self._carried = 0.0
 
     def reset(
@@ -105,6 +193,8 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new match, played until the learner has a decision of its own."""
         observation, info = self.env.reset(seed=seed, options=options)
+        if seed is not None:
+            self.hinter.reset(int(np.random.SeedSequence([seed, 1]).generate_state(1)[0]))
         for _ in range(MAX_RESET_MATCHES):
             observation, reward, terminated, _, info = self._greedy_steps(observation, info)
             if not terminated:
@@ -140,7 +230,7 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
             if not greedy_decides(turn):
                 break
             observation, reward, terminated, truncated, info = self.env.step(
-                np.int64(self.greedy.act(turn))
+                np.int64(self.hinter.greedy.act(turn))
             )
             total += float(reward)
         return observation, total, terminated, truncated, info
@@ -148,9 +238,10 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
     def _hinted(self, observation: np.ndarray) -> np.ndarray:
         game = self.seat_env.env.game
         if game.is_over:
-            hints = np.zeros(HINTS_SIZE, dtype=np.float32)
+            hints = np.zeros(INPUTS[self.hinter.inputs] - OBS_SIZE, dtype=np.float32)
         else:
-            hints = greedy_hints(Turn(game, game.current_player), self.greedy)
+            seat = game.current_player
+            hints = self.hinter.hints(Turn(game, seat, search_allowed=self.hinter.uses_search))
         return np.concatenate([observation, hints]).astype(np.float32)
 
 
@@ -158,8 +249,13 @@ __all__ = [
     "GAIN_SCALE",
     "HINTS_SIZE",
     "INPUTS",
+    "SEARCHING_INPUTS",
+    "SEARCH_HINTS_SIZE",
+    "SEARCH_SCALE",
+    "Z_CLIP",
     "HintedSeat",
+    "Hinter",
     "greedy_decides",
     "greedy_hints",
-    "policy_input",
+    "search_hints",
 ]

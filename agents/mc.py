@@ -224,17 +224,26 @@ class MCAgent:
         return state
 
 
+def plan_gains(results: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per plan of ``results[sample, plan]``: its mean gain over plan 0, and
+    that gain in standard errors of the paired differences (0 for plan 0 and
+    for a gain of exactly 0 in every sample; ±inf for the same non-zero gain
+    in every sample)."""
+    gains = results - results[:, :1]
+    mean = gains.mean(axis=0)
+    error = gains.std(axis=0, ddof=1) / np.sqrt(len(gains))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(error > 0, mean / np.where(error > 0, error, 1.0), np.sign(mean) * np.inf)
+    return mean, np.nan_to_num(z, nan=0.0, posinf=np.inf, neginf=-np.inf)
+
+
 def best_gain(results: np.ndarray) -> tuple[int, float]:
     """The plan with the best mean in ``results[sample, plan]`` and its mean
     gain over plan 0 in standard errors (0 when plan 0 is best)."""
     best = int(np.argmax(results.mean(axis=0)))  # the first of equals: plan 0 wins ties
     if best == 0:
         return 0, 0.0
-    gain = results[:, best] - results[:, 0]
-    error = float(gain.std(ddof=1)) / np.sqrt(len(gain))
-    if error == 0:  # the same gain in every sample: it is positive (it beat plan 0)
-        return best, float("inf")
-    return best, float(gain.mean()) / error
+    return best, float(plan_gains(results)[1][best])
 
 
-__all__ = ["MCAgent"]
+__all__ = ["FIRST_LOOK", "MCAgent", "best_gain", "plan_gains"]

@@ -5,8 +5,9 @@ A checkpoint meant for sharing is two files side by side:
 * ``NAME.safetensors`` — the policy network's state dict (safetensors: plain
   tensors, nothing is ever unpickled);
 * ``NAME.json`` — the sidecar: the network's shape (hidden layer sizes,
-  activation, and its ``inputs``: the ``env121_v0`` observation, or the
-  observation followed by greedy's hints, :mod:`agents.hints`),
+  activation, its ``inputs``: the ``env121_v0`` observation, or the
+  observation followed by greedy's hints and perhaps the search hints,
+  :mod:`agents.hints`; and whether it has the ``hint_head``),
   ``obs_size`` / ``num_actions``, the environment id and env121
   version it was trained on, and SHA-256 fingerprints of the observation and
   action layouts (:data:`env121.observation.OBSERVATION_LAYOUT`,
@@ -23,8 +24,9 @@ an activation between them, ending in the action head's logits
 (``training.checkpoint.export_policy`` writes one from a trained model).
 :class:`PPOAgent` plays the masked argmax of the logits, or samples from the
 masked softmax with its seeded generator when ``deterministic=False`` (a
-network that reads greedy's hints leaves wins, forced moves and the Nhất Bản
-layout to greedy, :func:`agents.hints.greedy_decides`)::
+network that reads hints leaves wins, forced moves and the Nhất Bản layout
+to greedy, :func:`agents.hints.greedy_decides`; one that reads the search
+hints draws determinizations, so it declares ``uses_search``)::
 
     agent = make_agent("ppo:runs/small/policy.safetensors")
 """
@@ -45,8 +47,7 @@ from safetensors.torch import load_file, save_file
 from torch import nn
 
 import env121
-from agents.greedy import GreedyAgent
-from agents.hints import INPUTS, greedy_decides, policy_input
+from agents.hints import INPUTS, Hinter
 from agents.registry import canonical_spec
 from env121.actions import ACTION_LAYOUT, NUM_ACTIONS
 from env121.aec_env import ENV_ID
@@ -106,14 +107,38 @@ def one_thread() -> Iterator[None]:
         torch.set_num_threads(threads)
 
 
+def hint_blocks(inputs: str) -> int:
+    """How many blocks of ``NUM_ACTIONS`` hints follow the observation in ``inputs``."""
+    return (INPUTS[inputs] - OBS_SIZE) // NUM_ACTIONS
+
+
+def action_hints(features: torch.Tensor, blocks: int) -> torch.Tensor:
+    """The hints that end a batch of vectors (their last ``blocks·NUM_ACTIONS``
+    values, block after block) regrouped per action: ``[..., NUM_ACTIONS, blocks]``."""
+    hints = features[..., features.shape[-1] - blocks * NUM_ACTIONS :]
+    grouped: torch.Tensor = hints.reshape(*hints.shape[:-1], blocks, NUM_ACTIONS)
+    return grouped.transpose(-1, -2)
+
+
 class PolicyNetwork(nn.Module):
     """Input vector -> action logits: ``Linear`` layers with ``activation``
     between them (the actor of SB3's ``MlpPolicy`` and its action head). The
     input is what ``inputs`` names (:data:`agents.hints.INPUTS`): the
-    ``env121_v0`` observation, or the observation followed by greedy's hints."""
+    ``env121_v0`` observation, or the observation followed by hints.
+
+    With ``hint_head`` (hinted inputs only), every action's logit also gets
+    ``hint_head · (its hints)``: one weight per hint block, shared by all the
+    actions. Hints are aligned with the action ids, and a plain MLP must learn
+    that alignment separately for each of the ``NUM_ACTIONS`` ids, from the
+    few decisions where that id was played; the head learns it once
+    (``training.hint_head`` is the same network inside SB3)."""
 
     def __init__(
-        self, hidden_sizes: Sequence[int], activation: str = "tanh", inputs: str = "observation"
+        self,
+        hidden_sizes: Sequence[int],
+        activation: str = "tanh",
+        inputs: str = "observation",
+        hint_head: bool = False,
     ) -> None:
         super().__init__()
         if activation not in ACTIVATIONS:
@@ -122,10 +147,11 @@ class PolicyNetwork(nn.Module):
             )
         if inputs not in INPUTS:
             raise ValueError(f"inputs={inputs!r} is not valid: expected one of {sorted(INPUTS)}")
+        if hint_head and not hint_blocks(inputs):
+            raise ValueError(f"hint_head=True is not valid for inputs={inputs!r}: it reads hints")
         self.hidden_sizes = [int(h) for h in hidden_sizes]
         self.activation = activation
         self.inputs = inputs
-        self._greedy = GreedyAgent()
         layers: list[nn.Module] = []
         width = INPUTS[inputs]
         for hidden in self.hidden_sizes:
@@ -133,20 +159,24 @@ class PolicyNetwork(nn.Module):
             width = hidden
         layers.append(nn.Linear(width, NUM_ACTIONS))
         self.layers = nn.Sequential(*layers)
+        self.hint_head = nn.Linear(hint_blocks(inputs), 1, bias=False) if hint_head else None
 
     def forward(self, observation: torch.Tensor) -> torch.Tensor:
         """Logits over the action ids."""
         logits: torch.Tensor = self.layers(observation)
+        if self.hint_head is not None:
+            blocks = self.hint_head.in_features
+            logits = logits + self.hint_head(action_hints(observation, blocks)).squeeze(-1)
         return logits
 
-    def act(self, turn: Turn, rng: np.random.Generator | None = None) -> int:
+    def act(self, turn: Turn, hinter: Hinter, rng: np.random.Generator | None = None) -> int:
         """The masked argmax of the logits for ``turn``, or a sample of the
-        masked softmax drawn from ``rng`` when one is given. A network that
-        reads greedy's hints leaves the decisions :func:`agents.hints.greedy_decides`
-        to greedy."""
-        if self.inputs != "observation" and greedy_decides(turn):
-            return self._greedy.act(turn)
-        observation = policy_input(turn, self.inputs, self._greedy)
+        masked softmax drawn from ``rng`` when one is given; ``hinter`` (for
+        this network's ``inputs``) makes the input. A network that reads hints
+        leaves the decisions :func:`agents.hints.greedy_decides` to greedy."""
+        if hinter.leaves_to_greedy(turn):
+            return hinter.greedy.act(turn)
+        observation = hinter(turn)
         legal = np.flatnonzero(turn.action_mask)
         if not len(legal):
             raise ValueError("the action mask allows no action: the agent is not to act")
@@ -171,6 +201,7 @@ def save_policy(
     activation: str,
     training: Mapping[str, Any] | None = None,
     inputs: str = "observation",
+    hint_head: bool = False,
 ) -> Path:
     """Write a weights-only checkpoint (``path`` must end in ``.safetensors``)
     and its sidecar; returns ``path``. ``state_dict`` is a
@@ -178,7 +209,7 @@ def save_policy(
     path = Path(path)
     if path.suffix != ".safetensors":
         raise ValueError(f"checkpoint path {str(path)!r} is not valid: expected NAME.safetensors")
-    network = PolicyNetwork(hidden_sizes, activation, inputs)
+    network = PolicyNetwork(hidden_sizes, activation, inputs, hint_head)
     network.load_state_dict(dict(state_dict))  # raises if the shapes do not fit
     path.parent.mkdir(parents=True, exist_ok=True)
     tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in state_dict.items()}
@@ -191,6 +222,7 @@ def save_policy(
             "hidden_sizes": network.hidden_sizes,
             "activation": activation,
             "inputs": inputs,
+            "hint_head": hint_head,
         },
         "weights": path.name,
         "weights_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
@@ -267,6 +299,7 @@ def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
             shape.get("hidden_sizes", []),
             shape.get("activation", ""),
             shape.get("inputs", "observation"),  # format 1 before hints: the observation
+            bool(shape.get("hint_head", False)),  # and before the hint head: none
         )
         tensors = load_file(str(checkpoint))
         expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
@@ -307,24 +340,26 @@ def resolve_checkpoint(checkpoint: str) -> Path:
 class PolicyAgent:
     """An agent that plays a :class:`PolicyNetwork`: the masked argmax of its
     logits (``deterministic``) or a sample of the masked softmax drawn with its
-    own seeded generator."""
-
-    uses_search = False
+    own seeded generator. It searches (``uses_search``) when its network reads
+    search hints, whose determinizations its :class:`~agents.hints.Hinter` draws."""
 
     def __init__(self, network: PolicyNetwork, spec: str, deterministic: bool = True) -> None:
         self.network = network
         self.spec = spec
         self.deterministic = deterministic
+        self.hinter = Hinter(network.inputs)
+        self.uses_search = self.hinter.uses_search
         self.rng = np.random.default_rng(0)
 
     def reset(self, seed: int) -> None:
-        """Reseed the sampling generator for a new match."""
+        """Reseed the sampling generator and the hints' for a new match."""
         self.rng = np.random.default_rng(seed)
+        self.hinter.reset(int(np.random.SeedSequence([seed, 1]).generate_state(1)[0]))
 
     def act(self, turn: Turn) -> int:
         """The policy's action for ``turn`` (always one of ``turn.legal_actions``)."""
         rng = None if self.deterministic else self.rng
-        return self.network.act(turn, rng)
+        return self.network.act(turn, self.hinter, rng)
 
 
 class PPOAgent(PolicyAgent):

@@ -7,7 +7,7 @@ import pytest
 
 from agents import AgentSpecError, available_agents, leaf, make_agent
 from agents.knowledge import unseen_cards
-from agents.mc import MCAgent, best_gain
+from agents.mc import MCAgent, best_gain, plan_gains
 from agents.showdown import offer_round, showdown
 from env121.actions import PASS, U
 from env121.config import RuleConfig
@@ -121,6 +121,22 @@ def test_best_gain_measures_the_gain_over_plan_0_in_standard_errors():
     best, z = best_gain(results)
     assert best == 2
     assert z == pytest.approx(gains.mean() / (gains.std(ddof=1) / 2))
+
+
+def test_plan_gains_are_paired_differences_from_plan_0_in_standard_errors():
+    results = np.array([[1.0, 3.0, 1.0, 0.0], [2.0, 3.0, 2.0, 4.0], [0.0, 4.0, 0.0, 1.0]])
+    mean, z = plan_gains(results)
+    assert mean == pytest.approx([0.0, 7 / 3, 0.0, 2 / 3])
+    differences = results[:, 3] - results[:, 0]
+    error = differences.std(ddof=1) / np.sqrt(3)
+    assert z[0] == 0 and z[2] == 0  # no gain, no spread: 0, not nan
+    assert z[3] == pytest.approx(differences.mean() / error)
+    assert np.isfinite(z[1]) and z[1] > 0
+    assert plan_gains(np.array([[0.0, 2.0, -1.0], [1.0, 3.0, 0.0]]))[1].tolist() == [
+        0.0,
+        float("inf"),
+        float("-inf"),
+    ]
 
 
 def first_offer_decision(agent: MCAgent) -> tuple[Turn, list[tuple[int, bool]]]:

@@ -7,9 +7,9 @@ import pytest
 import torch
 
 from agents.greedy import GreedyAgent
-from agents.hints import INPUTS
+from agents.hints import HINTS_SIZE, INPUTS, Z_CLIP
 from agents.ppo import PPOAgent, load_policy
-from env121.actions import PASS, THE_TRANG, U
+from env121.actions import NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.cli import main
 from env121.game import apply, new_game
 from env121.match import play_agents
@@ -28,6 +28,8 @@ from training.imitation import (
 )
 from training.pool import read_manifest
 from training.ppo_selfplay import RunFiles
+
+SEARCHED = "observation+search_hints"
 
 
 @pytest.fixture(scope="module")
@@ -134,7 +136,7 @@ def test_a_warm_start_round_trips_and_refuses_another_network(tmp_path, demos):
     for (name, a), b in zip(policy.state_dict().items(), fresh.state_dict().values(), strict=True):
         assert torch.equal(a, b), name
     other = Network([32], "relu")
-    with pytest.raises(ValueError, match=r"set hidden_sizes, activation and inputs to match"):
+    with pytest.raises(ValueError, match=r"set hidden_sizes, activation, inputs and hint_head to"):
         load_warm_start(make_policy(other), path, other)
     with pytest.raises(FileNotFoundError, match="does not exist"):
         load_warm_start(fresh, tmp_path / "none.safetensors", network)
@@ -168,3 +170,20 @@ def test_the_cli_writes_a_warm_start_and_a_playable_policy(tmp_path, capsys):
     assert state.is_over and play.decisions[0] > 0
     assert main(["imitate", *args, "--set", "reward_mode=rank", "--out", str(out)]) == 2
     assert "reward_mode='rank' is not valid for a warm start" in capsys.readouterr().err
+
+
+def test_an_mc_teachers_search_hints_report_the_first_look_it_decides_on():
+    """With budget 12 mc decides on its first look alone: it leaves greedy's
+    move for the best plan exactly when that plan is 3 standard errors ahead.
+    The hints share its draws, so that rule recovers every label from them."""
+    demos = play_match("mc:budget=12", 7, gamma=1.0, inputs=SEARCHED)
+    greedy_choice = demos.observations[:, OBS_SIZE : OBS_SIZE + NUM_ACTIONS].argmax(axis=1)
+    search = demos.observations[:, OBS_SIZE + HINTS_SIZE :]
+    gain, z = search[:, :NUM_ACTIONS], search[:, NUM_ACTIONS:]
+    best = gain.argmax(axis=1)
+    best_z = z[np.arange(len(best)), best] * Z_CLIP
+    clear = np.abs(best_z - 3) > 1e-3  # float32 rounding aside
+    departs = (best_z >= 3) & (gain.max(axis=1) > 0)
+    expected = np.where(departs, best, greedy_choice)
+    assert np.array_equal(demos.actions[clear], expected[clear])
+    assert departs.sum() >= 1 and clear.mean() > 0.95

@@ -72,6 +72,7 @@ def test_a_checkpoint_is_two_files_with_a_descriptive_sidecar(checkpoint):
         "hidden_sizes": [32, 16],
         "activation": "relu",
         "inputs": "observation",
+        "hint_head": False,
     }
     for key in ("obs_size", "num_actions", "observation_layout_sha256", "action_layout_sha256"):
         assert key in side
@@ -183,11 +184,14 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
         PPOAgent(str(lonely))
 
 
-@pytest.mark.parametrize("name", ["small", "hinted"])
-def test_a_shipped_checkpoint_loads_by_name_and_plays_a_whole_match(name):
+@pytest.mark.parametrize(
+    ("name", "trained_for"),
+    [("small", "num_timesteps"), ("hinted", "num_timesteps"), ("searched", "epochs")],
+)
+def test_a_shipped_checkpoint_loads_by_name_and_plays_a_whole_match(name, trained_for):
     assert name in shipped_checkpoints()
     agents = [make_agent(f"ppo:{name}") for _ in range(4)]
-    assert PPOAgent(name).metadata["training"]["num_timesteps"] > 0
+    assert PPOAgent(name).metadata["training"][trained_for] > 0  # PPO steps, or imitation epochs
     first, again = new_game(5), new_game(5)
     play_agents(first, agents)  # raises on an illegal action
     play_agents(again, [make_agent(f"ppo:{name}") for _ in range(4)])

@@ -27,10 +27,10 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def test_the_presets_ship():
-    assert {"tiny", "small", "default", "hinted"} <= set(available_presets())
+    assert {"tiny", "small", "default", "hinted", "searched"} <= set(available_presets())
 
 
-@pytest.mark.parametrize("preset", ["tiny", "small", "default", "hinted"])
+@pytest.mark.parametrize("preset", ["tiny", "small", "default", "hinted", "searched"])
 def test_each_preset_runs_with_a_tiny_budget(tmp_path, preset):
     result = tiny_run(tmp_path / preset, preset)
     files = RunFiles(result.out)

@@ -25,7 +25,8 @@ from safetensors.torch import load_file, save_file
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo import ACTIVATIONS, save_policy
+from agents.ppo import ACTIVATIONS, hint_blocks, save_policy
+from training.hint_head import HintHeadPolicy
 
 TRAINING_STATE_FORMAT = "env121-training-state"
 
@@ -33,24 +34,33 @@ TRAINING_STATE_FORMAT = "env121-training-state"
 @dataclass(frozen=True)
 class Network:
     """The shape of a run's networks (``env121 train``'s ``hidden_sizes``,
-    ``activation`` and ``inputs``): separate actor and critic MLPs of these
-    widths over the input :data:`agents.hints.INPUTS` names."""
+    ``activation``, ``inputs`` and ``hint_head``): separate actor and critic
+    MLPs of these widths over the input :data:`agents.hints.INPUTS` names,
+    the actor's logits with or without the hint head (:mod:`training.hint_head`)."""
 
     hidden_sizes: list[int]
     activation: str = "tanh"
     inputs: str = "observation"
+    hint_head: bool = False
 
     def describe(self) -> dict[str, Any]:
         """The shape as the JSON a sidecar records."""
         return dataclasses.asdict(self)
 
+    def policy_class(self) -> type[MaskableActorCriticPolicy]:
+        """SB3's policy class for this shape."""
+        return HintHeadPolicy if self.hint_head else MaskableActorCriticPolicy
+
     def policy_kwargs(self) -> dict[str, Any]:
         """SB3's ``policy_kwargs`` for this shape (the one place they are set)."""
         widths = list(self.hidden_sizes)
-        return {
+        kwargs: dict[str, Any] = {
             "net_arch": {"pi": widths, "vf": widths},
             "activation_fn": ACTIVATIONS[self.activation],
         }
+        if self.hint_head:
+            kwargs["hint_blocks"] = hint_blocks(self.inputs)
+        return kwargs
 
 
 def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tensor]:
@@ -59,7 +69,8 @@ def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tens
     SB3's actor is ``mlp_extractor.policy_net`` (``Linear``/activation pairs,
     indices 0, 2, …) followed by ``action_net``; the feature extractor of a
     flat ``Box`` observation is a parameter-free ``Flatten``. The network
-    keeps the same indices and puts the head last."""
+    keeps the same indices and puts the head last (with the hint head, the
+    action net's ``linear`` is that head and its ``hint`` the ``hint_head``)."""
     state: dict[str, torch.Tensor] = {}
     linear_layers = 0
     for key, value in policy.mlp_extractor.policy_net.state_dict().items():
@@ -67,7 +78,10 @@ def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tens
         linear_layers += key.endswith(".weight")
     head = 2 * linear_layers
     for key, value in policy.action_net.state_dict().items():
-        state[f"layers.{head}.{key}"] = value
+        if key.startswith("hint."):
+            state[f"hint_head.{key.removeprefix('hint.')}"] = value
+        else:
+            state[f"layers.{head}.{key.removeprefix('linear.')}"] = value
     return state
 
 
@@ -86,6 +100,7 @@ def export_policy(
         network.activation,
         training,
         network.inputs,
+        network.hint_head,
     )
 
 

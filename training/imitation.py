@@ -13,7 +13,10 @@ relearning what a hand-written player already knows. This module
    from there on (``reward_mode="points"``: points / 100 when a vòng is paid,
    discounted by ``gamma`` per learner step of the seat: every decision,
    forced ones included, or for a hinted network the decisions greedy does
-   not take for it, :func:`agents.hints.greedy_decides`);
+   not take for it, :func:`agents.hints.greedy_decides`). With an ``mc``
+   teacher and search hints, the hints are drawn from a copy of the
+   teacher's generator just before it decides (:func:`share_draws`), so they
+   report the first look the teacher takes;
 2. **fits** (:func:`fit`) the very policy MaskablePPO trains — the actor to
    the teacher's actions (cross-entropy over the legal actions), the critic
    to the returns (mean squared error) — and reports the actor's agreement
@@ -29,6 +32,7 @@ three for the network of a training preset (``--teacher`` picks another agent).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import time
@@ -45,18 +49,24 @@ from safetensors.torch import load_file, save_file
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from agents.greedy import GreedyAgent
-from agents.hints import INPUTS, greedy_decides, policy_input
+from agents.hints import INPUTS, Hinter
+from agents.mc import MCAgent
+from agents.protocol import Agent
 from agents.registry import make_agent
 from env121.actions import NUM_ACTIONS
 from env121.game import apply, new_game
 from env121.state import NUM_SEATS
 from env121.turn import Turn
 from training.checkpoint import Network, export_policy
+from training.hint_head import HintedActionNet
 
 WARM_START_FORMAT = "env121-warm-start"
 POINTS_PER_REWARD = 100
 """``reward_mode="points"`` pays points / 100."""
+HEAD_LEARNING_RATE_SCALE = 50.0
+"""The hint head's learning rate over the rest's in :func:`fit`: its few weights,
+starting at zero, must reach a few units, where an MLP weight moves by hundredths
+(at the common rate, six epochs left them under 0.1)."""
 
 
 @dataclass
@@ -94,7 +104,8 @@ def play_match(
     """One seeded match (:func:`env121.game.new_game`) with ``teacher`` in
     every seat, as demonstrations of a network reading ``inputs``; see the
     module docstring for the returns."""
-    hinter = GreedyAgent()
+    hinter = Hinter(inputs)
+    hinter.reset(int(np.random.SeedSequence([seed, NUM_SEATS]).generate_state(1)[0]))
     agents = [make_agent(teacher) for _ in range(NUM_SEATS)]
     for seat, agent in enumerate(agents):
         agent.reset(int(np.random.SeedSequence([seed, seat]).generate_state(1)[0]))
@@ -104,20 +115,21 @@ def play_match(
     decisions: list[list[int]] = [[] for _ in range(NUM_SEATS)]  # per seat: decision ids
     rewards: list[float] = []  # per decision: the reward paid after it
     early = [0.0] * NUM_SEATS  # paid before a seat's first decision: SingleSeat adds it there
-    hinted = inputs != "observation"
     while not state.is_over:
         seat = state.current_player
-        turn = Turn(state, seat, search_allowed=agents[seat].uses_search)
+        turn = Turn(state, seat, search_allowed=agents[seat].uses_search or hinter.uses_search)
+        learner = not hinter.leaves_to_greedy(turn)  # a learner's step
+        recorded = learner and len(turn.legal_actions) > 1
+        if recorded:
+            share_draws(hinter, agents[seat])
+            features = hinter(turn)
         action = int(agents[seat].act(turn))
-        if not (hinted and greedy_decides(turn)):  # a learner's step
+        if learner:
             decisions[seat].append(len(rewards))
             rewards.append(early[seat] if len(decisions[seat]) == 1 else 0.0)
-            if len(turn.legal_actions) > 1:
-                row_of.append(len(rows))
-                observation = np.array(policy_input(turn, inputs, hinter), dtype=np.float32)
-                rows.append((observation, turn.action_mask.astype(bool), action))
-            else:
-                row_of.append(None)
+            row_of.append(len(rows) if recorded else None)
+            if recorded:
+                rows.append((features, turn.action_mask.astype(bool), action))
         before = state.scores
         apply(state, action)
         for other, (now, then) in enumerate(zip(state.scores, before, strict=True)):
@@ -143,6 +155,15 @@ def play_match(
         returns,
         np.full(len(rows), seed, dtype=np.int64),
     )
+
+
+def share_draws(hinter: Hinter, teacher: Agent) -> None:
+    """Before an ``mc`` teacher decides, give the search hints a copy of its
+    generator: the hints then report the very first look the teacher is about
+    to take, so its choice follows from what the network reads rather than
+    from determinizations the network never sees."""
+    if hinter.uses_search and isinstance(teacher, MCAgent):
+        hinter.searcher.rng = copy.deepcopy(teacher.rng)
 
 
 def _empty(width: int) -> Demonstrations:
@@ -192,7 +213,7 @@ def collect(
 
 def make_policy(network: Network) -> MaskableActorCriticPolicy:
     """The policy ``env121 train`` builds for ``network``."""
-    return MaskableActorCriticPolicy(
+    return network.policy_class()(
         spaces.Box(-np.inf, np.inf, (INPUTS[network.inputs],), np.float32),
         spaces.Discrete(NUM_ACTIONS),
         lambda _: 0.0,
@@ -244,7 +265,7 @@ def fit(
     test_rows = np.isin(demos.matches, match_ids[len(match_ids) - held :] if held else [])
     train, test = demos.subset(~test_rows), demos.subset(test_rows)
     tensors = _tensors(train)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    optimizer = torch.optim.Adam(parameter_groups(policy, learning_rate))
     rng = np.random.default_rng(seed)
     for _ in range(epochs):
         for batch in np.array_split(rng.permutation(len(train)), max(1, len(train) // batch_size)):
@@ -262,6 +283,21 @@ def fit(
         seconds=time.perf_counter() - start,
     )
     return policy, report
+
+
+def parameter_groups(
+    policy: MaskableActorCriticPolicy, learning_rate: float
+) -> list[dict[str, Any]]:
+    """Adam's parameter groups: the hint head's weights (if any) at
+    :data:`HEAD_LEARNING_RATE_SCALE` times ``learning_rate``, the rest at it."""
+    if not isinstance(policy.action_net, HintedActionNet):
+        return [{"params": list(policy.parameters()), "lr": learning_rate}]
+    head = policy.action_net.hint.weight
+    rest = [p for p in policy.parameters() if p is not head]
+    return [
+        {"params": rest, "lr": learning_rate},
+        {"params": [head], "lr": learning_rate * HEAD_LEARNING_RATE_SCALE},
+    ]
 
 
 def _tensors(demos: Demonstrations) -> tuple[torch.Tensor, ...]:
@@ -332,10 +368,11 @@ def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network
     meta = json.loads(side.read_text())
     if not isinstance(meta, dict) or meta.get("format") != WARM_START_FORMAT:
         raise ValueError(f"{str(side)!r} is not a warm start sidecar (written by env121 imitate)")
-    if meta.get("network") != network.describe():
+    recorded = {"hint_head": False, **meta.get("network", {})}  # written before the hint head
+    if recorded != network.describe():
         raise ValueError(
-            f"warm start {str(path)!r} is for the network {meta.get('network')}, but the run "
-            f"builds {network.describe()}: set hidden_sizes, activation and inputs to match"
+            f"warm start {str(path)!r} is for the network {recorded}, but the run builds "
+            f"{network.describe()}: set hidden_sizes, activation, inputs and hint_head to match"
         )
     policy.load_state_dict(load_file(str(path)))
 

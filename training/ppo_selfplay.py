@@ -152,7 +152,9 @@ class Config:
     activation: str = "tanh"
     """``"tanh"`` or ``"relu"``."""
     inputs: str = "observation"
-    """What networks read: ``"observation"`` or ``"observation+greedy_hints"`` (agents.hints)."""
+    """What networks read: a key of ``agents.hints.INPUTS`` (the observation, or it and hints)."""
+    hint_head: bool = False
+    """Add the hint head (hinted inputs only): per hint block, one weight shared by the actions."""
     warm_start: str = ""
     """A file from ``env121 imitate``: the weights a new run's actor and critic start from."""
 
@@ -180,6 +182,10 @@ class Config:
         _choice("reward_mode", self.reward_mode, REWARD_MODES)
         _choice("activation", self.activation, tuple(ACTIVATIONS))
         _choice("inputs", self.inputs, tuple(INPUTS))
+        if self.hint_head and self.inputs == "observation":
+            raise ValueError(
+                "hint_head=True is not valid with inputs='observation': the head reads hints"
+            )
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
             _at_least(name, getattr(self, name), 1)
         for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
@@ -209,7 +215,7 @@ class Config:
 
 def network_of(config: Config) -> Network:
     """The shape of the networks ``config`` builds."""
-    return Network(list(config.hidden_sizes), config.activation, config.inputs)
+    return Network(list(config.hidden_sizes), config.activation, config.inputs, config.hint_head)
 
 
 def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
@@ -314,7 +320,8 @@ def make_env(config: Config, pool_dir: Path, in_subprocess: bool) -> Callable[[]
         opponents = [MixtureOpponent(mixture) for _ in range(NUM_SEATS - 1)]
         env = SingleSeat(opponents, config=config.rule_config(), reward_mode=config.reward_mode)
         stats = LearnerStats(env)
-        return Monitor(HintedSeat(stats) if config.inputs != "observation" else stats)
+        hinted = config.inputs != "observation"
+        return Monitor(HintedSeat(stats, config.inputs) if hinted else stats)
 
     return build
 
@@ -332,8 +339,9 @@ def make_model(config: Config, env: VecEnv) -> MaskablePPO:
     schedule: float | Callable[[float], float] = (
         (lambda remaining: remaining * rate) if config.anneal_lr else rate
     )
+    network = network_of(config)
     return MaskablePPO(
-        "MlpPolicy",
+        network.policy_class(),
         env,
         learning_rate=schedule,
         n_steps=config.n_steps,
@@ -345,7 +353,7 @@ def make_model(config: Config, env: VecEnv) -> MaskablePPO:
         ent_coef=config.ent_coef,
         vf_coef=config.vf_coef,
         max_grad_norm=config.max_grad_norm,
-        policy_kwargs=network_of(config).policy_kwargs(),
+        policy_kwargs=network.policy_kwargs(),
         seed=config.seed,
         device="cpu",
         verbose=0,

@@ -127,6 +127,12 @@ def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
     return hints
 
 
+def hints_seed(seed: int) -> int:
+    """The seed of the search hints' own stream, derived from the seed of the
+    agent or environment that holds them (so the two streams differ)."""
+    return int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
+
+
 class Hinter:
     """What a network reading ``inputs`` (a key of :data:`INPUTS`) is given,
     and greedy for the decisions such a network leaves to it. Search hints
@@ -194,7 +200,7 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
         """A new match, played until the learner has a decision of its own."""
         observation, info = self.env.reset(seed=seed, options=options)
         if seed is not None:
-            self.hinter.reset(int(np.random.SeedSequence([seed, 1]).generate_state(1)[0]))
+            self.hinter.reset(hints_seed(seed))
         for _ in range(MAX_RESET_MATCHES):
             observation, reward, terminated, _, info = self._greedy_steps(observation, info)
             if not terminated:
@@ -257,5 +263,6 @@ __all__ = [
     "Hinter",
     "greedy_decides",
     "greedy_hints",
+    "hints_seed",
     "search_hints",
 ]

@@ -47,7 +47,7 @@ from safetensors.torch import load_file, save_file
 from torch import nn
 
 import env121
-from agents.hints import INPUTS, Hinter
+from agents.hints import INPUTS, Hinter, hints_seed
 from agents.registry import canonical_spec
 from env121.actions import ACTION_LAYOUT, NUM_ACTIONS
 from env121.aec_env import ENV_ID
@@ -354,7 +354,7 @@ class PolicyAgent:
     def reset(self, seed: int) -> None:
         """Reseed the sampling generator and the hints' for a new match."""
         self.rng = np.random.default_rng(seed)
-        self.hinter.reset(int(np.random.SeedSequence([seed, 1]).generate_state(1)[0]))
+        self.hinter.reset(hints_seed(seed))
 
     def act(self, turn: Turn) -> int:
         """The policy's action for ``turn`` (always one of ``turn.legal_actions``)."""

@@ -27,17 +27,14 @@ from env121.actions import NUM_ACTIONS
 
 class HintPassingExtractor(MlpExtractor):
     """SB3's ``MlpExtractor`` whose actor latent is the MLP's output followed
-    by the raw hints (``blocks · NUM_ACTIONS`` values)."""
+    by the raw hints (``blocks · NUM_ACTIONS`` values); its ``forward`` calls
+    :meth:`forward_actor`, so both paths carry them."""
 
     def __init__(self, feature_dim: int, blocks: int, **kwargs: Any) -> None:
         super().__init__(feature_dim, **kwargs)
         self.hidden_pi = self.latent_dim_pi
         self.hint_width = blocks * NUM_ACTIONS
         self.latent_dim_pi = self.hidden_pi + self.hint_width
-
-    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(actor latent with the hints, critic latent)``."""
-        return self.forward_actor(features), self.forward_critic(features)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
         """The actor MLP's output followed by the hints."""

@@ -1,12 +1,12 @@
 """Agents for 121: the protocol, the registry and the built-in players.
 
-* :mod:`agents.protocol` — :class:`Agent`: ``act(turn) -> action id``;
+* :mod:`env121.play.protocol` — :class:`Agent`: ``act(turn) -> action id``;
 * :mod:`agents.registry` — :func:`make_agent` (``"random"``, ``"greedy"``,
   ``"mc:budget=200"``, …), :func:`available_agents`, :func:`register`;
-* the players: :mod:`agents.random_agent`, :mod:`agents.greedy`, :mod:`agents.mc`.
+* the players: :mod:`env121.play.random_agent`, :mod:`agents.greedy`, :mod:`agents.mc`.
 """
 
-from agents.protocol import Agent
 from agents.registry import AgentSpecError, available_agents, make_agent, register
+from env121.play.protocol import Agent
 
 __all__ = ["Agent", "AgentSpecError", "available_agents", "make_agent", "register"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
-from env121.actions import (
+from env121.engine.actions import (
     NHAT_BAN,
     PASS,
     action_card,
@@ -27,10 +27,10 @@ from env121.actions import (
     is_card_action,
     nb_gap_action,
 )
-from env121.game import swap_kind_between
-from env121.state import Phase, SwapKind
-from env121.turn import Turn
-from env121.waits import GAP, placement_order
+from env121.engine.game import swap_kind_between
+from env121.engine.state import Phase, SwapKind
+from env121.play.turn import Turn
+from env121.rules.waits import GAP, placement_order
 
 Plan = tuple[tuple[int, ...], float]
 """A Nhất Bản arrangement and its value."""

@@ -1,11 +1,11 @@
-"""What a seat can reason about its hand from its :class:`~env121.view.SeatView`.
+"""What a seat can reason about its hand from its :class:`~env121.engine.view.SeatView`.
 
 :class:`HandJudge` values five-card hands the way the hand-written agents
 think about them: a hand is worth the Điểm of every win it would make on a card
 the seat has not seen yet (:func:`unseen_cards`), summed — more waits and
 bigger wins both count — plus a small term for related cards, which steers a
 hand that waits on nothing towards one that soon will. Every Điểm comes from
-the engine's own win table (:func:`env121.win_table.win_points`), so the
+the engine's own win table (:func:`env121.engine.win_table.win_points`), so the
 Quốc Sĩ family, Bội ước and the indicators are judged exactly as the rules say.
 """
 
@@ -17,15 +17,15 @@ from itertools import combinations
 
 import numpy as np
 
-from env121.actions import THE_TRANG, U
-from env121.bonuses import WinSituation
-from env121.cards import FIG, NUM_CARDS, SUIT
-from env121.config import RuleConfig
-from env121.patterns import Table
-from env121.scoring import score_valid_hand
-from env121.view import SeatView
-from env121.waits import GAP, all_arrangements, nhat_ban_arrangements
-from env121.win_table import win_points
+from env121.engine.actions import THE_TRANG, U
+from env121.engine.view import SeatView
+from env121.engine.win_table import win_points
+from env121.rules.bonuses import WinSituation
+from env121.rules.cards import FIG, NUM_CARDS, SUIT
+from env121.rules.config import RuleConfig
+from env121.rules.scoring import score_valid_hand
+from env121.rules.thes import Table
+from env121.rules.waits import GAP, all_arrangements, nhat_ban_arrangements
 
 RELATED_PAIR_WEIGHT = 0.1
 """Value of each related pair (same figure or suit) among the five cards."""

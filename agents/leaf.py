@@ -7,7 +7,7 @@ vòng by a line fitted to greedy self-play::
     value(seat) = SCALE · (T[seat] − mean of T over the four seats)
 
 ``T[s]`` is the mean of seat s's win table over the cards left in the Nọc
-(:func:`env121.win_table.seat_win_points`): the Điểm its Ù would score, per
+(:func:`env121.engine.win_table.seat_win_points`): the Điểm its Ù would score, per
 card still to be flipped. The values of the four seats sum to zero, as the
 payments do. ``SCALE`` is the least-squares fit (through the origin) of each
 seat's payment for the vòng on ``T[seat] − mean T``, taken at every flip (a
@@ -30,11 +30,11 @@ import numpy as np
 
 from agents.greedy import GreedyAgent
 from agents.showdown import offer_round
-from env121.game import apply, new_game
-from env121.payment import win_payments
-from env121.state import NUM_SEATS, Phase, State
-from env121.turn import Turn
-from env121.win_table import seat_win_points
+from env121.engine.game import apply, new_game
+from env121.engine.state import NUM_SEATS, Phase, State
+from env121.engine.win_table import seat_win_points
+from env121.play.turn import Turn
+from env121.rules.payment import win_payments
 
 SCALE = 188.0
 """Points of the vòng per Điểm of T above the table's mean: ``python -m agents.leaf``

@@ -9,7 +9,7 @@ choice), the agent
    :class:`~agents.greedy.GreedyAgent` values most (all when ``width`` is 0);
    at the Nhất Bản choice, declining and declaring;
 2. draws determinizations of what the seat knows
-   (:meth:`env121.turn.Turn.determinization`) and, in each, plays every plan
+   (:meth:`env121.play.turn.Turn.determinization`) and, in each, plays every plan
    on a copy: the plan (a declared arrangement is the one greedy would lay
    out), then the *playout*. The same determinizations serve every plan
    (common random numbers), so each plan's *gain* over greedy's is measured
@@ -53,12 +53,12 @@ from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from agents.leaf import leaf_value
 from agents.showdown import showdown
-from env121.actions import NHAT_BAN, PASS, action_card, is_card_action
-from env121.game import apply, legal_actions, nhat_ban_allowed, swap_kind_between
-from env121.payment import win_payments
-from env121.state import Phase, State, SwapKind
-from env121.turn import Turn
-from env121.win_table import seat_win_points
+from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
+from env121.engine.game import apply, legal_actions, nhat_ban_allowed, swap_kind_between
+from env121.engine.state import Phase, State, SwapKind
+from env121.engine.win_table import seat_win_points
+from env121.play.turn import Turn
+from env121.rules.payment import win_payments
 
 _OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
 PlacementKey = tuple[Phase, tuple[int, ...], int, tuple[int, ...]]

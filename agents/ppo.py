@@ -10,8 +10,8 @@ A checkpoint meant for sharing is two files side by side:
   :mod:`agents.hints`; and whether it has the ``hint_head``),
   ``obs_size`` / ``num_actions``, the environment id and env121
   version it was trained on, and SHA-256 fingerprints of the observation and
-  action layouts (:data:`env121.observation.OBSERVATION_LAYOUT`,
-  :data:`env121.actions.ACTION_LAYOUT`), plus free-form ``training`` notes.
+  action layouts (:data:`env121.play.observation.OBSERVATION_LAYOUT`,
+  :data:`env121.engine.actions.ACTION_LAYOUT`), plus free-form ``training`` notes.
 
 :func:`load_policy` refuses a checkpoint that does not fit this env121 — a
 different env id, layout, ``obs_size`` or ``num_actions`` — with a
@@ -48,11 +48,11 @@ from torch import nn
 
 import env121
 from agents.hints import INPUTS, Hinter, hints_seed
-from agents.registry import canonical_spec
-from env121.actions import ACTION_LAYOUT, NUM_ACTIONS
-from env121.aec_env import ENV_ID
-from env121.observation import OBS_SIZE, OBSERVATION_LAYOUT
-from env121.turn import Turn
+from agents.spec import canonical_spec
+from env121.engine.actions import ACTION_LAYOUT, NUM_ACTIONS
+from env121.envs.aec_env import ENV_ID
+from env121.play.observation import OBS_SIZE, OBSERVATION_LAYOUT
+from env121.play.turn import Turn
 
 CHECKPOINT_FORMAT = "env121-ppo-policy"
 CHECKPOINT_FORMAT_VERSION = 1

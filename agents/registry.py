@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.protocol import Agent
-
-
-class AgentSpecError(ValueError):
-    """An agent spec names no registered agent or has a bad parameter."""
+from agents.greedy import GreedyAgent
+from agents.mc import MCAgent
+from agents.spec import AgentSpecError, canonical_spec
+from env121.play.protocol import Agent
+from env121.play.random_agent import RandomAgent
 
 
 @dataclass(frozen=True)
@@ -36,13 +36,11 @@ class AgentEntry:
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
-_builtins_loaded = False
 _BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
 def register(name: str, factory: Callable[..., Agent], summary: str) -> None:
     """Register ``factory`` (keyword parameters with annotated types) as ``name``."""
-    _load_builtins()
     if not name.isidentifier():
         raise ValueError(f"agent name {name!r} is not valid: expected an identifier")
     if name in _REGISTRY:
@@ -52,13 +50,11 @@ def register(name: str, factory: Callable[..., Agent], summary: str) -> None:
 
 def available_agents() -> dict[str, str]:
     """Registered agent names and their one-line summaries."""
-    _load_builtins()
     return {name: entry.summary for name, entry in sorted(_REGISTRY.items())}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``(name, typed parameters)`` of a spec; raises :class:`AgentSpecError`."""
-    _load_builtins()
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError(f"agent spec {spec!r} is not valid: expected 'name' or 'name:k=v,…'")
     name, _, rest = spec.strip().partition(":")
@@ -88,14 +84,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise AgentSpecError(f"parameter {key!r} is given twice in spec {spec!r}")
         raw[key] = value.strip()
     return name, {key: _convert(spec, key, value, parameters[key]) for key, value in raw.items()}
-
-
-def canonical_spec(name: str, params: dict[str, Any]) -> str:
-    """``name`` or ``name:k=v,…`` with the keys sorted."""
-    if not params:
-        return name
-    items = ",".join(f"{k}={_format(v)}" for k, v in sorted(params.items()))
-    return f"{name}:{items}"
 
 
 def make_agent(spec: str) -> Agent:
@@ -131,19 +119,24 @@ def _convert(spec: str, key: str, value: str, kind: type) -> Any:
         ) from None
 
 
-def _format(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
+def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
+    """A trained MaskablePPO policy (torch is imported only when one is built)."""
+    try:
+        from agents.ppo import PPOAgent
+    except ImportError as error:
+        raise AgentSpecError(
+            f"ppo agents need torch and safetensors ({error}): install the train extra, "
+            "e.g. .venv/bin/pip install torch==2.13.0 -e '.[train]'"
+        ) from None
+
+    return PPOAgent(checkpoint, deterministic=deterministic)
 
 
-def _load_builtins() -> None:
-    """Register the built-in agents on first use (their modules import this one)."""
-    global _builtins_loaded
-    if _builtins_loaded:
-        return
-    _builtins_loaded = True
-    from agents import builtin
-
-    builtin.register_all()
+# The built-in agents.
+register("random", RandomAgent, "uniformly random legal actions")
+register("greedy", GreedyAgent, "rule based: Ù at once, swaps to the most valuable waits")
+register("mc", MCAgent, "determinized Monte Carlo anchored on greedy, fitted leaf value")
+register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
 
 
 __all__ = [

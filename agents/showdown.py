@@ -5,7 +5,7 @@ end is fixed by the hands and the Nọc order: the card on offer goes round its
 remaining askers, then each lượt's flipper turns the next Nọc card and offers
 it to itself and the three after it, and the first seat whose Ù would be valid
 wins. :func:`showdown` computes that outcome from per-seat win tables (the
-Điểm of Ù on each card, :func:`env121.win_table.win_points`) without stepping
+Điểm of Ù on each card, :func:`env121.engine.win_table.win_points`) without stepping
 the engine, adding the two Thưởng the tables leave out: Tự thân (the winner
 flipped the card) and Kết chung (the last Nọc card). A test checks it against
 the engine played with that policy.
@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from env121.state import NUM_SEATS, Phase, State
+from env121.engine.state import NUM_SEATS, Phase, State
 
 TU_THAN = 1
 """Điểm of the Tự thân Thưởng (won on one's own flip)."""

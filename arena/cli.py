@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from agents.registry import AgentSpecError, available_agents, parse_spec
-from env121.config import NUM_VAN_CHOICES, RuleConfig
+from env121.rules.config import NUM_VAN_CHOICES, RuleConfig
 
 DEFAULT_OUT = "tournament_results"
 PROG = "env121 tournament"

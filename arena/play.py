@@ -3,7 +3,7 @@
 A :class:`GameTask` names a game by plain data — the deal, the line-up, the
 rotation, each seat's agent spec and ``reset`` seed, the rules — so it can be
 sent to a worker process. :func:`play_game` builds (or reuses) the agents,
-plays the match with :func:`env121.match.play_agents` (which checks every
+plays the match with :func:`env121.play.match.play_agents` (which checks every
 action the agents return and raises :class:`IllegalAgentActionError`, re-exported
 here), and returns a :class:`GameRecord`: per seat its standing,
 rank and the counts behind every metric (wins, Điểm won, Cướp, Nhất Bản,
@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from agents.protocol import Agent
 from agents.registry import make_agent
-from env121.config import RuleConfig
-from env121.game import new_game
-from env121.match import IllegalAgentActionError, play_agents
-from env121.state import NUM_SEATS, Dealt, NhatBanDeclared, State, SwapKind, Swapped
+from env121.engine.game import new_game
+from env121.engine.state import NUM_SEATS, Dealt, NhatBanDeclared, State, SwapKind, Swapped
+from env121.play.match import IllegalAgentActionError, play_agents
+from env121.play.protocol import Agent
+from env121.rules.config import RuleConfig
 
 WIN_OUTCOMES = ("u", "the_trang")
 """Vòng outcomes that count as a win for the seat named in the result."""

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from env121.state import NUM_SEATS
+from env121.engine.state import NUM_SEATS
 
 Mode = Literal["1v3", "round_robin"]
 

@@ -3,7 +3,7 @@
 A tournament has one seed. From it, through ``numpy.random.SeedSequence``:
 
 * deal ``i`` is played from the match seed ``deal_seed(seed, i)``
-  (:func:`env121.game.new_game` derives each vòng's cards from it), the same
+  (:func:`env121.engine.game.new_game` derives each vòng's cards from it), the same
   in every rotation and every line-up;
 * the agent in ``seat`` of a game calls ``reset(agent_seed(...))`` with a seed
   drawn from ``(tournament seed, deal seed, line-up index, rotation, seat)``.

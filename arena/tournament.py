@@ -28,8 +28,8 @@ from arena.play import AgentCache, GameRecord, GameTask
 from arena.ratings import Rating, rate_games
 from arena.schedule import Mode, Schedule, plan_one_vs_three, plan_round_robin
 from arena.seeds import agent_seed, deal_seeds
-from env121.config import RuleConfig
-from env121.state import NUM_SEATS
+from env121.engine.state import NUM_SEATS
+from env121.rules.config import RuleConfig
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ Measures, over N seeded one-ván matches (12 vòng each):
 * decisions/s — ``legal_actions`` + a random choice + ``apply``, per action;
 * ván/s — whole matches from ``new_game`` to the end;
 * clone/s — :meth:`State.clone` of a mid-vòng state (search agents' cost);
-* determinizations/s — :func:`env121.view.sample_determinization`;
+* determinizations/s — :func:`env121.engine.view.sample_determinization`;
 * the peer: RLCard's four-player Mahjong *game* object (its rules engine, no
   feature encoding) under uniform-random legal play, in the same run.
 
@@ -23,10 +23,10 @@ import time
 
 import numpy as np
 
-from env121.config import RuleConfig
-from env121.game import new_game
-from env121.playout import play_random, player_rng
-from env121.view import sample_determinization
+from env121.engine.game import new_game
+from env121.engine.view import sample_determinization
+from env121.play.playout import play_random, player_rng
+from env121.rules.config import RuleConfig
 
 
 def bench_matches(van: int, seed: int, config: RuleConfig) -> tuple[float, float, int]:

@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from env121.scoring import score_hand
-from env121.search import achievable_thes
+from env121.rules.scoring import score_hand
+from env121.rules.search import achievable_thes
 
 Case = tuple[tuple[int, ...], int]
 
@@ -57,7 +57,7 @@ def main() -> None:
     wins = sum(score_hand(c, chi_diem=chi) is not None for c, chi in cases)
     rows = [("env121.score_hand, cold cache", cold), ("env121.score_hand, warm cache", warm)]
     try:
-        from tests.reference import reference_score
+        from tests.support.reference import reference_score
     except ImportError:  # run from an installed package without the tests
         pass
     else:

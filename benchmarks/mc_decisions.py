@@ -32,10 +32,10 @@ import numpy as np
 from agents.greedy import GreedyAgent
 from agents.knowledge import obvious_action
 from agents.mc import MCAgent, Plan, best_gain
-from env121.actions import NHAT_BAN, PASS
-from env121.game import apply, legal_actions, new_game, swap_kind_between
-from env121.state import Phase, State
-from env121.turn import Turn
+from env121.engine.actions import NHAT_BAN, PASS
+from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
+from env121.engine.state import Phase, State
+from env121.play.turn import Turn
 
 SEAT = 0
 BANDS = ((0.0, 1.0), (1.0, 2.0), (2.0, 3.0), (3.0, float("inf")))

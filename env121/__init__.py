@@ -4,20 +4,33 @@
   the Thế registry and the scoring API (:func:`score_hand`, :func:`thes_of`,
   :func:`is_completed`), payments.
 * Game engine: a whole match as a :class:`State` moved by :func:`apply` /
-  :func:`step` over the action layout of :mod:`env121.actions`, with what each
+  :func:`step` over the action layout of :mod:`env121.engine.actions`, with what each
   seat knows (:func:`observe`), determinizations for search
   (:func:`sample_determinization`), invariants (:func:`validate`) and game
-  records (:mod:`env121.records`).
+  records (:mod:`env121.engine.records`).
 
 The engine imports no RL framework; the PettingZoo environment sits on top:
-``env121.env()`` / ``env121.raw_env`` (:mod:`env121.aec_env`, id ``env121_v0``)
+``env121.env()`` / ``env121.raw_env`` (:mod:`env121.envs.aec_env`, id ``env121_v0``)
 load pettingzoo on first use, so ``import env121`` stays light.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from env121.actions import NUM_ACTIONS, format_action
-from env121.cards import (
+from env121.engine.actions import NUM_ACTIONS, format_action
+from env121.engine.deal import Deal
+from env121.engine.game import (
+    IllegalActionError,
+    apply,
+    current_player,
+    is_terminal,
+    legal_actions,
+    new_game,
+    step,
+)
+from env121.engine.state import Phase, State
+from env121.engine.validate import InvariantError, validate
+from env121.engine.view import SeatView, observe, sample_determinization
+from env121.rules.cards import (
     CardNotationError,
     Figure,
     Suit,
@@ -28,32 +41,19 @@ from env121.cards import (
     parse_card,
     parse_cards,
 )
-from env121.config import RuleConfig
-from env121.deal import Deal
-from env121.game import (
-    IllegalActionError,
-    apply,
-    current_player,
-    is_terminal,
-    legal_actions,
-    new_game,
-    step,
-)
-from env121.patterns import THE_BY_ID, THES, The
-from env121.payment import den_payments, win_payments
-from env121.scoring import HandScore, is_completed, score_hand, thes_of
-from env121.state import Phase, State
-from env121.validate import InvariantError, validate
-from env121.view import SeatView, observe, sample_determinization
+from env121.rules.config import RuleConfig
+from env121.rules.payment import den_payments, win_payments
+from env121.rules.scoring import HandScore, is_completed, score_hand, thes_of
+from env121.rules.thes import THE_BY_ID, THES, The
 
 if TYPE_CHECKING:
-    from env121.aec_env import env, raw_env
+    from env121.envs.aec_env import env, raw_env
 else:
 
     def __getattr__(name: str) -> Any:
         """``env`` and ``raw_env`` import the PettingZoo environment on first use."""
         if name in ("env", "raw_env"):
-            from env121 import aec_env
+            from env121.envs import aec_env
 
             return getattr(aec_env, name)
         raise AttributeError(f"module 'env121' has no attribute {name!r}")

@@ -12,5 +12,6 @@ fi
 echo "== ruff check";          .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy";                .venv/bin/mypy
+echo "== import contracts";    .venv/bin/lint-imports
 echo "== pytest";              .venv/bin/pytest -q "$@"
 echo "== notebooks";           .venv/bin/pytest -q --nbmake notebooks/

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from env121.config import RuleConfig
+from env121.rules.config import RuleConfig
 
 CSV_COLUMNS = (
     "step",

@@ -22,7 +22,7 @@ from stable_baselines3.common.type_aliases import Schedule
 from torch import nn
 
 from agents.ppo import action_hints
-from env121.actions import NUM_ACTIONS
+from env121.engine.actions import NUM_ACTIONS
 
 
 class HintPassingExtractor(MlpExtractor):

@@ -9,7 +9,7 @@ relearning what a hand-written player already knows. This module
    (the observation vector, followed by greedy's hints when the network reads
    them: :mod:`agents.hints`), action mask and the teacher's action, with the
    *return* that
-   :class:`~env121.wrappers.SingleSeat` would have paid a learner in that seat
+   :class:`~env121.envs.single_seat.SingleSeat` would have paid a learner in that seat
    from there on (``reward_mode="points"``: points / 100 when a vòng is paid,
    discounted by ``gamma`` per learner step of the seat: every decision,
    forced ones included, or for a hinted network the decisions greedy does
@@ -33,7 +33,6 @@ three for the network of a training preset (``--teacher`` picks another agent).
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import time
 from collections.abc import Sequence
@@ -51,13 +50,13 @@ from torch import nn
 
 from agents.hints import INPUTS, Hinter
 from agents.mc import MCAgent
-from agents.protocol import Agent
 from agents.registry import make_agent
-from env121.actions import NUM_ACTIONS
-from env121.game import apply, new_game
-from env121.state import NUM_SEATS
-from env121.turn import Turn
-from training.checkpoint import Network, export_policy
+from env121.engine.actions import NUM_ACTIONS
+from env121.engine.game import apply, new_game
+from env121.engine.state import NUM_SEATS
+from env121.play.protocol import Agent
+from env121.play.turn import Turn
+from training.checkpoint import Network
 from training.hint_head import HintedActionNet
 
 WARM_START_FORMAT = "env121-warm-start"
@@ -101,7 +100,7 @@ _FIELDS = ("observations", "masks", "actions", "returns", "matches")
 def play_match(
     teacher: str, seed: int, gamma: float, inputs: str = "observation"
 ) -> Demonstrations:
-    """One seeded match (:func:`env121.game.new_game`) with ``teacher`` in
+    """One seeded match (:func:`env121.engine.game.new_game`) with ``teacher`` in
     every seat, as demonstrations of a network reading ``inputs``; see the
     module docstring for the returns."""
     hinter = Hinter(inputs)
@@ -375,45 +374,3 @@ def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network
             f"{network.describe()}: set hidden_sizes, activation, inputs and hint_head to match"
         )
     policy.load_state_dict(load_file(str(path)))
-
-
-# ------------------------------------------------------------------ command line
-
-
-def run_cli(
-    preset: str,
-    overrides: Sequence[str],
-    teacher: str,
-    matches: int,
-    seed: int,
-    jobs: int,
-    epochs: int,
-    out: str,
-) -> int:
-    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network."""
-    from training.ppo_selfplay import load_config, network_of
-
-    config = load_config(preset, overrides)
-    if config.reward_mode != "points":
-        raise ValueError(
-            f"reward_mode={config.reward_mode!r} is not valid for a warm start: the critic "
-            "learns the returns of reward_mode='points'"
-        )
-    network = network_of(config)
-    start = time.perf_counter()
-    demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs)
-    print(f"collected {len(demos):,} decisions of {teacher} in {time.perf_counter() - start:.0f} s")
-    policy, report = fit(demos, network, epochs, seed=seed)
-    print(
-        f"fitted in {report.seconds:.0f} s: agreement with {teacher} {report.agreement:.1%} "
-        f"and critic RMSE {report.value_rmse:.2f} (returns' std {report.return_std:.2f}) "
-        f"on {report.held_out_rows:,} held-out decisions"
-    )
-    notes = {"teacher": teacher, "matches": matches, "seed": seed, "epochs": epochs}
-    notes["report"] = dataclasses.asdict(report)
-    directory = Path(out)
-    warm = write_warm_start(policy, directory / "warm_start.safetensors", network, notes)
-    actor = export_policy(policy, directory / "policy.safetensors", network, notes)
-    print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
-    print(f"policy:     ppo:{actor}")
-    return 0

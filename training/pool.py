@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from agents.ppo import PolicyAgent, PolicyNetwork, load_policy
-from agents.protocol import Agent
 from agents.registry import make_agent
-from env121.turn import Turn
+from env121.play.protocol import Agent
+from env121.play.turn import Turn
 
 POOL = "pool"
 """The key of the snapshot pool in an opponent-weights mapping."""

@@ -1,14 +1,13 @@
 """Self-play MaskablePPO for 121: one learner seat against a pool of opponents.
 
-Run it as ``env121 train --preset small`` (or ``python -m training.ppo_selfplay
---preset small``); ``--set key=value`` overrides any :class:`Config` field,
+Run it as ``env121 train --preset small``; ``--set key=value`` overrides any :class:`Config` field,
 ``--resume RUN_DIR`` continues a run from its last checkpoint.
 
 What happens, in order:
 
 1. The config is a preset (``training/presets/<name>.yaml``) with the
    ``--set`` overrides applied; it is saved as ``RUN_DIR/config.yaml``.
-2. ``n_envs`` copies of :class:`~env121.wrappers.SingleSeat` run in
+2. ``n_envs`` copies of :class:`~env121.envs.single_seat.SingleSeat` run in
    subprocesses (``SubprocVecEnv``; ``vec_env="dummy"`` keeps them in this
    process). The learner's seat is drawn every episode (one episode = one
    match of ``rules.num_van`` ván of 12 vòng); each of the three other seats
@@ -43,7 +42,6 @@ import dataclasses
 import json
 import math
 import shutil
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -61,18 +59,19 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
-from agents.hints import INPUTS, HintedSeat
+from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, sidecar_path
-from env121.aec_env import REWARD_MODES
-from env121.config import RuleConfig
-from env121.state import NUM_SEATS
-from env121.wrappers import SingleSeat
+from env121.engine.state import NUM_SEATS
+from env121.envs.aec_env import REWARD_MODES
+from env121.envs.single_seat import SingleSeat
+from env121.rules.config import RuleConfig
 from training.checkpoint import (
     Network,
     export_policy,
     load_training_state,
     save_training_state,
 )
+from training.hinted_seat import HintedSeat
 from training.imitation import load_warm_start
 from training.pool import POOL, MixtureOpponent, OpponentMixture, SnapshotPool
 from training.stats import LearnerStats, StatsWindow
@@ -104,7 +103,7 @@ class Config:
     reward_mode: str = "points"
     """Reward: ``"points"`` (Điểm as they are won) or ``"rank"`` (placement at the end)."""
     rules: dict[str, Any] = field(default_factory=dict)
-    """:class:`~env121.config.RuleConfig` fields, e.g. ``{num_van: 2}`` (default: the spec's)."""
+    """:class:`~env121.rules.config.RuleConfig` fields, e.g. ``{num_van: 2}`` (default: spec)."""
 
     # --- opponents
     opponent_weights: dict[str, float] = field(
@@ -715,45 +714,3 @@ class Progress:
     def stop(self) -> None:
         """Leave the bar as it is."""
         self.bar.stop()
-
-
-# ------------------------------------------------------------------ CLI
-
-
-def run_cli(
-    preset: str | None,
-    overrides: Sequence[str],
-    out: str | None,
-    resume: str | None,
-    progress: bool = True,
-) -> int:
-    """``env121 train``: train, then print where everything went."""
-    if resume is not None and preset is not None:
-        raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
-    if resume is None and preset is None:
-        raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
-    config = None if preset is None else load_config(preset, overrides)
-    if out is None and preset is not None:
-        out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
-    result = train(
-        config, out, resume=resume, overrides=overrides if resume else (), progress=progress
-    )
-    print(
-        f"trained to step {result.num_timesteps:,} in {result.seconds:,.0f} s "
-        f"({result.steps_per_second:,.0f} steps/s)"
-    )
-    print(f"run:    {result.out}   (tensorboard --logdir {result.out / 'tb'})")
-    print(f"policy: ppo:{result.policy}")
-    if result.evaluations:
-        last = result.evaluations[-1]
-        print(
-            f"eval:   {last['advantage']:+.2f} [{last['low']:+.2f}, {last['high']:+.2f}] "
-            f"points/ván vs 3× {last['opponent']} ({last['deals']} deals)"
-        )
-    return 0
-
-
-if __name__ == "__main__":
-    from env121.cli import main
-
-    sys.exit(main(["train", *sys.argv[1:]]))

@@ -1,6 +1,6 @@
 """What the learner did in its episodes, for the ``charts/…`` logs.
 
-:class:`LearnerStats` wraps a :class:`~env121.wrappers.SingleSeat` and, when
+:class:`LearnerStats` wraps a :class:`~env121.envs.single_seat.SingleSeat` and, when
 an episode (a match) ends, adds ``info["learner_stats"]``: the vòng played,
 the learner's wins (Ù or Thế trắng) and their Điểm, its Đền and its Cướp
 (steals, counted from the engine's events), its rank, and one head-to-head
@@ -18,9 +18,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from env121.aec_env import AGENTS
-from env121.state import NUM_SEATS, SwapKind, Swapped
-from env121.wrappers import SingleSeat
+from env121.engine.state import NUM_SEATS, SwapKind, Swapped
+from env121.envs.aec_env import AGENTS
+from env121.envs.single_seat import SingleSeat
 from training.pool import MixtureOpponent, opponent_kind
 
 

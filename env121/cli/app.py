@@ -1,0 +1,150 @@
+"""The ``env121`` command line.
+
+* ``env121 score "<six cards>" --chi-diem CARD [--an-si CARD …] [--locked]
+  [--nhat-ban] [--dealer] [--self-drawn] [--last-card]`` scores a hand the way
+  the engine does and prints the arrangement, the Thế and the point breakdown.
+* ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]`` plays
+  a seeded match between random players — or, with ``--agents``, between the
+  four agents of the specs (``greedy``, ``mc:budget=8``,
+  ``ppo:FILE.safetensors``, …; loaded only then) — and prints it move by move;
+  ``env121 replay FILE`` replays a game record (:mod:`env121.cli.game`).
+* ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J] …``
+  plays a duplicate-format tournament between agents (:mod:`arena.cli`; the
+  arena and the agents load only when this subcommand runs).
+* ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
+  trains a self-play MaskablePPO agent (:mod:`training.ppo_selfplay`; torch
+  and Stable-Baselines3 load only when this subcommand runs).
+* ``env121 imitate [--preset NAME] [--teacher greedy] [--matches N] [--out DIR]``
+  clones an agent's play into a warm start for ``env121 train --set
+  warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from env121.cli.game import add_subcommands as add_game_subcommands
+from env121.cli.train import add_subcommands as add_training_subcommands
+from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
+from env121.rules.cards import (
+    FIG,
+    FIGURE_NAMES_VI,
+    SUIT,
+    SUIT_NAMES_VI,
+    CardNotationError,
+    format_card,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from env121.rules.config import RuleConfig
+from env121.rules.payment import win_payments
+from env121.rules.scoring import HandScore, explain_no_win, score_hand
+from env121.rules.thes import THE_BY_ID
+
+
+def _score(args: argparse.Namespace) -> int:
+    cards = parse_cards(args.cards)
+    chi_diem = parse_card(args.chi_diem)
+    an_si = parse_cards(args.an_si) if args.an_si else ()
+    config = RuleConfig(payment_rounding=args.payment_rounding)
+    result = score_hand(
+        cards,
+        chi_diem=chi_diem,
+        an_si=an_si,
+        locked=args.locked,
+        nhat_ban=args.nhat_ban,
+        dealer=args.dealer,
+        self_drawn=args.self_drawn,
+        last_card=args.last_card,
+        config=config,
+    )
+    print(f"hand:      {format_cards(cards)}")
+    print(f"Chỉ Điểm:  {format_card(chi_diem)}   Ẩn Sĩ revealed: {format_cards(an_si) or '-'}")
+    if result is None:
+        reason = explain_no_win(cards, locked=args.locked, nhat_ban=args.nhat_ban, config=config)
+        print(f"no win: {reason}")
+        return 1
+    for line in _breakdown(result, chi_diem, an_si):
+        print(line)
+    deltas = win_payments(result.points, 0, config)
+    print(
+        f"payment ({config.payment_rounding}), as seat #1: receives {deltas[0]}; "
+        f"#2 pays {-deltas[1]}, #3 pays {-deltas[2]}, #4 pays {-deltas[3]}"
+    )
+    return 0
+
+
+def _breakdown(score: HandScore, chi_diem: int, an_si: Sequence[int]) -> list[str]:
+    lines = [f"laid out:  {format_cards(score.arrangement)}"]
+    if score.the is None:
+        lines.append("Thế:       none (a completed hand under Nhất Bản)          +0")
+    else:
+        the = THE_BY_ID[score.the]
+        label = f"{the.id} — {the.name_vi} ({the.heading})"
+        lines.append(f"Thế:       {label:<52} +{score.tier}")
+    for bonus in sorted(score.bonuses):
+        name = "Nhất Bản" if bonus == NHAT_BAN_BONUS else THUONG_BY_ID[bonus].name_vi
+        lines.append(f"Thưởng:    {bonus + ' — ' + name:<52} +1")
+    if score.indicator_points:
+        figures = {FIG[c] for c in score.arrangement}
+        suits = {SUIT[c] for c in score.arrangement}
+        for indicator in (chi_diem, *an_si):
+            hits = [FIGURE_NAMES_VI[FIG[indicator]]] if FIG[indicator] in figures else []
+            hits += [SUIT_NAMES_VI[SUIT[indicator]]] if SUIT[indicator] in suits else []
+            if hits:
+                label = f"{format_card(indicator)} — {', '.join(hits)}"
+                lines.append(f"indicator: {label:<52} +{len(hits)}")
+    lines.append(f"total:     {score.points} Điểm")
+    return lines
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``env121`` command."""
+    parser = argparse.ArgumentParser(prog="env121", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser("score", help="score a six-card hand")
+    score.add_argument("cards", help='six cards in the notation, e.g. "ASA/FR ASA/BR ..."')
+    score.add_argument("--chi-diem", required=True, help="the Chỉ Điểm card")
+    score.add_argument("--an-si", nargs="*", default=[], help="revealed Ẩn Sĩ cards")
+    score.add_argument("--locked", action="store_true", help="the winner is in Bội ước")
+    score.add_argument("--nhat-ban", action="store_true", help="the cards are a Nhất Bản layout")
+    score.add_argument("--dealer", action="store_true", help="the winner is the dealer")
+    score.add_argument("--self-drawn", action="store_true", help="won on own flip (Tự thân)")
+    score.add_argument("--last-card", action="store_true", help="won on the last Nọc card")
+    score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
+    score.set_defaults(func=_score)
+    add_game_subcommands(commands)
+    add_training_subcommands(commands)
+    commands.add_parser(
+        "tournament",
+        add_help=False,  # its own parser (arena.cli) answers --help
+        help="a duplicate-format tournament between agents (env121 tournament --help)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["tournament"]:
+        from arena.cli import main as tournament_main  # the arena loads only here
+
+        return tournament_main(arguments[1:])
+    args = build_parser().parse_args(arguments)
+    try:
+        status: int = args.func(args)
+    except (CardNotationError, ValueError) as error:
+        print(f"env121: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader went away (`env121 play … | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""The ``play`` and ``replay`` subcommands of the ``env121`` CLI.
+
+* ``env121 play --seed S [--rotation R] [--agents SPEC SPEC SPEC SPEC]
+  [--json FILE]`` — a seeded match, printed event by event in the card
+  notation; with ``--json`` its game record is saved too (``replay`` replays
+  it). Without ``--agents`` all four seats are uniform-random players
+  (:func:`env121.play.playout.play_random` drawing from ``player_rng(S)``). With
+  ``--agents`` seats ``S0`` … ``S3`` are played by four new agents built from
+  the specs, as the arena accepts them (:func:`agents.registry.make_agent`:
+  ``greedy``, ``mc:budget=8``, ``random``, ``ppo:FILE.safetensors``, …); a
+  first line names them, and the agent in seat ``s`` is reset with the seed
+  ``agent_seed(S, s)`` (:func:`agent_seed`, drawn from
+  ``numpy.random.SeedSequence([S, 0xA6E, s])``), so the same seed and specs
+  print the same match. The match is played by the arena's loop,
+  :func:`env121.play.match.play_agents`. A bad spec or a count other than four is
+  reported (``error: …``, exit status 2) before anything is played; an agent
+  that returns an illegal action stops the match (``error: …`` naming the
+  seat, spec, action and legal actions: an
+  :class:`~env121.play.match.IllegalAgentActionError`; exit status 1). The agents
+  are imported only when ``--agents`` is given.
+* ``env121 replay FILE`` — load a game record, replay it, print its transcript.
+
+:func:`add_subcommands` registers both on an ``argparse`` subparsers object;
+each sets ``func`` (``args.func(args)`` returns the exit status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from env121.engine.game import new_game
+from env121.engine.records import RecordError, load, save
+from env121.engine.state import NUM_SEATS, State
+from env121.engine.transcript import format_event, seat_name, transcript
+from env121.play.match import IllegalAgentActionError, play_agents
+from env121.play.playout import play_random, player_rng
+
+if TYPE_CHECKING:
+    from env121.play.protocol import Agent
+
+AGENT_SEED_KEY = 0xA6E
+"""Mixed into the agents' seeds so they are independent of the deals and of
+:func:`~env121.play.playout.player_rng`."""
+
+
+def add_subcommands(subparsers: Any) -> None:
+    """Register ``play`` and ``replay`` on ``parser.add_subparsers()``'s result."""
+    play = subparsers.add_parser(
+        "play",
+        help="play a seeded match between random players or the given agents",
+        description="Play a seeded match, printed move by move: uniform-random players, "
+        "or the four agents given with --agents.",
+    )
+    play.add_argument("--seed", type=int, required=True, help="match seed (non-negative)")
+    play.add_argument("--json", metavar="FILE", help="also save the game record to FILE")
+    play.add_argument(
+        "--rotation", type=int, default=0, choices=range(4), help="duplicate-deal rotation"
+    )
+    play.add_argument(
+        "--agents",
+        nargs="*",
+        metavar="SPEC",
+        help="exactly four agent specs, for seats S0..S3 in order (greedy, random, "
+        "mc:budget=8, ppo:FILE.safetensors, …); default: four uniform-random players",
+    )
+    play.set_defaults(func=run_play)
+
+    replay = subparsers.add_parser(
+        "replay",
+        help="replay a game record and print its transcript",
+        description="Load a JSON game record, replay every action, print the transcript.",
+    )
+    replay.add_argument("file", help="a record written by `play --json` or records.save")
+    replay.set_defaults(func=run_replay)
+
+
+def agent_seed(seed: int, seat: int) -> int:
+    """The ``reset`` seed of the agent in ``seat`` of ``env121 play --seed seed``:
+    ``numpy.random.SeedSequence([seed, AGENT_SEED_KEY, seat]).generate_state(1)[0]``."""
+    return int(np.random.SeedSequence([seed, AGENT_SEED_KEY, seat]).generate_state(1)[0])
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """``play``: print each event as it happens; save the record if asked."""
+    try:
+        state = new_game(args.seed, rotation=args.rotation)
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    agents: list[Agent] | None = None
+    if args.agents is not None:
+        try:
+            agents = seat_agents(args.agents)
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+    show = EventPrinter()
+    if agents is None:
+        show(state)
+        play_random(state, player_rng(args.seed), on_action=show)
+    else:
+        print("agents: " + ", ".join(f"{seat_name(s)} {a.spec}" for s, a in enumerate(agents)))
+        for seat, agent in enumerate(agents):
+            agent.reset(agent_seed(args.seed, seat))
+        show(state)
+        try:
+            play_agents(state, agents, on_action=show)
+        except IllegalAgentActionError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
+    if args.json:
+        save(state, args.json)
+        print(f"record saved to {args.json}")
+    return 0
+
+
+class EventPrinter:
+    """``show(state, action=-1)``: print the events of ``state`` not printed yet."""
+
+    def __init__(self) -> None:
+        self.printed = 0
+
+    def __call__(self, state: State, _action: int = -1) -> None:
+        for event in state.events[self.printed :]:
+            print(format_event(event))
+        self.printed = len(state.events)
+
+
+def seat_agents(specs: Sequence[str]) -> list[Agent]:
+    """One new agent per seat from exactly four specs; raises ``ValueError``
+    (an ``agents.registry.AgentSpecError``) naming what is wrong."""
+    from agents.registry import AgentSpecError, available_agents, make_agent
+
+    accepted = (
+        f"agents: {', '.join(available_agents())} (spec: name or name:key=value,…; "
+        "ppo:FILE.safetensors)"
+    )
+    if len(specs) != NUM_SEATS:
+        raise AgentSpecError(
+            f"--agents takes exactly {NUM_SEATS} specs, one per seat S0..S3, but got "
+            f"{len(specs)}: {list(specs)}; {accepted}"
+        )
+    agents = []
+    for seat, spec in enumerate(specs):
+        try:
+            agents.append(make_agent(spec))
+        except AgentSpecError as err:  # a missing checkpoint or torch included
+            raise AgentSpecError(f"--agents, seat {seat_name(seat)}: {err}") from err
+    return agents
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``replay``: print the transcript of a record, or say what is wrong with it."""
+    try:
+        state = load(args.file)
+    except RecordError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print("\n".join(transcript(state)))
+    return 0

@@ -1,0 +1,145 @@
+"""``env121 train`` and ``env121 imitate``: self-play training and behaviour cloning.
+
+Torch and SB3 load only when one of these commands runs (the training modules
+are imported inside the functions), so the other commands stay light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def _train(args: argparse.Namespace) -> int:
+    return run_train(args.preset, args.set, args.out, args.resume, progress=not args.no_progress)
+
+
+def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``train`` and ``imitate`` to the ``env121`` parser."""
+    _add_train_subcommand(commands)
+    _add_imitate_subcommand(commands)
+
+
+def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    train = commands.add_parser("train", help="self-play MaskablePPO training (training/)")
+    train.add_argument("--preset", help="tiny, small, default (training/presets) or a YAML file")
+    train.add_argument(
+        "--set",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override config fields, values in YAML: --set total_timesteps=1e6 n_envs=2",
+    )
+    train.add_argument("--out", help="the run directory (default runs/<preset>-<time>)")
+    train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its checkpoint")
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.set_defaults(func=_train)
+
+
+def _imitate(args: argparse.Namespace) -> int:
+    settings = (args.teacher, args.matches, args.seed, args.jobs, args.epochs)
+    return run_imitate(args.preset, args.set, *settings, args.out)
+
+
+def _add_imitate_subcommand(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> None:
+    imitate = commands.add_parser(
+        "imitate", help="behaviour cloning of an agent: a warm start for env121 train"
+    )
+    imitate.add_argument("--preset", default="small", help="the training preset it is for")
+    imitate.add_argument(
+        "--set",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="the preset's overrides (the network's shape must match the run's)",
+    )
+    imitate.add_argument("--teacher", default="greedy", help="the agent spec to imitate")
+    imitate.add_argument("--matches", type=int, default=300, help="matches of demonstrations")
+    imitate.add_argument("--seed", type=int, default=0, help="first match seed; seeds the fit")
+    imitate.add_argument("--jobs", type=int, default=2, help="processes collecting")
+    imitate.add_argument("--epochs", type=int, default=10, help="passes over the demonstrations")
+    imitate.add_argument("--out", default="runs/imitate", help="where the files go")
+    imitate.set_defaults(func=_imitate)
+
+
+def run_train(
+    preset: str | None,
+    overrides: Sequence[str],
+    out: str | None,
+    resume: str | None,
+    progress: bool = True,
+) -> int:
+    """``env121 train``: train, then print where everything went."""
+    from training.ppo_selfplay import available_presets, load_config, train
+
+    if resume is not None and preset is not None:
+        raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
+    if resume is None and preset is None:
+        raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
+    config = None if preset is None else load_config(preset, overrides)
+    if out is None and preset is not None:
+        out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+    result = train(
+        config, out, resume=resume, overrides=overrides if resume else (), progress=progress
+    )
+    print(
+        f"trained to step {result.num_timesteps:,} in {result.seconds:,.0f} s "
+        f"({result.steps_per_second:,.0f} steps/s)"
+    )
+    print(f"run:    {result.out}   (tensorboard --logdir {result.out / 'tb'})")
+    print(f"policy: ppo:{result.policy}")
+    if result.evaluations:
+        last = result.evaluations[-1]
+        print(
+            f"eval:   {last['advantage']:+.2f} [{last['low']:+.2f}, {last['high']:+.2f}] "
+            f"points/ván vs 3× {last['opponent']} ({last['deals']} deals)"
+        )
+    return 0
+
+
+def run_imitate(
+    preset: str,
+    overrides: Sequence[str],
+    teacher: str,
+    matches: int,
+    seed: int,
+    jobs: int,
+    epochs: int,
+    out: str,
+) -> int:
+    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network."""
+    from training.checkpoint import export_policy
+    from training.imitation import collect, fit, write_warm_start
+    from training.ppo_selfplay import load_config, network_of
+
+    config = load_config(preset, overrides)
+    if config.reward_mode != "points":
+        raise ValueError(
+            f"reward_mode={config.reward_mode!r} is not valid for a warm start: the critic "
+            "learns the returns of reward_mode='points'"
+        )
+    network = network_of(config)
+    start = time.perf_counter()
+    demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs)
+    print(f"collected {len(demos):,} decisions of {teacher} in {time.perf_counter() - start:.0f} s")
+    policy, report = fit(demos, network, epochs, seed=seed)
+    print(
+        f"fitted in {report.seconds:.0f} s: agreement with {teacher} {report.agreement:.1%} "
+        f"and critic RMSE {report.value_rmse:.2f} (returns' std {report.return_std:.2f}) "
+        f"on {report.held_out_rows:,} held-out decisions"
+    )
+    notes = {"teacher": teacher, "matches": matches, "seed": seed, "epochs": epochs}
+    notes["report"] = dataclasses.asdict(report)
+    directory = Path(out)
+    warm = write_warm_start(policy, directory / "warm_start.safetensors", network, notes)
+    actor = export_policy(policy, directory / "policy.safetensors", network, notes)
+    print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
+    print(f"policy:     ppo:{actor}")
+    return 0

@@ -1,0 +1,12 @@
+"""Layer 2, the game engine: a whole seeded match as a mutable :class:`State`.
+
+The action layout (:mod:`~env121.engine.actions`), seeded deals
+(:mod:`~env121.engine.deal`), the state and its events
+(:mod:`~env121.engine.state`), the transition function
+(:mod:`~env121.engine.game`), what one seat knows
+(:mod:`~env121.engine.view`), the per-hand win table
+(:mod:`~env121.engine.win_table`), invariants (:mod:`~env121.engine.validate`),
+game records (:mod:`~env121.engine.records`), transcripts
+(:mod:`~env121.engine.transcript`) and scripted play
+(:mod:`~env121.engine.scripted`). Imports only :mod:`env121.rules`.
+"""

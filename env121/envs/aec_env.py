@@ -1,0 +1,494 @@
+"""# 121 (``env121_v0``)
+
+The four-player Vietnamese card game 121 as a PettingZoo AEC environment, on
+top of the rules engine (:mod:`env121.engine.game`). One episode is one match:
+``config.num_van`` ván of 12 vòng.
+
+{properties}
+
+``player_i`` sits in seat ``i``; seat 0 deals the first vòng and the deal
+passes to the next seat every vòng. ``env121.env(**kwargs)`` is
+:class:`raw_env` in PettingZoo's classic wrappers; ``env121.raw_env`` is the
+bare environment. Keyword arguments:
+
+* ``config`` — a :class:`~env121.rules.config.RuleConfig` (every rule variant,
+  ``num_van`` included); rule fields may also be given directly, e.g.
+  ``env121.env(num_van=2)`` is ``config=RuleConfig(num_van=2)``. The config
+  is recorded in ``env.metadata["config"]``.
+* ``reward_mode`` — ``"points"`` (default) or ``"rank"`` (see Rewards).
+* ``render_mode`` — ``None``, ``"ansi"`` or ``"human"``.
+* ``illegal_reward`` (``env()`` only, default ``-2.0``) — see Action.
+
+``reset(seed=s)`` plays the match the engine deals from seed ``s`` (the
+same deals as ``env121 play --seed s``); ``reset()`` without a seed draws the
+next match seed from the generator the last seeded reset started.
+``reset(options={{"rotation": k}})`` rotates the hands for duplicate play and
+``options={{"first_deal": Deal}}`` replaces the first vòng's deal (tests,
+puzzles). ``env.unwrapped.game`` is the engine :class:`~env121.engine.state.State`
+(e.g. for :func:`env121.engine.records.to_record`).
+
+## Observation
+
+``observe(agent)`` is a dict: ``"observation"``, a flat ``float32`` vector of
+what that seat may know, and ``"action_mask"``. The layout is declared once
+in :mod:`env121.play.observation` (``views(obs)`` gives its named pieces). Rows of
+per-seat pieces are seat-relative: row 0 is the observing seat, rows 1, 2, 3
+the seats after it in turn order. Nothing hidden from the seat (others'
+unseen cards, the Nọc, face-down Ẩn Sĩ, others' Nhất Bản arrangements)
+changes it: a test re-deals the hidden cards and compares.
+
+{observation_table}
+
+## Action
+
+``Discrete({num_actions})`` over the engine's single action layout
+(:mod:`env121.engine.actions`); what an id means depends on the phase:
+
+{action_table}
+
+The engine decides what is legal. :class:`raw_env` raises the engine's
+:class:`~env121.engine.game.IllegalActionError` (naming the action, the phase and
+the legal actions) and leaves the match unchanged. ``env121.env()`` wraps it
+as PettingZoo's classic environments are wrapped: an illegal action ends the
+match at once (``TerminateIllegalWrapper``: every agent is marked terminated
+and truncated), the offender gets ``illegal_reward`` and the others 0;
+``AssertOutOfBoundsWrapper`` rejects ids outside the space;
+``OrderEnforcingWrapper`` checks the call order. The default
+``illegal_reward=-2.0`` is below the last place's ``"rank"`` reward, so
+ending a lost match illegally never pays there; in ``"points"`` mode it is 2
+Điểm, less than some vòng cost, so a learner that ignores the mask may need a
+lower one.
+
+## Action Mask
+
+``"action_mask"`` is ``int8`` with a 1 for each legal id of the agent to act,
+made in one place from the engine's ``legal_actions``; every other agent
+sees all zeros. Under the default ``mask_invalid_win=True`` Ù is offered only
+when the win is valid.
+
+## Rewards
+
+* ``reward_mode="points"`` (default): when a vòng ends each agent gets its
+  score change in Điểm (points / 100): the winner +D, the others their share
+  of the 3-4-3 payment; Đền: the offender −3, the others +1; a draw 0. The
+  rewards of a vòng sum to 0, and over a match they sum to the standing / 100.
+* ``reward_mode="rank"``: 0 until the match ends, then {placement} for the
+  1st to 4th place; tied agents share the mean of the places they cover
+  (e.g. two agents tied first get 1.0 each). They sum to 0.
+
+As in every AEC environment, ``last()`` returns the reward accumulated since
+the agent last acted.
+
+## Infos
+
+Each agent's info is ``{{}}`` until something worth logging happens; like
+rewards it accumulates until the agent next acts:
+
+* ``"vong_results"``: a list with one dict per vòng that ended: ``van``,
+  ``vong`` (from 0), ``dealer``, ``outcome`` (``"u"`` a valid Ù, ``"den"``,
+  ``"the_trang"``, ``"draw"`` an empty Nọc, ``"truncated"`` a draw forced by
+  ``max_actions_per_vong``), ``winner`` (the agent, or None), ``offender``
+  (Đền), ``card`` (in the card notation), ``the`` (the Thế id), ``tier``,
+  ``points`` (Điểm), ``bonuses``, ``indicator_points``, ``nhat_ban``,
+  ``payments`` (points per agent);
+* ``"match"`` once the match ends: ``reason`` (``"completed"``, ``"bust"``,
+  ``"quoc_si_vo_song"``), ``scores``, ``standings`` and ``ranks`` per agent.
+
+Terminations come when the match ends; truncation is not used (the engine's
+``max_actions_per_vong`` ends a too-long vòng as a draw instead).
+
+## Version History
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from env121.engine import actions as action_layout
+from env121.engine.actions import NUM_ACTIONS
+from env121.engine.deal import Deal
+from env121.engine.game import apply, new_game, swap_kind
+from env121.engine.state import NUM_SEATS, VONG_PER_VAN, Phase, State, VongResult, visible_to
+from env121.engine.transcript import format_event
+from env121.play import observation as obs_layout
+from env121.play.observation import (
+    OBS_HIGH,
+    OBS_LOW,
+    OBS_SIZE,
+    encode_action_mask,
+    encode_observation,
+)
+from env121.rules.cards import format_card, format_cards
+from env121.rules.config import RuleConfig
+from env121.rules.waits import GAP
+
+ENV_ID = "env121_v0"
+AGENTS: tuple[str, ...] = tuple(f"player_{i}" for i in range(NUM_SEATS))
+REWARD_MODES: tuple[str, ...] = ("points", "rank")
+RENDER_MODES: tuple[str, ...] = ("ansi", "human")
+PLACEMENT_REWARDS: tuple[float, ...] = (1.5, 0.5, -0.5, -1.5)
+"""``"rank"`` mode: reward of the 1st … 4th place (ties share the mean)."""
+POINTS_PER_DIEM = 100
+DEFAULT_ILLEGAL_REWARD = -2.0
+
+Observation = dict[str, np.ndarray]
+AgentEnv = AECEnv[str, dict[str, Any], Any]
+"""The AEC environment type: agents by name, dict observations (of the Dict
+space), actions ids of any integer type (``None`` once an agent's match is over)."""
+
+
+def env(illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> AgentEnv:
+    """The environment in PettingZoo's classic wrappers (see the module docstring)."""
+    wrapped: AgentEnv = raw_env(**kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
+    return wrapped
+
+
+def placement_rewards(ranks: tuple[int, ...]) -> tuple[float, ...]:
+    """``"rank"`` rewards from ranks (1 = best; equal ranks are ties): each agent
+    gets the mean of :data:`PLACEMENT_REWARDS` over the places its tie covers."""
+    out = []
+    for rank in ranks:
+        tied = ranks.count(rank)
+        places = PLACEMENT_REWARDS[rank - 1 : rank - 1 + tied]
+        out.append(sum(places) / len(places))
+    return tuple(out)
+
+
+def vong_result_info(result: VongResult) -> dict[str, Any]:
+    """A finished vòng as a plain dict for ``infos`` (agents by name)."""
+    outcome = "truncated" if result.truncated else result.outcome
+    by = AGENTS[result.seat] if result.seat >= 0 else None
+    return {
+        "van": result.van,
+        "vong": result.vong,
+        "dealer": AGENTS[result.dealer],
+        "outcome": outcome,
+        "winner": by if result.outcome in ("u", "the_trang") else None,
+        "offender": by if result.outcome == "den" else None,
+        "card": format_card(result.card) if result.card >= 0 else None,
+        "the": result.the,
+        "tier": result.tier,
+        "points": result.points,
+        "bonuses": list(result.bonuses),
+        "indicator_points": result.indicator_points,
+        "nhat_ban": result.nhat_ban,
+        "payments": dict(zip(AGENTS, result.payments, strict=True)),
+    }
+
+
+def match_info(state: State) -> dict[str, Any]:
+    """How the match ended, for ``infos``."""
+    return {
+        "reason": state.match_end,
+        "scores": dict(zip(AGENTS, state.scores, strict=True)),
+        "standings": dict(zip(AGENTS, state.standings(), strict=True)),
+        "ranks": dict(zip(AGENTS, state.ranks, strict=True)),
+    }
+
+
+class raw_env(AECEnv[str, dict[str, Any], Any]):
+    """121 as an AEC environment (documented in :mod:`env121.envs.aec_env`).
+
+    Picklable with its whole state (a match in progress round-trips), so
+    vectorized runners can copy it.
+    """
+
+    # A class attribute, as in PettingZoo's environments; the base class declares
+    # it as an instance variable, so it cannot be a ClassVar.
+    metadata = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
+        "name": ENV_ID,
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        config: RuleConfig | None = None,
+        reward_mode: str = "points",
+        render_mode: str | None = None,
+        **rules: Any,
+    ) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]  # AECEnv.__init__ is unannotated
+        config = RuleConfig() if config is None else config
+        if not isinstance(config, RuleConfig):
+            raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
+        if rules:
+            known = {f.name for f in dataclasses.fields(RuleConfig)}
+            unknown = sorted(set(rules) - known)
+            if unknown:
+                raise ValueError(
+                    f"unknown keyword argument(s) {unknown}: expected config, reward_mode, "
+                    f"render_mode or RuleConfig fields {sorted(known)}"
+                )
+            config = dataclasses.replace(config, **rules)
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(
+                f"reward_mode={reward_mode!r} is not valid: expected 'points' or 'rank'"
+            )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not valid: expected None, 'ansi' or 'human'"
+            )
+        self.config = config
+        self.reward_mode = reward_mode
+        self.render_mode = render_mode
+        self.metadata = {**raw_env.metadata, "config": config.to_dict()}
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._seat = {agent: seat for seat, agent in enumerate(AGENTS)}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(OBS_LOW, OBS_HIGH, (OBS_SIZE,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+                }
+            )
+            for a in AGENTS
+        }
+        self._rng = np.random.default_rng()
+        self.game: State = new_game(0, config)
+        self._obs_cache: dict[str, Observation] = {}
+        self._reset_dicts()
+
+    # ------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The same Dict space object for every call (PettingZoo requires it)."""
+        space = self.observation_spaces[agent]
+        assert isinstance(space, spaces.Dict)
+        return space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """``Discrete(131)`` over :mod:`env121.engine.actions`."""
+        space = self.action_spaces[agent]
+        assert isinstance(space, spaces.Discrete)
+        return space
+
+    # ------------------------------------------------------------- API
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Start a match: ``seed`` is the match seed; ``options`` may hold
+        ``rotation`` (0..3) and ``first_deal`` (a :class:`~env121.engine.deal.Deal`)."""
+        options = {} if options is None else options
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            match_seed = int(seed)
+        else:
+            match_seed = int(self._rng.integers(2**62))
+        first_deal = options.get("first_deal")
+        if first_deal is not None and not isinstance(first_deal, Deal):
+            raise ValueError(f"options['first_deal']={first_deal!r} is not valid: expected a Deal")
+        self.game = new_game(
+            match_seed, self.config, rotation=int(options.get("rotation", 0)), first_deal=first_deal
+        )
+        self.agents = list(AGENTS)
+        self._reset_dicts()
+        self.agent_selection = AGENTS[self.game.current_player]
+        self._obs_cache = {}
+
+    def _reset_dicts(self) -> None:
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = AGENTS[max(self.game.current_player, 0)]
+
+    def observe(self, agent: str) -> Observation:
+        """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``."""
+        cached = self._obs_cache.get(agent)
+        if cached is None:
+            seat = self._seat[agent]
+            cached = {
+                "observation": encode_observation(self.game, seat),
+                "action_mask": encode_action_mask(self.game, seat),
+            }
+            self._obs_cache[agent] = cached
+        return cached
+
+    def step(self, action: Any) -> None:
+        """Apply the action of ``agent_selection`` (raises
+        :class:`~env121.engine.game.IllegalActionError` if it is not legal)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        finished = len(game.results)
+        apply(game, action)
+        self._obs_cache = {}
+        self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = {}
+        rewards = dict.fromkeys(self.agents, 0.0)
+        for result in game.results[finished:]:
+            info = vong_result_info(result)
+            for a, seat in self._seat.items():
+                pending = self.infos[a].get("vong_results", [])
+                self.infos[a] = {**self.infos[a], "vong_results": [*pending, info]}
+                if self.reward_mode == "points":
+                    rewards[a] += result.payments[seat] / POINTS_PER_DIEM
+        if game.is_over:
+            summary = match_info(game)
+            if self.reward_mode == "rank":
+                for a, r in zip(AGENTS, placement_rewards(game.ranks), strict=True):
+                    rewards[a] += r
+            for a in self.agents:
+                self.infos[a] = {**self.infos[a], "match": summary}
+                self.terminations[a] = True
+        else:
+            self.agent_selection = AGENTS[game.current_player]
+        self.rewards = rewards
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def cumulative_reward(self, agent: str) -> float:
+        """The reward ``agent`` has accumulated since it last acted (what
+        ``last()`` reports when it is that agent's turn)."""
+        return float(self._cumulative_rewards.get(agent, 0.0))
+
+    def render(self) -> str | None:
+        """The table as text (``"ansi"``: returned; ``"human"``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
+            return None
+        text = render_table(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+# ---------------------------------------------------------------- render
+
+
+def render_table(state: State) -> str:
+    """The table in the card notation, as the seat to act sees it (its hand
+    shown, the others' hidden), with the last events it saw."""
+    acting = state.current_player
+    viewer = acting if acting >= 0 else None
+    header = (
+        f"{ENV_ID} · ván {state.van + 1}/{state.config.num_van} · vòng {state.vong + 1}/"
+        f"{VONG_PER_VAN} · dealer {AGENTS[state.dealer]} · phase {state.phase.value} · "
+        f"Nọc {state.noc_left}"
+    )
+    if viewer is not None:
+        header += f" · to act: {AGENTS[viewer]} (S{viewer})"
+    hidden = len(state.an_si) - state.an_si_revealed
+    lines = [
+        header,
+        f"Chỉ Điểm {format_card(state.chi_diem)} · Ẩn Sĩ "
+        f"[{format_cards(state.revealed_an_si)}] ({hidden} face down)",
+    ]
+    if state.offer_card >= 0:
+        how = "flipped" if state.offer_flipped else "put out"
+        offer = f"On offer: {format_card(state.offer_card)}, {how} by {AGENTS[state.offer_exposer]}"
+        if viewer is not None and state.phase == Phase.OFFER:
+            offer += f" ({swap_kind(state, viewer).value} for {AGENTS[viewer]})"
+        lines.append(offer)
+    lines.append(f"Dead ({len(state.dead)}): {format_cards(state.dead) or '-'}")
+    for seat in range(NUM_SEATS):
+        mark = ">" if seat == viewer else " "
+        if seat == viewer or viewer is None:
+            cards = f"hand {format_cards(state.hands[seat])}"
+        else:
+            cards = f"{len(state.hands[seat])} cards"
+            if state.known[seat]:
+                cards += f" (known {format_cards(state.known[seat])})"
+        extra = []
+        if state.locked[seat]:
+            extra.append(f"khóa {format_cards(state.locked[seat])}")
+        if state.nhat_ban[seat]:
+            arrangement = state.nb_arrangement[seat]
+            if seat == viewer and arrangement:
+                shown = " ".join("__" if c == GAP else format_card(c) for c in arrangement)
+                extra.append(f"Nhất Bản [{shown}]")
+            else:
+                extra.append("Nhất Bản")
+        dealer = " (cái)" if seat == state.dealer else ""
+        lines.append(
+            f"{mark} {AGENTS[seat]}{dealer:<6} {state.scores[seat]:>6}  {cards}"
+            + ("  " + "  ".join(extra) if extra else "")
+        )
+    seen = [e for e in state.vong_events() if viewer is None or visible_to(e, viewer)]
+    lines.extend(f"  · {format_event(e)}" for e in seen[-4:])
+    return "\n".join(lines)
+
+
+def _property_table() -> str:
+    rows = [
+        ("Import", "``import env121; env = env121.env()``"),
+        ("Actions", "Discrete"),
+        ("Parallel API", "No (turn-based; ``is_parallelizable`` is False)"),
+        ("Manual Control", "No"),
+        ("Agents", f"``agents = {list(AGENTS)}``"),
+        ("Agents", str(len(AGENTS))),
+        ("Action Shape", f"``Discrete({NUM_ACTIONS})``"),
+        ("Action Values", f"[0, {NUM_ACTIONS - 1}]"),
+        (
+            "Observation Shape",
+            f'``{{"observation": ({OBS_SIZE},), "action_mask": ({NUM_ACTIONS},)}}``',
+        ),
+        (
+            "Observation Values",
+            f"float32 in [{OBS_LOW.min():g}, {OBS_HIGH.max():g}] (per piece below); mask 0/1",
+        ),
+        ("Render Modes", " ".join(f"``{m!r}``" for m in RENDER_MODES)),
+    ]
+    width = max(len(k) for k, _ in rows)
+    value_width = max(len(v) for _, v in rows)
+    lines = [f"| {k:<{width}} | {v:<{value_width}} |" for k, v in rows]
+    lines.insert(1, f"|{'-' * (width + 2)}|{'-' * (value_width + 2)}|")
+    return "\n".join(lines)
+
+
+def _literal_block(title: str, table: str) -> str:
+    return f"{title}::\n\n" + "\n".join("    " + line for line in table.splitlines())
+
+
+__doc__ = (
+    __doc__.format(
+        properties=_property_table(),
+        num_actions=NUM_ACTIONS,
+        placement=", ".join(f"{r:+g}" for r in PLACEMENT_REWARDS),
+        observation_table=_literal_block(
+            f"Observation layout ({OBS_SIZE} entries)", obs_layout.layout_table()
+        ),
+        action_table=_literal_block(
+            f"Action layout ({NUM_ACTIONS} ids)", action_layout.layout_table()
+        ),
+    )
+    if __doc__
+    else __doc__
+)
+
+__all__ = [
+    "AGENTS",
+    "ENV_ID",
+    "PLACEMENT_REWARDS",
+    "REWARD_MODES",
+    "env",
+    "match_info",
+    "placement_rewards",
+    "raw_env",
+    "render_table",
+    "vong_result_info",
+]

@@ -1,0 +1,269 @@
+"""Single-agent views of ``env121_v0`` for single-agent learners.
+
+:class:`SingleSeat` is a ``gymnasium.Env``: one learning seat, the other three
+seats played by given policies, so Stable-Baselines3 (with sb3-contrib's
+``MaskablePPO`` and :meth:`SingleSeat.action_masks`) can train on it::
+
+    from sb3_contrib import MaskablePPO
+    from env121.envs.single_seat import SingleSeat
+
+    model = MaskablePPO("MlpPolicy", SingleSeat(), n_steps=2048)
+    model.learn(100_000)
+
+An opponent is either a *policy*, any callable ``(observation dict, action
+mask) -> action id`` that gets the seat's PettingZoo observation
+(``{"observation", "action_mask"}``) and the mask again for convenience, or an
+*agent* of the arena's protocol (an object with ``act(turn)``, ``reset(seed)``
+and ``uses_search``, see :mod:`env121.play.protocol`), which is shown a
+:class:`~env121.play.turn.Turn` and reseeded from this environment's generator at
+every reset. :class:`RandomPolicy` plays uniformly random legal actions.
+Opponents and the environment are picklable (with module-level callables), so
+``SubprocVecEnv`` can run copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from env121.engine.actions import NUM_ACTIONS
+from env121.engine.game import IllegalActionError
+from env121.engine.state import NUM_SEATS
+from env121.envs.aec_env import (
+    AGENTS,
+    DEFAULT_ILLEGAL_REWARD,
+    ENV_ID,
+    RENDER_MODES,
+    raw_env,
+    render_table,
+)
+from env121.play.turn import Turn
+from env121.rules.config import RuleConfig
+
+Policy = Callable[[dict[str, np.ndarray], np.ndarray], int]
+"""``(observation dict, action mask) -> action id``."""
+
+
+@runtime_checkable
+class TurnAgent(Protocol):
+    """An opponent of the arena's agent protocol (:mod:`env121.play.protocol`)."""
+
+    uses_search: bool
+
+    def reset(self, seed: int) -> None:
+        """Start a new match."""
+
+    def act(self, turn: Turn) -> int:
+        """The action to play."""
+
+
+Opponent = Policy | TurnAgent
+"""A policy callable or a :class:`TurnAgent`."""
+ILLEGAL_ACTION_MODES: tuple[str, ...] = ("terminate", "raise")
+MAX_RESET_MATCHES = 100
+"""Matches :meth:`SingleSeat.reset` may skip because the learner never had to act."""
+
+
+class RandomPolicy:
+    """Uniformly random legal actions from its own seeded generator (picklable)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: dict[str, np.ndarray], action_mask: np.ndarray) -> int:
+        """A uniformly random id among those ``action_mask`` allows."""
+        legal = np.flatnonzero(action_mask)
+        if not len(legal):
+            raise ValueError("the action mask allows no action: the agent is not to act")
+        return int(legal[self.rng.integers(len(legal))])
+
+
+class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
+    """One seat of ``env121_v0`` learns; given policies play the other three.
+
+    * ``opponents``: one opponent (policy or agent) for all three other seats,
+      or a sequence of three for the seats after the learner in turn order
+      (+1, +2, +3);
+      ``None`` plays uniformly random legal actions from this environment's
+      generator (so ``reset(seed=…)`` fixes everything).
+    * ``seat``: the learner's seat 0..3, or ``None`` to draw it every episode.
+    * ``config``, ``reward_mode`` and rule keyword arguments as for
+      :class:`env121.envs.aec_env.raw_env`; ``render_mode`` ``"ansi"`` or ``"human"``.
+    * ``illegal_action``: ``"terminate"`` (default) ends the episode with
+      ``illegal_reward``, as ``env121.env()`` does; ``"raise"`` raises the
+      engine's :class:`~env121.engine.game.IllegalActionError`. Learners that use
+      :meth:`action_masks` never play an illegal action.
+
+    Observations are the flat ``float32`` vector of :mod:`env121.play.observation`
+    (the mask comes from :meth:`action_masks`). An episode is one match. The
+    reward of a step is everything the learner earned since its previous
+    action, the opponents' moves and the match's end included; rewards
+    earned before its first action come with its first step. If a match ends
+    before the learner ever acts (possible in principle), :meth:`reset` deals
+    the next one. ``info`` holds ``seat`` and ``agent`` plus the learner's
+    ``env121_v0`` info (``vong_results``, ``match``).
+    """
+
+    # gymnasium.Env declares metadata as an instance variable: no ClassVar here.
+    metadata = {"render_modes": list(RENDER_MODES), "name": f"{ENV_ID}_single_seat"}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponents: Opponent | Sequence[Opponent] | None = None,
+        *,
+        seat: int | None = None,
+        config: RuleConfig | None = None,
+        reward_mode: str = "points",
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+        **rules: Any,
+    ) -> None:
+        if seat is not None and seat not in range(NUM_SEATS):
+            raise ValueError(f"seat={seat!r} is not valid: expected None or 0..{NUM_SEATS - 1}")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action={illegal_action!r} is not valid: expected 'terminate' or 'raise'"
+            )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not valid: expected None, 'ansi' or 'human'"
+            )
+        self.env = raw_env(config, reward_mode=reward_mode, **rules)
+        self.opponents = _opponent_list(opponents)
+        self.fixed_seat = seat
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        observation = self.env.observation_space(AGENTS[0])["observation"]
+        assert isinstance(observation, spaces.Box)
+        self.observation_space = observation
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.learner = AGENTS[0 if seat is None else seat]
+        self._undelivered = 0.0
+        self._done = True
+
+    # ----------------------------------------------------------- gymnasium
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """A new match, played until the learner must act. ``options`` are
+        passed to :meth:`env121.envs.aec_env.raw_env.reset` (``rotation``,
+        ``first_deal``)."""
+        super().reset(seed=seed)
+        for _ in range(MAX_RESET_MATCHES):
+            self.env.reset(seed=int(self.np_random.integers(2**62)), options=options)
+            seat = self.fixed_seat
+            self.learner = AGENTS[int(self.np_random.integers(NUM_SEATS)) if seat is None else seat]
+            for opponent in self.opponents or ():
+                if isinstance(opponent, TurnAgent):
+                    opponent.reset(int(self.np_random.integers(2**62)))
+            self._play_opponents()
+            if not self.env.game.is_over:
+                break
+        else:  # pragma: no cover - a learner without a single decision in 100 matches
+            raise RuntimeError(f"the learner had no decision in {MAX_RESET_MATCHES} matches")
+        self._undelivered = self.env.cumulative_reward(self.learner)
+        self._done = False
+        return self._observation(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponents until the learner is to
+        act again or the match ends."""
+        if self._done:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        reward, self._undelivered = self._undelivered, 0.0
+        mask = self.env.observe(self.learner)["action_mask"]
+        legal = 0 <= int(action) < NUM_ACTIONS and bool(mask[int(action)])
+        if not legal and self.illegal_action == "terminate":
+            self._done = True
+            info = {**self._info(), "illegal_action": int(action)}
+            return self._observation(), reward + self.illegal_reward, True, False, info
+        try:
+            self.env.step(action)
+        except IllegalActionError:
+            self._done = True
+            raise
+        self._play_opponents()
+        reward += self.env.cumulative_reward(self.learner)
+        terminated = self.env.game.is_over
+        self._done = terminated
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner as bools (sb3-contrib's ``MaskablePPO``)."""
+        mask: np.ndarray = self.env.observe(self.learner)["action_mask"].astype(bool)
+        return mask
+
+    def render(self) -> str | None:
+        """The table as the learner sees it (``"ansi"``: returned, ``"human"``: printed)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
+            return None
+        text = render_table(self.env.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------- helpers
+
+    def _play_opponents(self) -> None:
+        env = self.env
+        while not env.game.is_over and env.agent_selection != self.learner:
+            agent = env.agent_selection
+            if self.opponents is None:
+                legal = np.flatnonzero(env.observe(agent)["action_mask"])
+                action = int(legal[self.np_random.integers(len(legal))])
+            else:
+                offset = (AGENTS.index(agent) - AGENTS.index(self.learner)) % NUM_SEATS
+                opponent = self.opponents[offset - 1]
+                if isinstance(opponent, TurnAgent):
+                    # A Turn encodes only what the agent asks for: no observation
+                    # vector for agents that read the view or the legal actions.
+                    seat = AGENTS.index(agent)
+                    turn = Turn(env.game, seat, search_allowed=opponent.uses_search)
+                    action = opponent.act(turn)
+                else:
+                    observation = env.observe(agent)
+                    action = opponent(observation, observation["action_mask"])
+            env.step(action)
+
+    def _observation(self) -> np.ndarray:
+        observation: np.ndarray = self.env.observe(self.learner)["observation"].copy()
+        return observation
+
+    def _info(self) -> dict[str, Any]:
+        return {
+            "seat": AGENTS.index(self.learner),
+            "agent": self.learner,
+            **self.env.infos.get(self.learner, {}),
+        }
+
+
+def _opponent_list(
+    opponents: Opponent | Sequence[Opponent] | None,
+) -> list[Opponent] | None:
+    if opponents is None:
+        return None
+    if callable(opponents) or isinstance(opponents, TurnAgent):
+        return [opponents] * (NUM_SEATS - 1)
+    policies = list(opponents)
+    valid = all(callable(p) or isinstance(p, TurnAgent) for p in policies)
+    if len(policies) != NUM_SEATS - 1 or not valid:
+        raise ValueError(
+            f"opponents={opponents!r} is not valid: expected None, one opponent, or "
+            f"{NUM_SEATS - 1}: each a policy (observation dict, action mask) -> action id "
+            "or an agent with act(turn)"
+        )
+    return policies
+
+
+__all__ = ["ILLEGAL_ACTION_MODES", "Opponent", "Policy", "RandomPolicy", "SingleSeat", "TurnAgent"]

@@ -1,0 +1,98 @@
+"""A :class:`Turn`: one decision of one seat, as an agent is shown it.
+
+The arena, :class:`env121.envs.single_seat.SingleSeat` and ``env121 play`` hand an
+agent a ``Turn`` whenever its seat must act. It offers the same information in
+three forms, each computed only when asked for:
+
+* :attr:`Turn.observation` — the flat ``float32`` vector of ``env121_v0``
+  (:func:`env121.play.observation.encode_observation`), for learned agents;
+* :attr:`Turn.view` — the same knowledge as a :class:`~env121.engine.view.SeatView`,
+  for hand-written agents;
+* :attr:`Turn.action_mask` / :attr:`Turn.legal_actions` — the legal ids.
+
+Search agents may also call :meth:`Turn.determinization` for full states
+consistent with what the seat knows (:func:`env121.engine.view.sample_determinization`);
+the caller grants it only to agents that declare they search, so a plain agent
+cannot look behind the seat's view. The engine state itself is never exposed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from env121.engine.actions import NUM_ACTIONS
+from env121.engine.game import legal_actions
+from env121.engine.state import State
+from env121.engine.view import SeatView, observe, sample_determinization
+from env121.play.observation import encode_observation
+from env121.rules.config import RuleConfig
+
+
+class DeterminizationNotGranted(RuntimeError):
+    """An agent asked for a determinization it was not granted."""
+
+
+class Turn:
+    """The decision of ``seat`` in ``state`` (the state must not change while in use)."""
+
+    __slots__ = ("_legal", "_observation", "_state", "_view", "search_allowed", "seat")
+
+    def __init__(self, state: State, seat: int, *, search_allowed: bool = False) -> None:
+        if state.current_player != seat:
+            raise ValueError(
+                f"seat {seat} is not to act: the seat to act is {state.current_player} "
+                f"(phase {state.phase.value})"
+            )
+        self._state = state
+        self.seat = seat
+        self.search_allowed = search_allowed
+        self._legal: tuple[int, ...] | None = None
+        self._observation: np.ndarray | None = None
+        self._view: SeatView | None = None
+
+    @property
+    def config(self) -> RuleConfig:
+        """The rules of the match (public)."""
+        return self._state.config
+
+    @property
+    def legal_actions(self) -> tuple[int, ...]:
+        """The legal action ids, ascending."""
+        if self._legal is None:
+            self._legal = tuple(legal_actions(self._state))
+        return self._legal
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        """``int8`` mask over the action ids, as in ``env121_v0``'s observation."""
+        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        mask[list(self.legal_actions)] = 1
+        return mask
+
+    @property
+    def observation(self) -> np.ndarray:
+        """The seat's ``env121_v0`` observation vector (read-only)."""
+        if self._observation is None:
+            self._observation = encode_observation(self._state, self.seat)
+            self._observation.flags.writeable = False
+        return self._observation
+
+    @property
+    def view(self) -> SeatView:
+        """What the seat knows, as a :class:`~env121.engine.view.SeatView`."""
+        if self._view is None:
+            self._view = observe(self._state, self.seat)
+        return self._view
+
+    def determinization(self, rng: np.random.Generator) -> State:
+        """A fresh full state consistent with the seat's knowledge, hidden parts
+        drawn from ``rng``; only for turns created with ``search_allowed``."""
+        if not self.search_allowed:
+            raise DeterminizationNotGranted(
+                f"seat {self.seat} asked for a determinization, but this turn does not allow "
+                "search: only agents that declare uses_search=True are granted one"
+            )
+        return sample_determinization(self._state, self.seat, rng)
+
+
+__all__ = ["DeterminizationNotGranted", "Turn"]

@@ -1,0 +1,290 @@
+"""The public scoring API: is a six-card hand a win, and for how many Điểm?
+
+* :func:`score_hand` — the best score of a win (spec §3–§6), or ``None``.
+* :func:`thes_of` — the Thế one exact arrangement matches.
+* :func:`is_completed` — whether one exact arrangement is a completed hand.
+
+A normal win is laid out automatically [R-14]: :func:`score_hand` takes the
+order with the most points. It never tries the 720 orders: the Thế the six
+cards allow come from :func:`env121.rules.search.achievable_thes` (cached), and
+everything else about the points (Thưởng, indicators) does not depend on the
+order. A Nhất Bản win scores only the fixed arrangement.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Any
+
+from env121.rules.bonuses import (
+    NHAT_BAN_BONUS,
+    WinSituation,
+    indicator_points,
+    thuongs_of,
+)
+from env121.rules.cards import NUM_CARDS, format_card, format_cards
+from env121.rules.config import DEFAULT_CONFIG, RuleConfig
+from env121.rules.search import achievable_thes
+from env121.rules.thes import (
+    THE_BY_ID,
+    THES,
+    Table,
+    clean_an_si_count,
+    completed_shape,
+    select_best,
+    thes_matching,
+)
+
+MAX_AN_SI = 4
+_INDICATOR_THES = tuple(t for t in THES if t.needs_chi_diem)
+_QUOC_SI_FAMILY = frozenset(t.id for t in THES if t.quoc_si_family)
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The score of a valid win."""
+
+    the: str | None
+    """Id of the reported Thế; ``None`` for a Nhất Bản completed hand without one."""
+    tier: int
+    """Điểm of the Thế (``quoc_si_vo_song`` counts 10 [R-13]; 0 when ``the`` is None)."""
+    points: int
+    """Total Điểm: tier + len(bonuses) + indicator_points."""
+    bonuses: frozenset[str]
+    """Thưởng ids earned, plus ``"nhat_ban"`` for a win under Nhất Bản."""
+    indicator_points: int
+    """Điểm from the Chỉ Điểm and revealed Ẩn Sĩ (0 when they do not count)."""
+    arrangement: tuple[int, ...]
+    """The six card ids in the scored order."""
+
+    @property
+    def name_vi(self) -> str:
+        """Vietnamese name of the Thế, or "Nhất Bản (hoàn thành bài)"."""
+        return THE_BY_ID[self.the].name_vi if self.the else "Nhất Bản (hoàn thành bài)"
+
+    def __str__(self) -> str:
+        the = f"{self.the} ({self.name_vi}, {self.tier} Điểm)" if self.the else self.name_vi
+        return f"{format_cards(self.arrangement)}: {the}, total {self.points} Điểm"
+
+
+def score_hand(
+    cards: Sequence[int],
+    *,
+    chi_diem: int,
+    an_si: Iterable[int] = (),
+    locked: bool = False,
+    nhat_ban: bool = False,
+    dealer: bool = False,
+    self_drawn: bool = False,
+    last_card: bool = False,
+    config: RuleConfig | None = None,
+) -> HandScore | None:
+    """Score six cards as a win; ``None`` when they are not a valid win.
+
+    ``cards``: six distinct card ids in any order — or, with ``nhat_ban=True``,
+    the fixed arrangement with the winning card in its slot. ``chi_diem``: the
+    Chỉ Điểm; ``an_si``: the *revealed* Ẩn Sĩ (0–4). ``locked``: the winner is
+    in Bội ước (no Quốc Sĩ family, no indicators). ``dealer``/``self_drawn``/
+    ``last_card``: Thắng cái / Tự thân / Kết chung.
+
+    Raises ``ValueError`` for malformed cards or indicators, and for
+    ``locked`` together with ``nhat_ban`` (Nhất Bản cannot be declared in
+    Bội ước).
+    """
+    config = DEFAULT_CONFIG if config is None else config
+    hand = _six_cards(cards, "cards")
+    table = _table(hand, chi_diem, an_si, config)
+    if locked and nhat_ban:
+        raise ValueError(
+            "locked=True with nhat_ban=True is impossible: Nhất Bản cannot be declared in Bội ước"
+        )
+    situation = WinSituation(config, dealer=dealer, self_drawn=self_drawn, last_card=last_card)
+    return score_valid_hand(hand, table, situation, locked=locked, nhat_ban=nhat_ban)
+
+
+def score_valid_hand(
+    hand: tuple[int, ...],
+    table: Table,
+    situation: WinSituation,
+    *,
+    locked: bool = False,
+    nhat_ban: bool = False,
+) -> HandScore | None:
+    """:func:`score_hand` without its input checks, for callers whose input is
+    valid by construction (the engine, the win table): six distinct card ids,
+    a table with a Chỉ Điểm and distinct revealed Ẩn Sĩ outside the hand, and
+    not both ``locked`` and ``nhat_ban``."""
+    if nhat_ban:
+        return _score_nhat_ban(hand, table, situation)
+    witness = _achievable(hand, table)
+    if locked:
+        witness = {i: a for i, a in witness.items() if i not in _QUOC_SI_FAMILY}
+    if not witness:
+        return None
+    indicators = 0 if locked else indicator_points(hand, table.indicators)
+    counted = {i: (0 if i == "quoc_si" else indicators) for i in witness}
+    best = select_best({i: THE_BY_ID[i].tier + counted[i] for i in witness})
+    tier = THE_BY_ID[best].tier
+    bonuses = thuongs_of(hand, situation)
+    return HandScore(
+        the=best,
+        tier=tier,
+        points=tier + len(bonuses) + counted[best],
+        bonuses=bonuses,
+        indicator_points=counted[best],
+        arrangement=witness[best],
+    )
+
+
+def _achievable(hand: tuple[int, ...], table: Table) -> dict[str, tuple[int, ...]]:
+    """Every Thế some order of the six allows under ``table``, with one
+    arrangement each: the cached search plus the indicator-decided Quốc Sĩ
+    members (they need the six pairwise unrelated, i.e. a ``quoc_si``)."""
+    found = achievable_thes(tuple(sorted(hand)), table.config)
+    if "quoc_si" not in found:
+        return found
+    witness = dict(found)
+    clean = clean_an_si_count(found["quoc_si"], table)
+    for the in _INDICATOR_THES:
+        if the.an_si_needed is not None and clean >= the.an_si_needed:
+            witness[the.id] = found["quoc_si"]
+    return witness
+
+
+def _score_nhat_ban(
+    arrangement: tuple[int, ...], table: Table, situation: WinSituation
+) -> HandScore | None:
+    """A Nhất Bản win: only the fixed order counts, indicators never do (§5.6, §6).
+
+    Only the Thế some order of the six allows can match this order, so only
+    their positional predicates are asked."""
+    candidates = _achievable(arrangement, table)
+    thes = [i for i in candidates if THE_BY_ID[i].predicate(arrangement, table)]
+    if thes:
+        best: str | None = select_best({i: THE_BY_ID[i].tier for i in thes})
+        tier = THE_BY_ID[best].tier if best else 0
+    elif completed_shape(arrangement):
+        best, tier = None, 0
+    else:
+        return None
+    bonuses = thuongs_of(arrangement, situation) | {NHAT_BAN_BONUS}
+    return HandScore(
+        the=best,
+        tier=tier,
+        points=tier + len(bonuses),
+        bonuses=bonuses,
+        indicator_points=0,
+        arrangement=arrangement,
+    )
+
+
+def thes_of(
+    arrangement: Sequence[int],
+    *,
+    chi_diem: int | None = None,
+    an_si: Iterable[int] = (),
+    config: RuleConfig | None = None,
+) -> frozenset[str]:
+    """Ids of every Thế this exact order of six cards matches (spec §4).
+
+    Thất Sĩ and above need the Chỉ Điểm: with ``chi_diem=None`` they never
+    match. The Quốc Sĩ family is cumulative: a Cửu Sĩ is also a Bát Sĩ, a
+    Thất Sĩ and a Quốc Sĩ.
+    """
+    config = DEFAULT_CONFIG if config is None else config
+    hand = _six_cards(arrangement, "arrangement")
+    if chi_diem is None:
+        extra = list(an_si)
+        if extra:
+            raise ValueError(f"an_si {extra} given without chi_diem: expected chi_diem too")
+        table = Table(config)
+    else:
+        table = _table(hand, chi_diem, an_si, config)
+    return thes_matching(hand, table)
+
+
+def is_completed(arrangement: Sequence[int], config: RuleConfig | None = None) -> bool:
+    """Whether this exact order of six cards is a completed hand (spec §3).
+
+    No rule variant changes the completed-hand shapes; ``config`` is accepted
+    so every scoring function takes the same arguments.
+    """
+    _six_cards(arrangement, "arrangement")
+    return completed_shape(arrangement) > 0
+
+
+# ----------------------------------------------------------- input checks
+
+
+def _card_id(value: Any, what: str) -> int:
+    try:
+        card = operator.index(value)
+    except TypeError:
+        raise ValueError(
+            f"{what} {value!r} is not a card id: expected an int 0..{NUM_CARDS - 1} "
+            "(use env121.parse_cards for the card notation)"
+        ) from None
+    if not 0 <= card < NUM_CARDS:
+        raise ValueError(f"{what} {card} is out of range: expected a card id 0..{NUM_CARDS - 1}")
+    return card
+
+
+def _six_cards(cards: object, what: str) -> tuple[int, ...]:
+    if isinstance(cards, str):
+        raise ValueError(
+            f"{what} {cards!r} is a string: expected six card ids (env121.parse_cards converts)"
+        )
+    if not isinstance(cards, Iterable):
+        raise ValueError(f"{what} {cards!r} is not a sequence: expected six card ids")
+    hand = tuple(_card_id(c, f"{what} entry") for c in cards)
+    if len(hand) != 6 or len(set(hand)) != 6:
+        raise ValueError(
+            f"{what} must be six distinct cards, got {len(hand)} "
+            f"({format_cards(hand)}){' with repeats' if len(set(hand)) != len(hand) else ''}"
+        )
+    return hand
+
+
+def _table(hand: tuple[int, ...], chi_diem: int, an_si: Iterable[int], config: RuleConfig) -> Table:
+    chi = _card_id(chi_diem, "chi_diem")
+    revealed = tuple(_card_id(c, "an_si entry") for c in an_si)
+    if chi in hand:
+        raise ValueError(f"chi_diem {format_card(chi)} is one of the six cards: expected another")
+    if len(revealed) > MAX_AN_SI or len(set(revealed)) != len(revealed):
+        raise ValueError(
+            f"an_si must be 0–{MAX_AN_SI} distinct cards, got {format_cards(revealed)!r}"
+        )
+    clash = [c for c in revealed if c in hand or c == chi]
+    if clash:
+        raise ValueError(
+            f"an_si {format_cards(clash)} is also in the hand or the Chỉ Điểm: expected other cards"
+        )
+    return Table(config, chi, revealed)
+
+
+def explain_no_win(
+    cards: Sequence[int],
+    *,
+    locked: bool = False,
+    nhat_ban: bool = False,
+    config: RuleConfig | None = None,
+) -> str:
+    """Why six cards are not a valid win, in words (for people and logs).
+
+    Meant for hands :func:`score_hand` returned ``None`` for; the indicators
+    never decide it, so they are not asked for.
+    """
+    config = DEFAULT_CONFIG if config is None else config
+    hand = _six_cards(cards, "cards")
+    if nhat_ban:
+        return "the fixed Nhất Bản arrangement is not a completed hand"
+    found = achievable_thes(tuple(sorted(hand)), config)
+    if locked and found and set(found) <= _QUOC_SI_FAMILY:
+        names = ", ".join(sorted(found))
+        return f"only Quốc Sĩ-family Thế ({names}), which Bội ước forbids"
+    if any(completed_shape(order) for order in permutations(hand)):
+        return "completed hand but no Thế: Cấm thủ"
+    return "not a completed hand in any order"

@@ -1,0 +1,634 @@
+"""The Thế (winning patterns) of spec §4 and the completed-hand shapes of §3.
+
+Every Thế is one :class:`The` record in :data:`THES`, listed in the spec's
+order (the Special table first, then Thế 1 … Thế 7, then Thế 0). Its
+``predicate`` is the spec's *positional* definition on an arrangement
+a1…a6 (``a[0]…a[5]`` here) under a :class:`Table` (the rule config and the
+indicator cards). These predicates are the definition; the fast search in
+:mod:`env121.rules.search` must agree with them on every hand.
+
+What a Thế supersedes (used only among Thế of equal points and tier) is data:
+:attr:`The.supersedes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from env121.rules.cards import FIG, IS_HONOR, SUIT, Figure, Suit, pairwise_unrelated, related
+from env121.rules.config import DEFAULT_CONFIG, RuleConfig
+from env121.rules.groups import (
+    Kind,
+    PheType,
+    all_honor,
+    cung,
+    edo3,
+    kyoto3,
+    luc,
+    ngu,
+    pair,
+    phe,
+    phien,
+    phu,
+)
+
+Arrangement = Sequence[int]
+
+
+@dataclass(frozen=True)
+class Table:
+    """What a pattern may look at besides the six cards: the rule config and
+    the indicators (Chỉ Điểm, revealed Ẩn Sĩ). ``chi_diem=None`` means unknown:
+    the Quốc Sĩ members that need it (Thất Sĩ and above) then never match."""
+
+    config: RuleConfig = DEFAULT_CONFIG
+    chi_diem: int | None = None
+    an_si: tuple[int, ...] = ()
+
+    @property
+    def indicators(self) -> tuple[int, ...]:
+        """The Chỉ Điểm (when known) and the revealed Ẩn Sĩ."""
+        return self.an_si if self.chi_diem is None else (self.chi_diem, *self.an_si)
+
+
+Predicate = Callable[[Arrangement, Table], bool]
+
+
+@dataclass(frozen=True)
+class The:
+    """One Thế: a named winning pattern worth ``tier`` Điểm."""
+
+    id: str
+    tier: int
+    """Điểm of the Thế; ``quoc_si_vo_song`` (the book's "Thế 0") counts 10 [R-13]."""
+    name_vi: str
+    gloss: str
+    predicate: Predicate
+    heading: str
+    """The book's table it is listed in: "Special", "Thế 1" … "Thế 7", "Thế 0"."""
+    quoc_si_family: bool = False
+    """Forbidden in Bội ước (§5.5)."""
+    an_si_needed: int | None = None
+    """For the Quốc Sĩ members the indicators decide (Thất Sĩ and above): how
+    many revealed Ẩn Sĩ must join the six and the Chỉ Điểm, all pairwise
+    unrelated; their predicate is ``clean_an_si_count >= an_si_needed``."""
+    supersedes: frozenset[str] = frozenset()
+    """Thế this one is preferred over at equal points and tier (spec §4)."""
+
+    @property
+    def needs_chi_diem(self) -> bool:
+        """Decided by the indicators (Thất Sĩ and above)."""
+        return self.an_si_needed is not None
+
+    def matches(self, arrangement: Arrangement, table: Table) -> bool:
+        """Whether this exact order of six cards is this Thế."""
+        return self.predicate(arrangement, table)
+
+
+# ------------------------------------------------------------ shared pieces
+
+
+def _halves(a: Arrangement) -> tuple[Arrangement, Arrangement]:
+    return a[0:3], a[3:6]
+
+
+def _either_order(
+    first: Callable[[Arrangement], bool], second: Callable[[Arrangement], bool]
+) -> Callable[[Arrangement], bool]:
+    """``first`` on one half and ``second`` on the other, in either order."""
+
+    def test(a: Arrangement) -> bool:
+        h1, h2 = _halves(a)
+        return (first(h1) and second(h2)) or (first(h2) and second(h1))
+
+    return test
+
+
+def _is_phe(h: Arrangement) -> bool:
+    return bool(phe(h[0], h[1], h[2]))
+
+
+def _is_phien(h: Arrangement) -> bool:
+    return bool(phien(h[0], h[1], h[2]))
+
+
+def _is_kyoto3(h: Arrangement) -> bool:
+    return kyoto3(h[0], h[1], h[2])
+
+
+def _is_edo3(h: Arrangement) -> bool:
+    return edo3(h[0], h[1], h[2])
+
+
+_phe_co_do = _either_order(_is_phe, _is_kyoto3)
+_phe_giang_ho = _either_order(_is_phe, _is_edo3)
+_phien_co_do = _either_order(_is_phien, _is_kyoto3)
+_phien_giang_ho = _either_order(_is_phien, _is_edo3)
+_kyoto_edo = _either_order(_is_kyoto3, _is_edo3)
+
+
+def _aligned_figures(a: Arrangement) -> bool:
+    """fig(a_i) = fig(a_{i+3}) for i = 1, 2, 3."""
+    return FIG[a[0]] == FIG[a[3]] and FIG[a[1]] == FIG[a[4]] and FIG[a[2]] == FIG[a[5]]
+
+
+def _aligned_suits(a: Arrangement) -> bool:
+    """suit(a_i) = suit(a_{i+3}) for i = 1, 2, 3."""
+    return SUIT[a[0]] == SUIT[a[3]] and SUIT[a[1]] == SUIT[a[4]] and SUIT[a[2]] == SUIT[a[5]]
+
+
+def _three_pairs_kind(a: Arrangement) -> Kind:
+    """The kind of pair(a1,a2), pair(a3,a4), pair(a5,a6) when all three share one."""
+    k = pair(a[0], a[1])
+    return k if k and pair(a[2], a[3]) == k and pair(a[4], a[5]) == k else Kind.NONE
+
+
+def _splits_into_pairs_of(cards: Arrangement, kind: Kind) -> bool:
+    """The six cards can be split, in any way, into three pairs of ``kind``."""
+    first, rest = cards[0], cards[1:]
+    for i, partner in enumerate(rest):
+        if pair(first, partner) != kind:
+            continue
+        others = (*rest[:i], *rest[i + 1 :])
+        if len(others) == 0 or _splits_into_pairs_of(others, kind):
+            return True
+    return False
+
+
+def _cung4(a: Arrangement) -> Kind:
+    return cung(a[0:4])
+
+
+def _phien123(a: Arrangement) -> PheType:
+    return phien(a[0], a[1], a[2])
+
+
+def _pair56(a: Arrangement) -> Kind:
+    return pair(a[4], a[5])
+
+
+def _facing_five(a: Arrangement, figures: frozenset[int]) -> bool:
+    """a1..a5 share one suit and their figures are exactly ``figures``."""
+    s = SUIT[a[0]]
+    return all(SUIT[c] == s for c in a[0:5]) and {FIG[c] for c in a[0:5]} == figures
+
+
+def clean_an_si_count(six: Arrangement, table: Table) -> int:
+    """How many revealed Ẩn Sĩ can join the six and the Chỉ Điểm with all cards
+    pairwise unrelated: the largest clean subset [R-5]. ``-1`` when the six
+    are not a Quốc Sĩ or the Chỉ Điểm is unknown or related to one of them."""
+    if table.chi_diem is None or not pairwise_unrelated(six):
+        return -1
+    base = [*six, table.chi_diem]
+    if not pairwise_unrelated(base):
+        return -1
+    candidates = [c for c in table.an_si if not any(related(c, b) for b in base)]
+    for size in range(len(candidates), 0, -1):
+        if any(pairwise_unrelated(sub) for sub in combinations(candidates, size)):
+            return size
+    return 0
+
+
+# ------------------------------------------------------------- predicates
+# One function per Thế, named after its id, each a literal reading of the
+# spec's table row.
+
+
+def quoc_si(a: Arrangement, t: Table) -> bool:
+    return pairwise_unrelated(a)
+
+
+def ba_doi(a: Arrangement, t: Table) -> bool:
+    return bool(_three_pairs_kind(a))
+
+
+def _phe_phe(kind: PheType) -> Predicate:
+    def test(a: Arrangement, t: Table) -> bool:
+        if phe(a[0], a[1], a[2]) != kind or phe(a[3], a[4], a[5]) != kind:
+            return False
+        return not t.config.phe_phe_same_suits or _aligned_suits(a)
+
+    return test
+
+
+def phe_phe_ba_doi(a: Arrangement, t: Table) -> bool:
+    h1, h2 = _halves(a)
+    return _is_phe(h1) and _is_phe(h2) and _aligned_figures(a)
+
+
+def phe_co_do(a: Arrangement, t: Table) -> bool:
+    return _phe_co_do(a)
+
+
+def phe_giang_ho(a: Arrangement, t: Table) -> bool:
+    return _phe_giang_ho(a)
+
+
+def phu_phu(a: Arrangement, t: Table) -> bool:
+    k = phu(a[0], a[1], a[2])
+    return bool(k) and phu(a[3], a[4], a[5]) == k
+
+
+def cung_doi(a: Arrangement, t: Table) -> bool:
+    k = _cung4(a)
+    return bool(k) and _pair56(a) == k and not luc(a)
+
+
+def cung_phu(a: Arrangement, t: Table) -> bool:
+    return bool(_cung4(a)) and bool(phu(a[3], a[4], a[5]))
+
+
+def phien_phien(a: Arrangement, t: Table) -> bool:
+    h1, h2 = _halves(a)
+    return _is_phien(h1) and _is_phien(h2) and FIG[a[0]] != FIG[a[3]]
+
+
+def phien_co_do(a: Arrangement, t: Table) -> bool:
+    return _phien_co_do(a)
+
+
+def phien_giang_ho(a: Arrangement, t: Table) -> bool:
+    return _phien_giang_ho(a)
+
+
+def cung_phien(a: Arrangement, t: Table) -> bool:
+    return bool(_cung4(a)) and bool(phien(a[3], a[4], a[5]))
+
+
+def cung_phien_doi_phu(a: Arrangement, t: Table) -> bool:
+    return bool(_cung4(a)) and bool(_phien123(a)) and bool(phu(a[3], a[4], a[5]))
+
+
+def cung_doi_phe(a: Arrangement, t: Table) -> bool:
+    return bool(_cung4(a)) and bool(_pair56(a)) and bool(phe(a[3], a[4], a[5]))
+
+
+def cung_phien_doi(a: Arrangement, t: Table) -> bool:
+    return bool(_cung4(a)) and bool(_phien123(a)) and bool(_pair56(a))
+
+
+def ngu_luan_doi(a: Arrangement, t: Table) -> bool:
+    return bool(ngu(a[0:5])) and not IS_HONOR[a[5]] and bool(_pair56(a)) and not luc(a)
+
+
+def phu_co_do_giang_ho(a: Arrangement, t: Table) -> bool:
+    return _kyoto_edo(a)
+
+
+def _cung_phien_phu_in(suit: Suit) -> Predicate:
+    def test(a: Arrangement, t: Table) -> bool:
+        tail_in_suit = SUIT[a[3]] == SUIT[a[4]] == SUIT[a[5]] == suit
+        return bool(_cung4(a)) and bool(_phien123(a)) and tail_in_suit
+
+    return test
+
+
+def cung_doi_hai_doi(a: Arrangement, t: Table) -> bool:
+    k = _cung4(a)
+    if not k or _pair56(a) != k or luc(a):
+        return False
+    other = k.other
+    partners5 = {i for i in range(4) if pair(a[4], a[i]) == other}
+    partners6 = {j for j in range(4) if pair(a[5], a[j]) == other}
+    return any(i != j for i in partners5 for j in partners6)
+
+
+def cung_doi_phien(a: Arrangement, t: Table) -> bool:
+    return bool(_cung4(a)) and bool(_pair56(a)) and bool(phien(a[3], a[4], a[5]))
+
+
+def cung_phien_doi_phe(a: Arrangement, t: Table) -> bool:
+    return cung_phien_doi(a, t) and bool(phe(a[3], a[4], a[5]))
+
+
+def ngu_luan_trai(a: Arrangement, t: Table) -> bool:
+    return _facing_five(a, t.config.left_figures) and bool(_pair56(a))
+
+
+def ngu_luan_phai(a: Arrangement, t: Table) -> bool:
+    return _facing_five(a, t.config.right_figures) and bool(_pair56(a))
+
+
+def ngu_luan_danh_du(a: Arrangement, t: Table) -> bool:
+    five, sixth, fifth = a[0:5], a[5], a[4]
+    return (
+        bool(ngu(five))
+        and all_honor(five)
+        and IS_HONOR[sixth]
+        and FIG[sixth] == FIG[fifth]
+        and SUIT[sixth] != SUIT[fifth]
+        and not luc(a)
+    )
+
+
+def cung_phien_doi_hai_doi(a: Arrangement, t: Table) -> bool:
+    return cung_doi_hai_doi(a, t) and bool(_phien123(a))
+
+
+def _cung_phien_doi_phe_of(kind: PheType) -> Predicate:
+    def test(a: Arrangement, t: Table) -> bool:
+        return (
+            bool(_cung4(a))
+            and _phien123(a) == kind
+            and bool(_pair56(a))
+            and phe(a[3], a[4], a[5]) == kind
+        )
+
+    return test
+
+
+def _quoc_si_facing(left: bool) -> Predicate:
+    def test(a: Arrangement, t: Table) -> bool:
+        figures = t.config.left_figures if left else t.config.right_figures
+        return pairwise_unrelated(a) and figures <= {FIG[c] for c in a}
+
+    return test
+
+
+def _quoc_si_with(n_an_si: int) -> Predicate:
+    """Quốc Sĩ + Chỉ Điểm + ``n_an_si`` revealed Ẩn Sĩ, all pairwise unrelated."""
+
+    def test(a: Arrangement, t: Table) -> bool:
+        return clean_an_si_count(a, t) >= n_an_si
+
+    return test
+
+
+def ba_doi_ba_doi(a: Arrangement, t: Table) -> bool:
+    k = _three_pairs_kind(a)
+    return bool(k) and _splits_into_pairs_of(a, k.other)
+
+
+def phu_phu_ba_doi(a: Arrangement, t: Table) -> bool:
+    k = phu(a[0], a[1], a[2])
+    if not k or phu(a[3], a[4], a[5]) != k:
+        return False
+    return all(pair(a[i], a[i + 3]) == k.other for i in range(3))
+
+
+def luc_bo(a: Arrangement, t: Table) -> bool:
+    return bool(luc(a))
+
+
+def _sieu_ngu_luan(left: bool) -> Predicate:
+    def test(a: Arrangement, t: Table) -> bool:
+        figures = t.config.left_figures if left else t.config.right_figures
+        sixth = a[5]
+        return _facing_five(a, figures) and FIG[sixth] == Figure.CREST and SUIT[sixth] == SUIT[a[0]]
+
+    return test
+
+
+def phien_phien_ba_doi(a: Arrangement, t: Table) -> bool:
+    return phien_phien(a, t) and _aligned_suits(a)
+
+
+def phien_phien_luc_bo(a: Arrangement, t: Table) -> bool:
+    h1, h2 = _halves(a)
+    return _is_phien(h1) and _is_phien(h2) and FIG[a[0]] == FIG[a[3]]
+
+
+def phe_co_do_ba_doi(a: Arrangement, t: Table) -> bool:
+    return _phe_co_do(a) and _aligned_figures(a)
+
+
+def phe_giang_ho_ba_doi(a: Arrangement, t: Table) -> bool:
+    return _phe_giang_ho(a) and _aligned_figures(a)
+
+
+def phu_co_do_giang_ho_ba_doi(a: Arrangement, t: Table) -> bool:
+    return _kyoto_edo(a) and _aligned_figures(a)
+
+
+def ba_doi_phu_co_do_giang_ho(a: Arrangement, t: Table) -> bool:
+    if _three_pairs_kind(a) != Kind.FIGURE:
+        return False
+    firsts = {SUIT[a[0]], SUIT[a[2]], SUIT[a[4]]}
+    seconds = {SUIT[a[1]], SUIT[a[3]], SUIT[a[5]]}
+    return {frozenset(firsts), frozenset(seconds)} == {
+        frozenset({Suit.KYOTO}),
+        frozenset({Suit.EDO}),
+    }
+
+
+def luc_bo_danh_du(a: Arrangement, t: Table) -> bool:
+    return bool(luc(a)) and all_honor(a)
+
+
+# --------------------------------------------------------------- registry
+
+SPECIAL = "Special"
+
+
+def _t(
+    id: str,
+    tier: int,
+    heading: str,
+    name_vi: str,
+    gloss: str,
+    predicate: Predicate,
+    *,
+    quoc_si_family: bool = False,
+    an_si_needed: int | None = None,
+    supersedes: tuple[str, ...] = (),
+) -> The:
+    return The(
+        id=id,
+        tier=tier,
+        heading=heading,
+        name_vi=name_vi,
+        gloss=gloss,
+        predicate=predicate,
+        quoc_si_family=quoc_si_family,
+        an_si_needed=an_si_needed,
+        supersedes=frozenset(supersedes),
+    )
+
+
+def _qs(id: str, tier: int, heading: str, name_vi: str, gloss: str, an_si_needed: int) -> The:
+    """A Quốc Sĩ member the indicators decide: Chỉ Điểm + ``an_si_needed`` Ẩn Sĩ."""
+    return _t(
+        id,
+        tier,
+        heading,
+        name_vi,
+        gloss,
+        _quoc_si_with(an_si_needed),
+        quoc_si_family=True,
+        an_si_needed=an_si_needed,
+    )
+
+
+THES: tuple[The, ...] = (
+    # Special (§5.4.1): "bất khóa vô chỉ"
+    _t("quoc_si", 1, SPECIAL, "Quốc Sĩ", "six pairwise unrelated cards", quoc_si,
+       quoc_si_family=True),
+    # Thế 1
+    _t("ba_doi", 1, "Thế 1", "Ba Đôi", "three pairs of one kind", ba_doi),
+    _t("phe_phe_lien_minh", 1, "Thế 1", "Phe – Phe liên minh", "two Liên minh Phe",
+       _phe_phe(PheType.LM)),
+    _t("phe_phe_dong_sac", 1, "Thế 1", "Phe – Phe đồng sắc", "two Đồng sắc Phe",
+       _phe_phe(PheType.DS)),
+    _t("phe_phe_phan_tranh", 1, "Thế 1", "Phe – Phe phân tranh", "two Phân tranh Phe",
+       _phe_phe(PheType.PT)),
+    _t("phe_phe_ba_doi", 1, "Thế 1", "Phe – Phe ba đôi",
+       "two Phe whose figures pair up position by position", phe_phe_ba_doi,
+       supersedes=("ba_doi",)),
+    _t("phe_co_do", 1, "Thế 1", "Phe – Cố Đô", "a Phe and a Phu of Kyoto", phe_co_do),
+    _t("phe_giang_ho", 1, "Thế 1", "Phe – Giang Hộ", "a Phe and a Phu of Edo", phe_giang_ho),
+    _t("phu_phu", 1, "Thế 1", "Phu – Phu", "two Phu of the same kind", phu_phu),
+    _t("cung_doi", 1, "Thế 1", "Củng – Đôi", "a Củng and a pair of its kind, not a Lục bộ",
+       cung_doi, supersedes=("ba_doi",)),
+    _t("cung_phu", 1, "Thế 1", "Củng – Phu", "a Củng and a Phu sharing its 4th card",
+       cung_phu),
+    # Thế 2
+    _t("phien_phien", 2, "Thế 2", "Phiên – Phiên", "two Phiên of different figures",
+       phien_phien),
+    _t("phien_co_do", 2, "Thế 2", "Phiên – Cố Đô", "a Phiên and a Phu of Kyoto", phien_co_do),
+    _t("phien_giang_ho", 2, "Thế 2", "Phiên – Giang Hộ", "a Phiên and a Phu of Edo",
+       phien_giang_ho),
+    _t("cung_phien", 2, "Thế 2", "Củng – Phiên", "a Củng and a Phiên sharing its 4th card",
+       cung_phien),
+    _t("cung_phien_doi_phu", 2, "Thế 2", "Củng Phiên – Đôi Phu",
+       "a Củng whose first three are a Phiên; its 4th card makes a Phu with the pair",
+       cung_phien_doi_phu),
+    _t("cung_doi_phe", 2, "Thế 2", "Củng – Đôi Phe",
+       "a Củng and a pair that makes a Phe with its 4th card", cung_doi_phe),
+    _t("cung_phien_doi", 2, "Thế 2", "Củng Phiên – Đôi",
+       "a Củng whose first three are a Phiên, and a pair", cung_phien_doi),
+    _t("ngu_luan_doi", 2, "Thế 2", "Ngũ Luân – Đôi",
+       "a Ngũ and a regular card pairing with its 5th card", ngu_luan_doi),
+    _t("phu_co_do_giang_ho", 2, "Thế 2", "Phu Cố Đô – Giang Hộ",
+       "a Phu of Kyoto and a Phu of Edo", phu_co_do_giang_ho),
+    # Thế 3
+    _t("cung_phien_phu_giang_ho", 3, "Thế 3", "Củng Phiên – Phu Giang Hộ",
+       "a Củng whose first three are a Phiên; its 4th card and the pair are Edo",
+       _cung_phien_phu_in(Suit.EDO)),
+    _t("cung_phien_phu_co_do", 3, "Thế 3", "Củng Phiên – Phu Cố Đô",
+       "a Củng whose first three are a Phiên; its 4th card and the pair are Kyoto",
+       _cung_phien_phu_in(Suit.KYOTO)),
+    _t("cung_doi_hai_doi", 3, "Thế 3", "Củng – Đôi Hai Đôi",
+       "a Củng and a pair of its kind, each pair card pairing by the other kind "
+       "with a different Củng card", cung_doi_hai_doi),
+    _t("cung_doi_phien", 3, "Thế 3", "Củng – Đôi Phiên",
+       "a Củng and a pair that makes a Phiên with its 4th card", cung_doi_phien),
+    _t("cung_phien_doi_phe", 3, "Thế 3", "Củng Phiên – Đôi Phe",
+       "a Củng whose first three are a Phiên, and a pair making a Phe with its 4th card",
+       cung_phien_doi_phe),
+    _t("ngu_luan_trai", 3, "Thế 3", "Ngũ luân trái",
+       "the five left-facing figures of one suit and a card pairing with the 5th",
+       ngu_luan_trai),
+    _t("ngu_luan_phai", 3, "Thế 3", "Ngũ luân phải",
+       "the five right-facing figures of one suit and a card pairing with the 5th",
+       ngu_luan_phai),
+    _t("ngu_luan_danh_du", 3, "Thế 3", "Ngũ luân danh dự",
+       "a Ngũ of honor cards and an honor card of another suit with the 5th's figure",
+       ngu_luan_danh_du),
+    # Thế 4 [R-4]
+    _t("cung_phien_doi_hai_doi", 4, "Thế 4", "Củng Phiên – Đôi hai đôi",
+       "Củng – Đôi Hai Đôi whose first three are a Phiên", cung_phien_doi_hai_doi),
+    _t("cung_phien_doi_phe_lien_minh", 4, "Thế 4", "Củng Phiên – Đôi Phe Liên minh",
+       "Củng Phiên – Đôi Phe with a Liên minh Phiên and Phe",
+       _cung_phien_doi_phe_of(PheType.LM)),
+    _t("cung_phien_doi_phe_dong_sac", 4, "Thế 4", "Củng Phiên – Đôi Phe Đồng sắc",
+       "Củng Phiên – Đôi Phe with a Đồng sắc Phiên and Phe",
+       _cung_phien_doi_phe_of(PheType.DS)),
+    _t("cung_phien_doi_phe_phan_tranh", 4, "Thế 4", "Củng Phiên – Đôi Phe Phân Tranh",
+       "Củng Phiên – Đôi Phe with a Phân tranh Phiên and Phe",
+       _cung_phien_doi_phe_of(PheType.PT)),
+    _t("quoc_si_trai", 4, "Thế 4", "Quốc Sĩ Trái", "a Quốc Sĩ holding all five left figures",
+       _quoc_si_facing(left=True), quoc_si_family=True),
+    _t("quoc_si_phai", 4, "Thế 4", "Quốc Sĩ Phải", "a Quốc Sĩ holding all five right figures",
+       _quoc_si_facing(left=False), quoc_si_family=True),
+    _qs("that_si", 4, "Thế 4", "Thất Sĩ", "a Quốc Sĩ unrelated to the Chỉ Điểm", 0),
+    # Thế 5
+    _t("ba_doi_ba_doi", 5, "Thế 5", "Ba đôi – Ba đôi",
+       "three pairs of one kind that also split into three pairs of the other", ba_doi_ba_doi),
+    _t("phu_phu_ba_doi", 5, "Thế 5", "Phu – Phu ba đôi",
+       "two Phu of one kind pairing up position by position by the other kind",
+       phu_phu_ba_doi),
+    _t("luc_bo", 5, "Thế 5", "Lục Bộ", "six cards of one figure or one suit", luc_bo),
+    _t("sieu_ngu_luan_trai", 5, "Thế 5", "Siêu Ngũ luân trái",
+       "the five left-facing figures of one suit and that suit's Gia huy",
+       _sieu_ngu_luan(left=True), supersedes=("luc_bo",)),
+    _t("sieu_ngu_luan_phai", 5, "Thế 5", "Siêu Ngũ luân phải",
+       "the five right-facing figures of one suit and that suit's Gia huy",
+       _sieu_ngu_luan(left=False), supersedes=("luc_bo",)),
+    _qs("bat_si", 5, "Thế 5", "Bát Sĩ",
+        "Quốc Sĩ, Chỉ Điểm and one revealed Ẩn Sĩ all unrelated", 1),
+    # Thế 6
+    _t("phien_phien_ba_doi", 6, "Thế 6", "Phiên – Phiên Ba Đôi",
+       "two Phiên of different figures with the same suits position by position",
+       phien_phien_ba_doi),
+    _t("phien_phien_luc_bo", 6, "Thế 6", "Phiên – Phiên Lục bộ",
+       "two Phiên of the same figure", phien_phien_luc_bo),
+    _t("phe_co_do_ba_doi", 6, "Thế 6", "Phe – Cố Đô Ba Đôi",
+       "Phe – Cố Đô pairing up by figure position by position", phe_co_do_ba_doi),
+    _t("phe_giang_ho_ba_doi", 6, "Thế 6", "Phe – Giang Hộ Ba Đôi",
+       "Phe – Giang Hộ pairing up by figure position by position", phe_giang_ho_ba_doi),
+    _qs("cuu_si", 6, "Thế 6", "Cửu Sĩ",
+        "Quốc Sĩ, Chỉ Điểm and two revealed Ẩn Sĩ all unrelated", 2),
+    # Thế 7
+    _t("phu_co_do_giang_ho_ba_doi", 7, "Thế 7", "Phu Cố Đô – Giang Hộ – Ba đôi",
+       "Phu of Kyoto and Phu of Edo pairing up by figure position by position",
+       phu_co_do_giang_ho_ba_doi),
+    _t("ba_doi_phu_co_do_giang_ho", 7, "Thế 7", "Ba đôi – Phu Cố Đô – Giang Hộ",
+       "three figure pairs of one Kyoto and one Edo card, Kyoto always on the same side",
+       ba_doi_phu_co_do_giang_ho),
+    _t("luc_bo_danh_du", 7, "Thế 7", "Lục bộ Danh dự", "a Lục bộ of six honor cards",
+       luc_bo_danh_du),
+    _qs("thap_si", 7, "Thế 7", "Thập Sĩ",
+       "Quốc Sĩ, Chỉ Điểm and three revealed Ẩn Sĩ all unrelated", 3),
+    # Thế 0: match win, counted as 10 [R-13]
+    _qs("quoc_si_vo_song", 10, "Thế 0", "Quốc Sĩ Vô Song",
+       "Quốc Sĩ, Chỉ Điểm and all four Ẩn Sĩ: eleven unrelated cards; wins the match", 4),
+)  # fmt: skip
+
+THE_BY_ID: dict[str, The] = {t.id: t for t in THES}
+THE_ORDER: dict[str, int] = {t.id: i for i, t in enumerate(THES)}
+QUOC_SI_VO_SONG = "quoc_si_vo_song"
+
+
+def thes_matching(arrangement: Arrangement, table: Table) -> frozenset[str]:
+    """Ids of every Thế this exact order of six cards matches."""
+    return frozenset(t.id for t in THES if t.predicate(arrangement, table))
+
+
+# ---------------------------------------------------- completed hands (§3)
+
+
+def _triple(h: Arrangement) -> bool:
+    return bool(phu(h[0], h[1], h[2])) or bool(phe(h[0], h[1], h[2]))
+
+
+def completed_shape(a: Arrangement) -> int:
+    """The number (1–6) of the first completed-hand shape of spec §3 that this
+    order matches, or 0 when it is not a completed hand."""
+    h1, h2 = _halves(a)
+    if _triple(h1) and _triple(h2):
+        return 1
+    if pair(a[0], a[1]) and pair(a[2], a[3]) and _pair56(a):
+        return 2
+    if _cung4(a) and _pair56(a):
+        return 3
+    if _cung4(a) and _triple(a[3:6]):
+        return 4
+    if ngu(a[0:5]) and _pair56(a):
+        return 5
+    if luc(a) or pairwise_unrelated(a):
+        return 6
+    return 0
+
+
+def select_best(candidates: dict[str, int]) -> str:
+    """The reported Thế among candidates mapped to their total points (spec §3):
+    most points, then highest tier, minus the superseded, then the first listed."""
+    best_points = max(candidates.values())
+    kept = [i for i, p in candidates.items() if p == best_points]
+    best_tier = max(THE_BY_ID[i].tier for i in kept)
+    kept = [i for i in kept if THE_BY_ID[i].tier == best_tier]
+    superseded = set().union(*(THE_BY_ID[i].supersedes for i in kept))
+    kept = [i for i in kept if i not in superseded]
+    return min(kept, key=THE_ORDER.__getitem__)

@@ -1,0 +1,243 @@
+"""The observation of env121_v0: its layout, what it may reveal, the mask, win points."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from env121.engine.actions import NUM_ACTIONS, U
+from env121.engine.game import apply, legal_actions, new_game, win_score
+from env121.engine.state import Phase, State
+from env121.engine.view import sample_determinization
+from env121.engine.win_table import win_points
+from env121.envs import aec_env
+from env121.play import observation
+from env121.play.observation import (
+    OBS_HIGH,
+    OBS_LOW,
+    OBS_OFFSETS,
+    OBS_SIZE,
+    OBSERVATION_LAYOUT,
+    POINTS_SCALE,
+    encode_action_mask,
+    encode_observation,
+    views,
+)
+from env121.play.playout import player_rng
+from env121.rules.bonuses import THUONG_BY_ID
+from env121.rules.cards import NUM_CARDS, card
+from env121.rules.config import RuleConfig
+from env121.rules.scoring import is_completed, score_hand
+from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
+
+CONFIGS = {
+    "default": RuleConfig(),
+    "no-wait-rule": RuleConfig(nhat_ban_requires_wait=False),
+    "variants": RuleConfig(
+        phe_phe_same_suits=True, left_figures=frozenset({1, 3, 5, 7, 9}), mask_invalid_win=False
+    ),
+}
+
+
+def random_states(seed: int, config: RuleConfig, every: int, limit: int) -> list[State]:
+    """Copies of the states of a random match, one every ``every`` actions."""
+    state = new_game(seed, config)
+    rng = player_rng(seed)
+    states: list[State] = []
+    while not state.is_over and len(states) < limit:
+        legal = legal_actions(state)
+        apply(state, legal[int(rng.integers(len(legal)))])
+        if len(state.actions) % every == 0:
+            states.append(state.clone())
+    return states
+
+
+# ------------------------------------------------------------------ layout
+
+
+def _table_rows(doc: str) -> list[tuple[str, str, str]]:
+    """(index, name, shape) of each row of the generated layout table in ``doc``."""
+    rows = re.findall(r"^\s+(\d+(?:\.\.\d+)?)\s+([a-z_]+)\s+(\d+(?:×\d+)?)\s+\[", doc, re.M)
+    return [(i, n, s) for i, n, s in rows]
+
+
+@pytest.mark.parametrize("module", [observation, aec_env], ids=["observation", "aec_env"])
+def test_docstring_table_is_the_layout(module):
+    expected = []
+    for piece in OBSERVATION_LAYOUT:
+        start = OBS_OFFSETS[piece.name]
+        index = str(start) if piece.size == 1 else f"{start}..{start + piece.size - 1}"
+        expected.append((index, piece.name, "×".join(map(str, piece.shape))))
+    assert module.__doc__ is not None
+    assert _table_rows(module.__doc__) == expected
+    assert f"({OBS_SIZE} entries" in module.__doc__
+
+
+def test_layout_pieces_tile_the_vector():
+    assert sum(p.size for p in OBSERVATION_LAYOUT) == OBS_SIZE
+    names = [p.name for p in OBSERVATION_LAYOUT]
+    assert len(set(names)) == len(names)
+    obs = np.arange(OBS_SIZE, dtype=np.float32)
+    named = views(obs)
+    assert [v.shape for v in named.values()] == [p.shape for p in OBSERVATION_LAYOUT]
+    assert np.concatenate([v.ravel() for v in named.values()]).tolist() == obs.tolist()
+    named["hand"][3] = -1.0
+    assert obs[OBS_OFFSETS["hand"] + 3] == -1.0  # views, not copies
+
+
+# -------------------------------------------------------- mask and bounds
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_mask_is_the_legal_set_and_observations_stay_in_bounds(config):
+    space = aec_env.raw_env().observation_space("player_0")
+    for seed in range(2):
+        for state in random_states(seed, config, every=1, limit=700):
+            legal = set(legal_actions(state))
+            for seat in range(4):
+                mask = encode_action_mask(state, seat)
+                expected = legal if seat == state.current_player else set()
+                assert set(np.flatnonzero(mask).tolist()) == expected
+            seat = max(state.current_player, 0)
+            obs = encode_observation(state, seat)
+            assert obs.dtype == np.float32
+            assert ((obs >= OBS_LOW) & (obs <= OBS_HIGH)).all()
+            if seed == 0 and len(state.actions) % 50 == 0:
+                assert space.contains({"observation": obs, "action_mask": mask})
+
+
+def test_u_is_legal_exactly_when_win_points_say_so():
+    """The derived feature agrees with the engine: Ù on the card on offer is
+    legal iff its win points are > 0, and they are the engine's points less
+    the Thưởng that depend on how the card came (Tự thân, Kết chung)."""
+    situational = {"tu_than", "ket_chung"}
+    assert situational <= set(THUONG_BY_ID)
+    checked = 0
+    for seed in range(3):
+        for state in random_states(seed, RuleConfig(), every=1, limit=800):
+            if state.phase != Phase.OFFER:
+                continue
+            seat, offer = state.current_player, state.offer_card
+            points = views(encode_observation(state, seat))["win_points"][offer] * POINTS_SCALE
+            score = win_score(state, seat)
+            assert (U in legal_actions(state)) == (score is not None) == (points > 0)
+            if score is not None:
+                checked += 1
+                extra = len(score.bonuses & situational)
+                assert points == pytest.approx(score.points - extra)
+    assert checked > 5
+
+
+# ------------------------------------------------------------- no leaks
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_observation_does_not_change_when_hidden_cards_are_redealt(config):
+    """Re-deal everything a seat cannot see (others' unseen cards, the Nọc
+    order, face-down Ẩn Sĩ, others' Nhất Bản arrangements): the seat's
+    observation and mask stay the same."""
+    rng = np.random.default_rng(0)
+    seen = {"nhat_ban": 0, "locked": 0, "other_placing": 0, "hidden_differs": 0}
+    for seed in range(3):
+        for state in random_states(seed, config, every=5, limit=140):
+            if state.is_over:
+                continue
+            for seat in range(4):
+                obs = encode_observation(state, seat)
+                mask = encode_action_mask(state, seat)
+                for _ in range(2):
+                    other = sample_determinization(state, seat, rng)
+                    np.testing.assert_array_equal(encode_observation(other, seat), obs)
+                    np.testing.assert_array_equal(encode_action_mask(other, seat), mask)
+                    seen["hidden_differs"] += other.hands != state.hands or other.noc != state.noc
+            seen["nhat_ban"] += any(state.nhat_ban)
+            seen["locked"] += any(state.locked)
+            seen["other_placing"] += state.phase in (Phase.NB_GAP, Phase.NB_PLACE)
+    assert all(n > 0 for n in seen.values()), seen
+
+
+# ------------------------------------------------------------ win points
+
+
+def _hands(rng: np.random.Generator, n: int) -> list[list[int]]:
+    """Random hands, hands from few figures and suits, and pairwise-unrelated hands."""
+    hands = []
+    for i in range(n):
+        if i % 3 == 0:
+            hands.append([int(c) for c in rng.permutation(NUM_CARDS)[:5]])
+        elif i % 3 == 1:
+            figures = rng.choice(11, size=2, replace=False)
+            suits = rng.choice(11, size=2, replace=False)
+            pool = sorted(
+                {card(int(f), s) for f in figures for s in range(11)}
+                | {card(f, int(s)) for s in suits for f in range(11)}
+            )
+            hands.append([int(c) for c in rng.choice(pool, 5, replace=False)])
+        else:
+            figures, suits = rng.permutation(11)[:5], rng.permutation(11)[:5]
+            hands.append([card(int(f), int(s)) for f, s in zip(figures, suits, strict=True)])
+    return hands
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_win_points_equal_the_scorer_card_by_card(config):
+    rng = np.random.default_rng(1)
+    for hand in _hands(rng, 45):
+        rest = [int(c) for c in rng.permutation(NUM_CARDS) if c not in hand]
+        chi, an_si = rest[0], tuple(rest[1 : 1 + int(rng.integers(5))])
+        locked, dealer = bool(rng.random() < 0.3), bool(rng.random() < 0.3)
+        table = win_points(
+            tuple(sorted(hand)), locked=locked, chi_diem=chi, an_si=an_si, dealer=dealer,
+            nb_arrangement=(), config=config,
+        )  # fmt: skip
+        assert not table.flags.writeable
+        for c in range(NUM_CARDS):
+            if c in hand or c == chi or c in an_si:
+                assert table[c] == 0
+                continue
+            score = score_hand(
+                (*hand, c), chi_diem=chi, an_si=an_si, locked=locked, dealer=dealer, config=config
+            )
+            expected = 0 if score is None else score.points
+            assert table[c] == expected, (hand, c, score)
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_nhat_ban_win_points_equal_the_scorer_on_the_fixed_arrangement(config):
+    rng = np.random.default_rng(2)
+    for hand in _hands(rng, 30):
+        waiting = sorted(nhat_ban_arrangements(hand))
+        if waiting and rng.random() < 0.8:
+            arrangement = waiting[int(rng.integers(len(waiting)))]
+        else:
+            slots = [*hand, GAP]
+            arrangement = tuple(slots[i] for i in rng.permutation(6))
+        rest = [int(c) for c in rng.permutation(NUM_CARDS) if c not in hand]
+        chi, an_si = rest[0], tuple(rest[1 : 1 + int(rng.integers(5))])
+        dealer = bool(rng.random() < 0.3)
+        table = win_points(
+            tuple(sorted(hand)), locked=False, chi_diem=chi, an_si=an_si, dealer=dealer,
+            nb_arrangement=arrangement, config=config,
+        )  # fmt: skip
+        for c in range(NUM_CARDS):
+            if c in hand or c == chi or c in an_si:
+                assert table[c] == 0
+                continue
+            filled = fill_gap(arrangement, c)
+            expected = 0
+            if is_completed(filled):
+                score = score_hand(
+                    filled, chi_diem=chi, an_si=an_si, nhat_ban=True, dealer=dealer, config=config
+                )
+                assert score is not None
+                expected = score.points
+            assert table[c] == expected, (arrangement, c)
+
+
+def test_action_mask_shape():
+    state = new_game(0)
+    mask = encode_action_mask(state, state.current_player)
+    assert mask.shape == (NUM_ACTIONS,)
+    assert mask.dtype == np.int8

@@ -1,0 +1,84 @@
+"""The fast Thế search agrees with the registry's positional predicates.
+
+Brute force: every order of the six cards that is a completed hand (every Thế
+implies one, spec §3) checked against every Thế predicate. The search must
+find exactly the same Thế, and each arrangement it reports must satisfy the
+predicate of its Thế.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from env121.rules.cards import format_cards
+from env121.rules.config import RuleConfig
+from env121.rules.search import achievable_thes
+from env121.rules.thes import THE_BY_ID, Table, completed_shape, thes_matching
+from tests.support.strategies import pattern_hands
+
+CONFIGS = {
+    "default": RuleConfig(),
+    "same-suits": RuleConfig(phe_phe_same_suits=True),
+    "left-even": RuleConfig(left_figures=frozenset({2, 4, 6, 8, 10})),
+}
+
+
+def brute_force(cards: tuple[int, ...], config: RuleConfig) -> set[str]:
+    table = Table(config)
+    found: set[str] = set()
+    for order in permutations(cards):
+        if completed_shape(order):
+            found |= thes_matching(order, table)
+    return found
+
+
+def biased_hands(seed: int, n: int) -> list[tuple[int, ...]]:
+    """Hands from small pools of figures × suits (so most are wins), and some uniform."""
+    rng = np.random.default_rng(seed)
+    hands: list[tuple[int, ...]] = []
+    while len(hands) < n:
+        if len(hands) % 4 == 3:
+            cards = rng.choice(121, 6, replace=False)
+        else:
+            figures = rng.choice(11, rng.integers(2, 5), replace=False)
+            suits = rng.choice(11, rng.integers(2, 5), replace=False)
+            pool = [11 * f + s for f in figures for s in suits]
+            if len(pool) < 6:
+                continue
+            cards = rng.choice(pool, 6, replace=False)
+        hands.append(tuple(sorted(int(c) for c in cards)))
+    return hands
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_search_finds_exactly_what_brute_force_finds(name: str) -> None:
+    config = CONFIGS[name]
+    table = Table(config)
+    for hand in biased_hands(seed=len(name), n=150):
+        found = achievable_thes(hand, config)
+        expected = brute_force(hand, config)
+        assert set(found) == expected, (
+            f"{format_cards(hand)}: search {set(found)} vs brute {expected}"
+        )
+        for the_id, arrangement in found.items():
+            assert sorted(arrangement) == list(hand)
+            assert THE_BY_ID[the_id].matches(arrangement, table), (
+                the_id,
+                format_cards(arrangement),
+            )
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_search_agrees_on_hands_built_for_each_pattern_family(data: st.DataObject) -> None:
+    name = data.draw(st.sampled_from(sorted(CONFIGS)))
+    config = CONFIGS[name]
+    hand = tuple(sorted(data.draw(pattern_hands(config.left_figures))))
+    found = achievable_thes(hand, config)
+    expected = brute_force(hand, config)
+    assert set(found) == expected, f"{name} {format_cards(hand)}: {set(found)} vs {expected}"

@@ -9,9 +9,15 @@
   (:func:`sample_determinization`), invariants (:func:`validate`) and game
   records (:mod:`env121.engine.records`).
 
-The engine imports no RL framework; the PettingZoo environment sits on top:
-``env121.env()`` / ``env121.raw_env`` (:mod:`env121.envs.aec_env`, id ``env121_v0``)
-load pettingzoo on first use, so ``import env121`` stays light.
+The engine imports no RL framework; the environments sit on top and load
+their framework on first use, so ``import env121`` stays light:
+``env121.env()`` / ``env121.raw_env`` (PettingZoo AEC, id ``env121_v0``,
+:mod:`env121.envs.aec_env`) and ``env121.SingleSeat`` (gymnasium, one
+learning seat, :mod:`env121.envs.single_seat`).
+
+The code is in layers, each importing only the ones below it:
+:mod:`env121.rules` → :mod:`env121.engine` → :mod:`env121.play` →
+:mod:`env121.envs` → ``agents`` → ``arena`` → ``training`` → :mod:`env121.cli`.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -48,14 +54,19 @@ from env121.rules.thes import THE_BY_ID, THES, The
 
 if TYPE_CHECKING:
     from env121.envs.aec_env import env, raw_env
+    from env121.envs.single_seat import SingleSeat
 else:
 
     def __getattr__(name: str) -> Any:
-        """``env`` and ``raw_env`` import the PettingZoo environment on first use."""
+        """The environments import their framework on first use."""
         if name in ("env", "raw_env"):
             from env121.envs import aec_env
 
             return getattr(aec_env, name)
+        if name == "SingleSeat":
+            from env121.envs.single_seat import SingleSeat
+
+            return SingleSeat
         raise AttributeError(f"module 'env121' has no attribute {name!r}")
 
 
@@ -74,6 +85,7 @@ __all__ = [
     "Phase",
     "RuleConfig",
     "SeatView",
+    "SingleSeat",
     "State",
     "Suit",
     "The",

@@ -1,15 +1,30 @@
-"""Human-readable transcripts: one line per event, in the card notation.
+"""Every text view of a match, in the card notation: the one renderer.
 
-A transcript is omniscient (it shows every seat's dealt cards and every
-Nhất Bản arrangement); seats are written ``S0`` … ``S3``, ván and vòng from 1.
-Golden tests store whole transcripts and compare them line by line, so a
-change of wording here is a change of every golden file: regenerate them
-(``python -m tests.engine.test_golden --regen``).
+* :func:`format_event` — one line per event; :func:`transcript` — the whole
+  match so far, one line per event. A transcript is omniscient (it shows
+  every seat's dealt cards and every Nhất Bản arrangement).
+* :func:`format_table` — the table now: header, indicators, the card on
+  offer, the dead cards, one row per seat and the last events, as the seat
+  to act sees it (its hand shown, the others' hidden) or omniscient. The
+  environment's ``render()`` is this table under its agent names
+  (:func:`env121.envs.aec_env.render_table`); :mod:`env121.engine.validate`
+  shows the omniscient table with a broken invariant.
+* :func:`seat_name` (``S0`` … ``S3``) and :func:`format_arrangement` (a
+  Nhất Bản arrangement, ``__`` in the empty slot), used by both.
+
+Ván and vòng are written from 1. Golden tests store whole transcripts and
+compare them line by line, so a change of wording in an event line is a
+change of every golden file: regenerate them
+(``python -m tests.engine.test_golden --regen``) only when the change is meant.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from env121.engine.game import swap_kind
 from env121.engine.state import (
+    NUM_SEATS,
     VONG_PER_VAN,
     AnSiTurned,
     CardDead,
@@ -24,6 +39,7 @@ from env121.engine.state import (
     NhatBanDeclined,
     Paid,
     Passed,
+    Phase,
     State,
     SwapKind,
     Swapped,
@@ -33,9 +49,13 @@ from env121.engine.state import (
     VongResult,
     VongStarted,
     Won,
+    visible_to,
 )
 from env121.rules.cards import format_card, format_cards
 from env121.rules.waits import GAP
+
+TABLE_EVENTS = 4
+"""Events of the vòng shown under the table (the last ones the viewer saw)."""
 
 
 def seat_name(seat: int) -> str:
@@ -43,7 +63,11 @@ def seat_name(seat: int) -> str:
     return f"S{seat}"
 
 
-def _arrangement(cards: tuple[int, ...]) -> str:
+SEAT_NAMES: tuple[str, ...] = tuple(seat_name(s) for s in range(NUM_SEATS))
+
+
+def format_arrangement(cards: Sequence[int]) -> str:
+    """A Nhất Bản arrangement in the card notation, ``__`` in the empty slot (GAP)."""
     return " ".join("__" if c == GAP else format_card(c) for c in cards)
 
 
@@ -108,7 +132,7 @@ def format_event(event: Event) -> str:
     if isinstance(event, NhatBanDeclared):
         return f"{seat_name(event.seat)} declares Nhất Bản"
     if isinstance(event, NhatBanArranged):
-        return f"{seat_name(event.seat)} fixes {_arrangement(event.arrangement)}"
+        return f"{seat_name(event.seat)} fixes {format_arrangement(event.arrangement)}"
     if isinstance(event, Won):
         return _win(event)
     if isinstance(event, Den):
@@ -138,4 +162,80 @@ def transcript(state: State) -> list[str]:
     return [format_event(e) for e in state.events]
 
 
-__all__ = ["format_event", "seat_name", "transcript"]
+def format_table(
+    state: State,
+    *,
+    omniscient: bool = False,
+    names: Sequence[str] = SEAT_NAMES,
+    title: str = "121",
+) -> str:
+    """The table in the card notation, one line per item.
+
+    By default as the seat to act sees it: its hand (and Nhất Bản
+    arrangement) shown, the others' hands hidden but for the cards known to
+    be in them, and the last :data:`TABLE_EVENTS` events of the vòng it saw.
+    ``omniscient`` (and a finished match) shows every hand, arrangement and
+    event. ``names`` names the seats (the environment's agents, say) and
+    ``title`` heads the first line. The seat to act is marked ``>``.
+    """
+    acting = state.current_player
+    viewer = None if omniscient or acting < 0 else acting
+    header = (
+        f"{title} · ván {state.van + 1}/{state.config.num_van} · vòng {state.vong + 1}/"
+        f"{VONG_PER_VAN} · dealer {names[state.dealer]} · phase {state.phase.value} · "
+        f"Nọc {state.noc_left}"
+    )
+    if acting >= 0:
+        header += f" · to act: {names[acting]}"
+        if names[acting] != seat_name(acting):
+            header += f" ({seat_name(acting)})"
+    hidden = len(state.an_si) - state.an_si_revealed
+    lines = [
+        header,
+        f"Chỉ Điểm {format_card(state.chi_diem)} · Ẩn Sĩ "
+        f"[{format_cards(state.revealed_an_si)}] ({hidden} face down)",
+    ]
+    if state.offer_card >= 0:
+        how = "flipped" if state.offer_flipped else "put out"
+        offer = f"On offer: {format_card(state.offer_card)}, {how} by {names[state.offer_exposer]}"
+        if acting >= 0 and state.phase == Phase.OFFER:
+            offer += f" ({swap_kind(state, acting).value} for {names[acting]})"
+        lines.append(offer)
+    lines.append(f"Dead ({len(state.dead)}): {format_cards(state.dead) or '-'}")
+    for seat in range(NUM_SEATS):
+        shown = viewer is None or seat == viewer
+        if shown:
+            cards = f"hand {format_cards(state.hands[seat])}"
+        else:
+            cards = f"{len(state.hands[seat])} cards"
+            if state.known[seat]:
+                cards += f" (known {format_cards(state.known[seat])})"
+        extra = []
+        if state.locked[seat]:
+            extra.append(f"khóa {format_cards(state.locked[seat])}")
+        if state.nhat_ban[seat]:
+            arrangement = state.nb_arrangement[seat]
+            if shown and arrangement:
+                extra.append(f"Nhất Bản [{format_arrangement(arrangement)}]")
+            else:
+                extra.append("Nhất Bản")
+        mark = ">" if seat == acting else " "
+        dealer = " (cái)" if seat == state.dealer else ""
+        lines.append(
+            f"{mark} {names[seat]}{dealer:<6} {state.scores[seat]:>6}  {cards}"
+            + ("  " + "  ".join(extra) if extra else "")
+        )
+    seen = [e for e in state.vong_events() if viewer is None or visible_to(e, viewer)]
+    lines.extend(f"  · {format_event(e)}" for e in seen[-TABLE_EVENTS:])
+    return "\n".join(lines)
+
+
+__all__ = [
+    "SEAT_NAMES",
+    "TABLE_EVENTS",
+    "format_arrangement",
+    "format_event",
+    "format_table",
+    "seat_name",
+    "transcript",
+]

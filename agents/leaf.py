@@ -14,11 +14,11 @@ seat's payment for the vòng on ``T[seat] − mean T``, taken at every flip (a
 card just turned, nobody asked yet) of greedy playing all four seats;
 ``python -m agents.leaf`` reproduces it.
 
-Why a leaf: the win-or-pass playout to the end of the vòng
-(:mod:`agents.showdown`) freezes every hand, so it undervalues a hand that is
-still being built, and its departures from greedy lost. The leaf plays out
-only what follows at once — whether a seat wins the card left on offer,
-the card a swap puts out included — and trusts the fit for the rest.
+The leaf plays out only what follows at once — whether a seat wins the card
+left on offer, the card a swap puts out included — and trusts the fit for
+the rest. Why (the showdown to the end of the vòng freezes every hand, and
+its departures from greedy lost) and the fit's numbers:
+``docs/research/mc.md``.
 """
 
 from __future__ import annotations
@@ -37,9 +37,8 @@ from env121.play.turn import Turn
 from env121.rules.payment import win_payments
 
 SCALE = 188.0
-"""Points of the vòng per Điểm of T above the table's mean: ``python -m agents.leaf``
-fits 187.8 (300 matches, seed 0; 4 minutes on one core, R² 0.08 — a single
-vòng's payment is mostly luck; 100 other matches give 183.5)."""
+"""Points of the vòng per Điểm of T above the table's mean, as ``python -m
+agents.leaf`` fits it on 300 matches of seed 0 (the fit: ``docs/research/mc.md``)."""
 
 
 def noc_means(state: State, tables: Sequence[np.ndarray]) -> np.ndarray:

@@ -31,12 +31,10 @@ worth later is estimated. With ``chain``, greedy first plays every seat up to
 the next flip (the rest of the lượt, where the cards put out by swaps go
 round), at several times the cost. With ``leaf=false`` the playout is instead
 the win-or-pass showdown to the end of the vòng (:mod:`agents.showdown`),
-which freezes every hand: ``benchmarks/mc_decisions.py`` judged its
-departures by rollouts that play the rest of the vòng with greedy for every
-seat on the *true* hands, and over 20 ván (budget 24) the 157 plans that a
-bare best mean picked over greedy's lost 18.8 ± 9.8 points each. With the
-leaf, ``mc`` beats greedy: the README's "``mc`` against ``greedy``" has the
-tournaments.
+which freezes every hand.
+
+Why the leaf and not the showdown, what backs the confidence gate and the
+leaf's scale, and how ``mc`` fares against greedy: ``docs/research/mc.md``.
 
 It takes Ù whenever it can and declares Thế trắng whenever it may, as greedy
 does, and places a Nhất Bản arrangement as greedy would.

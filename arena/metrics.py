@@ -121,7 +121,6 @@ METRICS: tuple[Metric, ...] = (
         reproducible=False,
     ),
 )
-METRIC_BY_NAME = {metric.name: metric for metric in METRICS}
 COUNTS = ("seat_games", "vong", "wins", "win_points", "cuop", "nhat_ban", "den", "draws")
 """The plain totals kept per agent (besides ``decisions`` and ``think_seconds``)."""
 
@@ -214,7 +213,6 @@ def _stats(
 __all__ = [
     "COUNTS",
     "METRICS",
-    "METRIC_BY_NAME",
     "AgentStats",
     "ClusterSums",
     "Metric",

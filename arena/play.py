@@ -18,13 +18,19 @@ from dataclasses import dataclass
 
 from agents.registry import make_agent
 from env121.engine.game import new_game
-from env121.engine.state import NUM_SEATS, Dealt, NhatBanDeclared, State, SwapKind, Swapped
+from env121.engine.state import (
+    NUM_SEATS,
+    Dealt,
+    MatchEnd,
+    NhatBanDeclared,
+    Outcome,
+    State,
+    SwapKind,
+    Swapped,
+)
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.protocol import Agent
 from env121.rules.config import RuleConfig
-
-WIN_OUTCOMES = ("u", "the_trang")
-"""Vòng outcomes that count as a win for the seat named in the result."""
 
 
 @dataclass(frozen=True)
@@ -79,8 +85,8 @@ class GameRecord:
     """Vòng played (fewer than ``12 · van`` after a bust)."""
     draws: int
     """Vòng that ended with no winner."""
-    end: str
-    """How the match ended: ``"completed"``, ``"bust"`` or ``"quoc_si_vo_song"``."""
+    end: MatchEnd
+    """How the match ended."""
     seats: tuple[SeatRecord, ...]
     first_hands: tuple[tuple[int, ...], ...]
     """The five cards each seat was dealt in the first vòng (a fingerprint of the deal)."""
@@ -137,12 +143,12 @@ def _record(
     den = [0] * NUM_SEATS
     draws = 0
     for result in state.results:
-        if result.outcome in WIN_OUTCOMES:
+        if result.outcome.is_win:
             wins[result.seat] += 1
             win_points[result.seat] += result.points
-        elif result.outcome == "den":
+        elif result.outcome == Outcome.DEN:
             den[result.seat] += 1
-        elif result.outcome == "draw":
+        elif result.outcome == Outcome.DRAW:
             draws += 1
     cuop = [0] * NUM_SEATS
     nhat_ban = [0] * NUM_SEATS
@@ -154,6 +160,7 @@ def _record(
             nhat_ban[event.seat] += 1
         elif isinstance(event, Dealt) and event.seat not in first_hands:
             first_hands[event.seat] = event.cards
+    assert state.match_end is not None, "play_agents plays the match to its end"
     standings = state.standings()
     seats = tuple(
         SeatRecord(
@@ -183,7 +190,6 @@ def _record(
 
 
 __all__ = [
-    "WIN_OUTCOMES",
     "AgentCache",
     "GameRecord",
     "GameTask",

@@ -35,8 +35,8 @@ import numpy as np
 
 from env121.engine.game import new_game
 from env121.engine.records import RecordError, load, save
+from env121.engine.render import format_event, seat_name, transcript
 from env121.engine.state import NUM_SEATS, State
-from env121.engine.transcript import format_event, seat_name, transcript
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.playout import play_random, player_rng
 

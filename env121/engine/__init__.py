@@ -6,7 +6,7 @@ The action layout (:mod:`~env121.engine.actions`), seeded deals
 (:mod:`~env121.engine.game`), what one seat knows
 (:mod:`~env121.engine.view`), the per-hand win table
 (:mod:`~env121.engine.win_table`), invariants (:mod:`~env121.engine.validate`),
-game records (:mod:`~env121.engine.records`), transcripts
-(:mod:`~env121.engine.transcript`) and scripted play
+game records (:mod:`~env121.engine.records`), every text view of a match
+(:mod:`~env121.engine.render`: transcripts and the table) and scripted play
 (:mod:`~env121.engine.scripted`). Imports only :mod:`env121.rules`.
 """

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from env121.rules.cards import NUM_CARDS, format_card, format_cards, parse_cards
+from env121.rules.cards import NUM_CARDS, format_cards, parse_cards
 
 NUM_SEATS = 4
 HAND_SIZE = 5
@@ -118,14 +118,6 @@ class Deal:
         if rng is not None:
             rest = [rest[i] for i in rng.permutation(len(rest))]
         return cls(parsed, chi[0], an, (*top, *rest, *bottom))
-
-    def describe(self) -> str:
-        """The deal in the card notation, one line per place."""
-        lines = [f"seat {s}: {format_cards(h)}" for s, h in enumerate(self.hands)]
-        lines.append(f"Chỉ Điểm: {format_card(self.chi_diem)}")
-        lines.append(f"Ẩn Sĩ: {format_cards(self.an_si)}")
-        lines.append(f"Nọc ({len(self.noc)}): {format_cards(self.noc)}")
-        return "\n".join(lines)
 
 
 __all__ = ["HAND_SIZE", "NOC_SIZE", "NUM_AN_SI", "NUM_SEATS", "Deal", "DealError"]

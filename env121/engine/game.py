@@ -82,10 +82,12 @@ from env121.engine.state import (
     Den,
     Drawn,
     Flipped,
+    MatchEnd,
     MatchEnded,
     NhatBanArranged,
     NhatBanDeclared,
     NhatBanDeclined,
+    Outcome,
     Paid,
     Passed,
     Phase,
@@ -100,24 +102,20 @@ from env121.engine.state import (
     Won,
 )
 from env121.rules.bonuses import WinSituation
-from env121.rules.cards import format_cards
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.payment import den_payments, win_payments
 from env121.rules.scoring import HandScore, is_completed, score_valid_hand
-from env121.rules.thes import Table
+from env121.rules.thes import QUOC_SI_VO_SONG, Table
 from env121.rules.waits import (
     GAP,
-    all_arrangements,
     fill_gap,
     has_nhat_ban_wait,
-    nhat_ban_arrangements,
     placement_order,
     waiting_gaps,
     waiting_next_cards,
 )
 from env121.rules.wins import may_have_the, the_trang_eligible
 
-QUOC_SI_VO_SONG = "quoc_si_vo_song"
 T = TypeVar("T")
 
 
@@ -254,14 +252,6 @@ def nhat_ban_allowed(config: RuleConfig, hand: Sequence[int]) -> bool:
     return not config.nhat_ban_requires_wait or has_nhat_ban_wait(hand)
 
 
-def legal_arrangements(state: State, seat: int) -> frozenset[tuple[int, ...]]:
-    """Every arrangement ``seat`` may fix when declaring Nhất Bản now."""
-    hand = state.hands[seat]
-    if state.config.nhat_ban_requires_wait:
-        return nhat_ban_arrangements(hand)
-    return all_arrangements(hand)
-
-
 def _nb_gaps(state: State) -> list[int]:
     if not state.config.nhat_ban_requires_wait:
         return list(range(NUM_SLOTS))
@@ -326,7 +316,7 @@ def apply(state: State, action: int) -> None:
     cap = state.config.max_actions_per_vong
     if cap is not None and state.vong_actions >= cap and state.phase != Phase.GAME_OVER:
         state.events.append(Drawn(truncated=True))
-        _end_vong(state, _result(state, "draw", truncated=True))
+        _end_vong(state, _result(state, Outcome.DRAW, truncated=True))
 
 
 def _illegal(state: State, action: object, legal: Sequence[int]) -> IllegalActionError:
@@ -389,7 +379,7 @@ def _new_luot(state: State, flipper: int) -> None:
     if state.noc_left == 0:
         state.offer_card, state.offer_exposer, state.offer_flipped = -1, -1, False
         state.events.append(Drawn(truncated=False))
-        _end_vong(state, _result(state, "draw"))
+        _end_vong(state, _result(state, Outcome.DRAW))
         return
     card = state.noc[state.noc_pos]
     state.noc_pos += 1
@@ -411,7 +401,7 @@ def _the_trang(state: State, seat: int, *, declare: bool) -> None:
         hand = state.hands[seat]
         state.events.append(TheTrangDeclared(seat, hand))
         result = _result(
-            state, "the_trang", seat=seat, payments=win_payments(1, seat, state.config)
+            state, Outcome.THE_TRANG, seat=seat, payments=win_payments(1, seat, state.config)
         )
         _end_vong(state, result)
         return
@@ -487,17 +477,18 @@ def _declare_u(state: State, seat: int) -> None:
     if score is None:
         cards = (*state.hands[seat], *state.locked[seat])
         state.events.append(Den(seat, card, cards))
-        _end_vong(state, _result(state, "den", seat=seat, card=card, payments=den_payments(seat)))
+        payments = den_payments(seat)
+        _end_vong(state, _result(state, Outcome.DEN, seat=seat, card=card, payments=payments))
         return
     payments = win_payments(score.points, seat, state.config)
-    result = _result(state, "u", seat=seat, card=card, score=score, payments=payments)
+    result = _result(state, Outcome.U, seat=seat, card=card, score=score, payments=payments)
     state.events.append(Won(seat, card, state.offer_exposer, state.offer_flipped, result))
     _end_vong(state, result)
 
 
 def _result(
     state: State,
-    outcome: str,
+    outcome: Outcome,
     *,
     seat: int = -1,
     card: int = -1,
@@ -508,10 +499,10 @@ def _result(
     """The record of the vòng now ending (a Thế trắng counts 1 Điểm, no Thế)."""
     arrangement: tuple[int, ...] = () if seat < 0 else state.hands[seat]
     if score is None:
-        points = 1 if outcome == "the_trang" else 0
+        points = 1 if outcome == Outcome.THE_TRANG else 0
         return VongResult(
             state.van, state.vong, state.dealer, outcome, seat=seat, card=card, points=points,
-            arrangement=arrangement if outcome == "the_trang" else (),
+            arrangement=arrangement if outcome == Outcome.THE_TRANG else (),
             payments=payments, truncated=truncated,
         )  # fmt: skip
     return VongResult(
@@ -530,14 +521,14 @@ def _end_vong(state: State, result: VongResult) -> None:
         state.scores = tuple(s + d for s, d in zip(state.scores, result.payments, strict=True))
         state.events.append(Paid(result.payments, state.scores))
     if result.the == QUOC_SI_VO_SONG:
-        _end_match(state, QUOC_SI_VO_SONG, first=result.seat)
+        _end_match(state, MatchEnd.QUOC_SI_VO_SONG, first=result.seat)
         return
     if min(state.scores) <= 0:
-        _end_match(state, "bust")
+        _end_match(state, MatchEnd.BUST)
         return
     if state.vong + 1 == VONG_PER_VAN:
         if state.van + 1 == state.config.num_van:
-            _end_match(state, "completed")
+            _end_match(state, MatchEnd.COMPLETED)
             return
         state.events.append(VanEnded(state.van, state.scores))
         state.banked = tuple(
@@ -566,7 +557,7 @@ def ranks_of(standings: Sequence[int], first: int = -1) -> tuple[int, ...]:
     return tuple(ranks)
 
 
-def _end_match(state: State, reason: str, first: int = -1) -> None:
+def _end_match(state: State, reason: MatchEnd, first: int = -1) -> None:
     state.match_end = reason
     standings = state.standings()
     state.ranks = ranks_of(standings, first)
@@ -575,36 +566,12 @@ def _end_match(state: State, reason: str, first: int = -1) -> None:
     state.events.append(MatchEnded(reason, standings, state.ranks))
 
 
-def describe(state: State) -> str:
-    """A short omniscient summary of the state in the card notation (for errors, REPLs)."""
-    lines = [
-        f"ván {state.van + 1} vòng {state.vong + 1}/{VONG_PER_VAN}, dealer S{state.dealer}, "
-        f"phase {state.phase.value}, to act S{state.current_player}",
-    ]
-    for s in range(NUM_SEATS):
-        extra = f" | khóa {format_cards(state.locked[s])}" if state.locked[s] else ""
-        nb = " | Nhất Bản" if state.nhat_ban[s] else ""
-        lines.append(f"  S{s} {state.scores[s]:>5}: {format_cards(state.hands[s])}{extra}{nb}")
-    if state.offer_card >= 0:
-        how = "flipped" if state.offer_flipped else "put out"
-        lines.append(
-            f"  on offer: {format_cards([state.offer_card])} ({how} by S{state.offer_exposer})"
-        )
-    lines.append(
-        f"  Chỉ Điểm {format_cards([state.chi_diem])}, Ẩn Sĩ shown "
-        f"[{format_cards(state.revealed_an_si)}], Nọc {state.noc_left}, dead {len(state.dead)}"
-    )
-    return "\n".join(lines)
-
-
 __all__ = [
     "IllegalActionError",
     "apply",
     "current_player",
-    "describe",
     "is_terminal",
     "legal_actions",
-    "legal_arrangements",
     "new_game",
     "nhat_ban_allowed",
     "ranks_of",

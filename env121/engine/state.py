@@ -58,6 +58,47 @@ class SwapKind(str, Enum):
 # ----------------------------------------------------------------- results
 
 
+class Outcome(str, Enum):
+    """How a vòng ended (:attr:`VongResult.outcome`).
+
+    A ``str`` enum: a member equals its value (``Outcome.U == "u"``), and JSON,
+    ``str()`` and f-strings write the value, so infos and logs read as plain text.
+    """
+
+    U = "u"
+    """A valid Ù: ``seat`` won on ``card``."""
+    DEN = "den"
+    """Đền, an invalid Ù: ``seat`` pays each other seat 1 Điểm."""
+    THE_TRANG = "the_trang"
+    """Thế trắng: ``seat`` declared it before the first flip and won 1 Điểm."""
+    DRAW = "draw"
+    """No winner: the Nọc ran out, or ``max_actions_per_vong`` was reached
+    (:attr:`VongResult.truncated`)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_win(self) -> bool:
+        """Whether the result's ``seat`` won the vòng (Ù or Thế trắng)."""
+        return self in (Outcome.U, Outcome.THE_TRANG)
+
+
+class MatchEnd(str, Enum):
+    """How a match ended (:attr:`State.match_end`, :class:`MatchEnded`); a
+    ``str`` enum like :class:`Outcome`."""
+
+    COMPLETED = "completed"
+    """Every ván was played."""
+    BUST = "bust"
+    """A seat had 0 points or fewer after a payment."""
+    QUOC_SI_VO_SONG = "quoc_si_vo_song"
+    """A seat won with Quốc Sĩ Vô Song, which wins the match [R-13]."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class VongResult:
     """How one vòng ended and what it paid."""
@@ -65,8 +106,7 @@ class VongResult:
     van: int
     vong: int
     dealer: int
-    outcome: str
-    """``"u"`` (valid win), ``"den"``, ``"the_trang"`` or ``"draw"``."""
+    outcome: Outcome
     seat: int = -1
     """The winner (u, the_trang) or the offender (den); -1 for a draw."""
     card: int = -1
@@ -220,7 +260,7 @@ class VanEnded(NamedTuple):
 class MatchEnded(NamedTuple):
     """The match ended."""
 
-    reason: str
+    reason: MatchEnd
     standings: tuple[int, ...]
     ranks: tuple[int, ...]
 
@@ -319,8 +359,8 @@ class State:
     """Actions taken in this vòng (for ``max_actions_per_vong``)."""
     vong_event_start: int = 0
     """Index in ``events`` of this vòng's VongStarted."""
-    match_end: str = ""
-    """``""`` while playing; else ``"completed"``, ``"bust"`` or ``"quoc_si_vo_song"``."""
+    match_end: MatchEnd | None = None
+    """How the match ended; None while it is played."""
     ranks: tuple[int, ...] = ()
     """Final ranks (1 = best; equal standings share a rank) once the match ends."""
     events: list[Event] = field(default_factory=list)
@@ -392,10 +432,12 @@ __all__ = [
     "Drawn",
     "Event",
     "Flipped",
+    "MatchEnd",
     "MatchEnded",
     "NhatBanArranged",
     "NhatBanDeclared",
     "NhatBanDeclined",
+    "Outcome",
     "Paid",
     "Passed",
     "Phase",

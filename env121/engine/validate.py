@@ -1,7 +1,8 @@
 """Invariants of a match state (spec §8), checked after every step in tests.
 
 :func:`validate` raises :class:`InvariantError` naming the first broken
-invariant and the state (in the card notation); it returns ``None`` when the
+invariant, followed by the omniscient table
+(:func:`~env121.engine.render.format_table`); it returns ``None`` when the
 state is sound. It checks:
 
 * the 121 cards are conserved: hands + locked + dead + the card on offer +
@@ -19,7 +20,8 @@ from __future__ import annotations
 
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_SLOTS, PASS, THE_TRANG, U
 from env121.engine.deal import HAND_SIZE, NUM_AN_SI
-from env121.engine.game import describe, legal_actions
+from env121.engine.game import legal_actions
+from env121.engine.render import format_table
 from env121.engine.state import MAX_CUOP, NUM_SEATS, Phase, State
 from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.waits import GAP
@@ -33,7 +35,7 @@ def validate(state: State) -> None:
     """Raise :class:`InvariantError` if ``state`` breaks an invariant."""
     problem = _first_problem(state)
     if problem:
-        raise InvariantError(f"{problem}\n{describe(state)}")
+        raise InvariantError(f"{problem}\n{format_table(state, omniscient=True)}")
 
 
 def _first_problem(state: State) -> str:
@@ -119,7 +121,7 @@ def _legal(state: State) -> str:
     phase, seat = state.phase, state.current_player
     if phase == Phase.GAME_OVER:
         if legal or not state.match_end or seat != -1:
-            return f"match over but legal actions {legal}, end {state.match_end!r}"
+            return f"match over but legal actions {legal}, end {state.match_end}"
         return ""
     if not 0 <= seat < NUM_SEATS:
         return f"phase {phase.value} with no seat to act"

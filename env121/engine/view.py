@@ -31,7 +31,15 @@ import numpy as np
 
 from env121.engine.actions import NUM_SLOTS
 from env121.engine.game import legal_actions
-from env121.engine.state import NUM_SEATS, Event, Phase, State, VongResult, visible_to
+from env121.engine.state import (
+    NUM_SEATS,
+    Event,
+    MatchEnd,
+    Phase,
+    State,
+    VongResult,
+    visible_to,
+)
 from env121.rules.waits import GAP, has_nhat_ban_wait, nhat_ban_arrangements, placement_order
 from env121.rules.wins import the_trang_eligible
 
@@ -82,7 +90,8 @@ class SeatView:
     """This vòng's events the seat saw (public ones and its own private ones)."""
     results: tuple[VongResult, ...]
     """Every finished vòng of the match (all public)."""
-    match_end: str
+    match_end: MatchEnd | None
+    """How the match ended; None while it is played."""
     ranks: tuple[int, ...]
 
 

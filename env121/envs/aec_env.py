@@ -85,13 +85,15 @@ Each agent's info is ``{{}}`` until something worth logging happens; like
 rewards it accumulates until the agent next acts:
 
 * ``"vong_results"``: a list with one dict per vòng that ended: ``van``,
-  ``vong`` (from 0), ``dealer``, ``outcome`` (``"u"`` a valid Ù, ``"den"``,
-  ``"the_trang"``, ``"draw"`` an empty Nọc, ``"truncated"`` a draw forced by
-  ``max_actions_per_vong``), ``winner`` (the agent, or None), ``offender``
+  ``vong`` (from 0), ``dealer``, ``outcome`` (the engine's
+  :class:`~env121.engine.state.Outcome`, a ``str``: ``"u"`` a valid Ù,
+  ``"den"``, ``"the_trang"``, ``"draw"`` an empty Nọc; or ``"truncated"``, a
+  draw forced by ``max_actions_per_vong``), ``winner`` (the agent, or None), ``offender``
   (Đền), ``card`` (in the card notation), ``the`` (the Thế id), ``tier``,
   ``points`` (Điểm), ``bonuses``, ``indicator_points``, ``nhat_ban``,
   ``payments`` (points per agent);
-* ``"match"`` once the match ends: ``reason`` (``"completed"``, ``"bust"``,
+* ``"match"`` once the match ends: ``reason`` (a
+  :class:`~env121.engine.state.MatchEnd`: ``"completed"``, ``"bust"``,
   ``"quoc_si_vo_song"``), ``scores``, ``standings`` and ``ranks`` per agent.
 
 Terminations come when the match ends; truncation is not used (the engine's
@@ -117,9 +119,9 @@ from pettingzoo.utils import wrappers
 from env121.engine import actions as action_layout
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.deal import Deal
-from env121.engine.game import apply, new_game, swap_kind
-from env121.engine.state import NUM_SEATS, VONG_PER_VAN, Phase, State, VongResult, visible_to
-from env121.engine.transcript import format_event
+from env121.engine.game import apply, new_game
+from env121.engine.render import format_table
+from env121.engine.state import NUM_SEATS, Outcome, State, VongResult
 from env121.play import observation as obs_layout
 from env121.play.observation import (
     OBS_HIGH,
@@ -128,9 +130,9 @@ from env121.play.observation import (
     encode_action_mask,
     encode_observation,
 )
-from env121.rules.cards import format_card, format_cards
+from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
-from env121.rules.waits import GAP
+from env121.rules.payment import POINTS_PER_DIEM
 
 ENV_ID = "env121_v0"
 AGENTS: tuple[str, ...] = tuple(f"player_{i}" for i in range(NUM_SEATS))
@@ -138,7 +140,6 @@ REWARD_MODES: tuple[str, ...] = ("points", "rank")
 RENDER_MODES: tuple[str, ...] = ("ansi", "human")
 PLACEMENT_REWARDS: tuple[float, ...] = (1.5, 0.5, -0.5, -1.5)
 """``"rank"`` mode: reward of the 1st … 4th place (ties share the mean)."""
-POINTS_PER_DIEM = 100
 DEFAULT_ILLEGAL_REWARD = -2.0
 
 Observation = dict[str, np.ndarray]
@@ -176,8 +177,8 @@ def vong_result_info(result: VongResult) -> dict[str, Any]:
         "vong": result.vong,
         "dealer": AGENTS[result.dealer],
         "outcome": outcome,
-        "winner": by if result.outcome in ("u", "the_trang") else None,
-        "offender": by if result.outcome == "den" else None,
+        "winner": by if result.outcome.is_win else None,
+        "offender": by if result.outcome == Outcome.DEN else None,
         "card": format_card(result.card) if result.card >= 0 else None,
         "the": result.the,
         "tier": result.tier,
@@ -381,56 +382,11 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
 
 
 def render_table(state: State) -> str:
-    """The table in the card notation, as the seat to act sees it (its hand
-    shown, the others' hidden), with the last events it saw."""
-    acting = state.current_player
-    viewer = acting if acting >= 0 else None
-    header = (
-        f"{ENV_ID} · ván {state.van + 1}/{state.config.num_van} · vòng {state.vong + 1}/"
-        f"{VONG_PER_VAN} · dealer {AGENTS[state.dealer]} · phase {state.phase.value} · "
-        f"Nọc {state.noc_left}"
-    )
-    if viewer is not None:
-        header += f" · to act: {AGENTS[viewer]} (S{viewer})"
-    hidden = len(state.an_si) - state.an_si_revealed
-    lines = [
-        header,
-        f"Chỉ Điểm {format_card(state.chi_diem)} · Ẩn Sĩ "
-        f"[{format_cards(state.revealed_an_si)}] ({hidden} face down)",
-    ]
-    if state.offer_card >= 0:
-        how = "flipped" if state.offer_flipped else "put out"
-        offer = f"On offer: {format_card(state.offer_card)}, {how} by {AGENTS[state.offer_exposer]}"
-        if viewer is not None and state.phase == Phase.OFFER:
-            offer += f" ({swap_kind(state, viewer).value} for {AGENTS[viewer]})"
-        lines.append(offer)
-    lines.append(f"Dead ({len(state.dead)}): {format_cards(state.dead) or '-'}")
-    for seat in range(NUM_SEATS):
-        mark = ">" if seat == viewer else " "
-        if seat == viewer or viewer is None:
-            cards = f"hand {format_cards(state.hands[seat])}"
-        else:
-            cards = f"{len(state.hands[seat])} cards"
-            if state.known[seat]:
-                cards += f" (known {format_cards(state.known[seat])})"
-        extra = []
-        if state.locked[seat]:
-            extra.append(f"khóa {format_cards(state.locked[seat])}")
-        if state.nhat_ban[seat]:
-            arrangement = state.nb_arrangement[seat]
-            if seat == viewer and arrangement:
-                shown = " ".join("__" if c == GAP else format_card(c) for c in arrangement)
-                extra.append(f"Nhất Bản [{shown}]")
-            else:
-                extra.append("Nhất Bản")
-        dealer = " (cái)" if seat == state.dealer else ""
-        lines.append(
-            f"{mark} {AGENTS[seat]}{dealer:<6} {state.scores[seat]:>6}  {cards}"
-            + ("  " + "  ".join(extra) if extra else "")
-        )
-    seen = [e for e in state.vong_events() if viewer is None or visible_to(e, viewer)]
-    lines.extend(f"  · {format_event(e)}" for e in seen[-4:])
-    return "\n".join(lines)
+    """The table in the card notation as the seat to act sees it (its hand
+    shown, the others' hidden), with the last events it saw; every hand once
+    the match is over. The engine's :func:`~env121.engine.render.format_table`
+    under the agents' names."""
+    return format_table(state, names=AGENTS, title=ENV_ID)
 
 
 def _property_table() -> str:

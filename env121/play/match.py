@@ -22,8 +22,8 @@ from typing import Protocol, SupportsIndex
 
 from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.game import apply
+from env121.engine.render import seat_name
 from env121.engine.state import NUM_SEATS, State
-from env121.engine.transcript import seat_name
 from env121.play.turn import Turn
 
 

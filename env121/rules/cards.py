@@ -160,11 +160,7 @@ COLOR: tuple[int, ...] = tuple(SUIT_COLOR[s] for s in SUIT)
 IS_HONOR: tuple[bool, ...] = tuple(
     FIG[c] == Figure.CREST or SUIT[c] in HONOR_SUITS for c in range(NUM_CARDS)
 )
-
-
-def is_honor(card_id: int) -> bool:
-    """Honor card (quân danh dự): figure CREST or suit KYOTO/EDO. 31 of them."""
-    return IS_HONOR[card_id]
+"""Per card id: an honor card (quân danh dự), figure CREST or suit KYOTO/EDO. 31 of them."""
 
 
 def related(a: int, b: int) -> bool:

@@ -15,7 +15,7 @@ import agents.registry
 from env121 import cli
 from env121.cli.game import agent_seed
 from env121.engine.records import dumps, load
-from env121.engine.transcript import transcript
+from env121.engine.render import transcript
 from env121.play.playout import random_match
 from env121.play.turn import Turn
 

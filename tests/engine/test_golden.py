@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from env121.engine.records import load, save
-from env121.engine.transcript import transcript
+from env121.engine.render import transcript
 from env121.play.playout import random_match
 from env121.rules.config import RuleConfig
 

@@ -22,7 +22,7 @@ from env121.engine.records import (
     save,
     to_record,
 )
-from env121.engine.transcript import transcript
+from env121.engine.render import transcript
 from env121.play.playout import play_random, player_rng, random_match
 from env121.rules.config import RuleConfig
 
@@ -137,7 +137,7 @@ def test_engine_imports_no_rl_framework():
     code = (
         "import sys\n"
         "import env121, env121.engine.game, env121.engine.view, env121.engine.records,"
-        " env121.engine.validate, env121.engine.transcript, env121.play.playout,"
+        " env121.engine.validate, env121.engine.render, env121.play.playout,"
         " env121.cli.game, env121.engine.scripted\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in"
         " {'pettingzoo', 'gymnasium', 'gym', 'torch'})\n"

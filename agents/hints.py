@@ -52,6 +52,7 @@ from agents.greedy import GreedyAgent, swap_gains
 from agents.knowledge import HandJudge, obvious_action
 from agents.mc import FIRST_LOOK, MCAgent, plan_gains
 from env121.engine.actions import NHAT_BAN, NUM_ACTIONS
+from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import Phase
 from env121.play.observation import OBS_SIZE
 from env121.play.turn import Turn
@@ -124,8 +125,9 @@ def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
 
 def hints_seed(seed: int) -> int:
     """The seed of the search hints' own stream, derived from the seed of the
-    agent or environment that holds them (so the two streams differ)."""
-    return int(np.random.SeedSequence([seed, 1]).generate_state(1)[0])
+    agent or environment that holds them (so the two streams differ): the
+    stream ``HINTS`` of :mod:`env121.engine.seeds`."""
+    return derive_seed(seed, Stream.HINTS)
 
 
 class Hinter:

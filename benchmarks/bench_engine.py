@@ -6,7 +6,9 @@ Usage::
 
 Measures, over N seeded one-ván matches (12 vòng each):
 
-* decisions/s — ``legal_actions`` + a random choice + ``apply``, per action;
+* decisions/s — ``legal_actions`` + the random player's choice
+  (:meth:`~env121.play.random_agent.RandomAgent.choose`) + ``apply``, per
+  action: the engine alone, timed as the peer is;
 * ván/s — whole matches from ``new_game`` to the end;
 * clone/s — :meth:`State.clone` of a mid-vòng state (search agents' cost);
 * determinizations/s — :func:`env121.engine.view.sample_determinization`;
@@ -23,18 +25,25 @@ import time
 
 import numpy as np
 
-from env121.engine.game import new_game
+from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.view import sample_determinization
-from env121.play.playout import play_random, player_rng
+from env121.play.match import play_agents
+from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
 
 
 def bench_matches(van: int, seed: int, config: RuleConfig) -> tuple[float, float, int]:
-    """(decisions/s, ván/s, decisions) over ``van`` random one-ván matches."""
+    """(decisions/s, ván/s, decisions) over ``van`` random one-ván matches: the
+    random players of ``env121 play`` on the bare engine, timed as RLCard's game
+    is (:func:`env121.play.match.play_agents` would add its ``Turn`` per
+    decision and the legality check, the same actions)."""
     decisions = 0
     start = time.perf_counter()
     for s in range(seed, seed + van):
-        state = play_random(new_game(s, config), player_rng(s))
+        state = new_game(s, config)
+        player = random_players(s)[0]
+        while not state.is_over:
+            apply(state, player.choose(legal_actions(state)))
         decisions += len(state.actions)
     elapsed = time.perf_counter() - start
     return decisions / elapsed, van / elapsed, decisions
@@ -62,7 +71,8 @@ def bench_rlcard_mahjong(games: int, seed: int) -> tuple[float, float]:
 def bench_clone_and_determinize(seed: int, repeats: int) -> tuple[float, float]:
     """(clones/s, determinizations/s) on a state 60 actions into a match."""
     rng = np.random.default_rng(seed)
-    state = play_random(new_game(seed), player_rng(seed), until=lambda st: len(st.actions) >= 60)
+    state = new_game(seed)
+    play_agents(state, random_players(seed), until=lambda st: len(st.actions) >= 60)
     start = time.perf_counter()
     for _ in range(repeats):
         state.clone()

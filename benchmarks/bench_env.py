@@ -10,7 +10,10 @@ legal agents through the full AEC API, exactly the same loop for all three::
     env.reset(seed=episode)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
-        action = None if terminated or truncated else random legal id from obs["action_mask"]
+        action = None if terminated or truncated else policy(obs, obs["action_mask"])
+
+where ``policy`` is a :class:`~env121.play.random_agent.RandomAgent` (a
+uniformly random legal id of the mask).
         env.step(action)
 
 ``steps/s`` counts every ``env.step`` call (the final ``None`` steps of
@@ -33,9 +36,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 import env121
+from env121.play.random_agent import RandomAgent
 
 
 def play(
@@ -44,18 +46,15 @@ def play(
     """(steps, episodes, elapsed seconds) of random legal play for ``seconds``
     (and at least ``min_episodes`` episodes)."""
     env = make_env()
-    rng = np.random.default_rng(seed)
+    policy = RandomAgent()
+    policy.reset(seed)
     steps = episodes = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds or episodes < min_episodes:
         env.reset(seed=seed + episodes)
         for _agent in env.agent_iter():
             obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
+            action = None if terminated or truncated else policy(obs, obs["action_mask"])
             env.step(action)
             steps += 1
         episodes += 1

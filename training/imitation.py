@@ -52,8 +52,10 @@ from agents.hints import INPUTS, Hinter
 from agents.mc import MCAgent
 from agents.registry import make_agent
 from env121.engine.actions import NUM_ACTIONS
-from env121.engine.game import apply, new_game
-from env121.engine.state import NUM_SEATS
+from env121.engine.game import new_game
+from env121.engine.seeds import Stream, derive_seed
+from env121.engine.state import NUM_SEATS, State
+from env121.play.match import play_agents
 from env121.play.protocol import Agent
 from env121.play.turn import Turn
 from training.checkpoint import Network
@@ -102,58 +104,104 @@ def play_match(
 ) -> Demonstrations:
     """One seeded match (:func:`env121.engine.game.new_game`) with ``teacher`` in
     every seat, as demonstrations of a network reading ``inputs``; see the
-    module docstring for the returns."""
+    module docstring for the returns. The teachers are reset from the stream
+    ``TEACHER`` of ``seed`` (seat by seat), the hinter from ``TEACHER_HINTS``
+    (:mod:`env121.engine.seeds`); the match is played by
+    :func:`env121.play.match.play_agents`."""
     hinter = Hinter(inputs)
-    hinter.reset(int(np.random.SeedSequence([seed, NUM_SEATS]).generate_state(1)[0]))
-    agents = [make_agent(teacher) for _ in range(NUM_SEATS)]
-    for seat, agent in enumerate(agents):
-        agent.reset(int(np.random.SeedSequence([seed, seat]).generate_state(1)[0]))
+    hinter.reset(derive_seed(seed, Stream.TEACHER_HINTS))
     state = new_game(seed)
-    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
-    row_of: list[int | None] = []  # per decision of a seat: its row, if recorded
-    decisions: list[list[int]] = [[] for _ in range(NUM_SEATS)]  # per seat: decision ids
-    rewards: list[float] = []  # per decision: the reward paid after it
-    early = [0.0] * NUM_SEATS  # paid before a seat's first decision: SingleSeat adds it there
-    while not state.is_over:
-        seat = state.current_player
-        turn = Turn(state, seat, search_allowed=agents[seat].uses_search or hinter.uses_search)
-        learner = not hinter.leaves_to_greedy(turn)  # a learner's step
+    demonstration = _Demonstration(hinter, state.scores)
+    teachers = []
+    for seat in range(NUM_SEATS):
+        agent = make_agent(teacher)
+        agent.reset(derive_seed(seed, Stream.TEACHER, seat))
+        teachers.append(_Watched(agent, demonstration))
+    play_agents(state, teachers, on_action=demonstration.paid)
+    return demonstration.demonstrations(seed, gamma, INPUTS[inputs])
+
+
+class _Demonstration:
+    """What :func:`play_match` writes down while the teachers play: each
+    learner step of each seat, the rewards paid after it, and the recorded rows."""
+
+    def __init__(self, hinter: Hinter, scores: tuple[int, ...]) -> None:
+        self.hinter = hinter
+        self.scores = scores
+        """The scores after the last action, to see what the next one pays."""
+        self.rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+        self.row_of: list[int | None] = []  # per learner step: its row, if recorded
+        self.steps: list[list[int]] = [[] for _ in range(NUM_SEATS)]  # per seat: step ids
+        self.rewards: list[float] = []  # per learner step: the reward paid after it
+        self.early = [0.0] * NUM_SEATS  # paid before a seat's first step: SingleSeat adds it
+
+    def decide(self, teacher: Agent, turn: Turn) -> int:
+        """The teacher's action in ``turn``, written down as a learner step (and a
+        row, when there is a choice) unless the network leaves it to greedy."""
+        learner = not self.hinter.leaves_to_greedy(turn)  # a learner's step
         recorded = learner and len(turn.legal_actions) > 1
         if recorded:
-            share_draws(hinter, agents[seat])
-            features = hinter(turn)
-        action = int(agents[seat].act(turn))
+            share_draws(self.hinter, teacher)
+            features = self.hinter(turn)
+        action = int(teacher.act(turn))
         if learner:
-            decisions[seat].append(len(rewards))
-            rewards.append(early[seat] if len(decisions[seat]) == 1 else 0.0)
-            row_of.append(len(rows) if recorded else None)
+            steps = self.steps[turn.seat]
+            steps.append(len(self.rewards))
+            self.rewards.append(self.early[turn.seat] if len(steps) == 1 else 0.0)
+            self.row_of.append(len(self.rows) if recorded else None)
             if recorded:
-                rows.append((features, turn.action_mask.astype(bool), action))
-        before = state.scores
-        apply(state, action)
-        for other, (now, then) in enumerate(zip(state.scores, before, strict=True)):
-            if decisions[other]:
-                rewards[decisions[other][-1]] += (now - then) / POINTS_PER_REWARD
+                self.rows.append((features, turn.action_mask.astype(bool), action))
+        return action
+
+    def paid(self, state: State, _action: int) -> None:
+        """After each action: what it paid goes to each seat's last step."""
+        for seat, (now, then) in enumerate(zip(state.scores, self.scores, strict=True)):
+            if self.steps[seat]:
+                self.rewards[self.steps[seat][-1]] += (now - then) / POINTS_PER_REWARD
             else:
-                early[other] += (now - then) / POINTS_PER_REWARD
-    returns = np.zeros(len(rows), dtype=np.float32)
-    for seat_decisions in decisions:
-        future = 0.0
-        for decision in reversed(seat_decisions):
-            future = rewards[decision] + gamma * future
-            row = row_of[decision]
-            if row is not None:
-                returns[row] = future
-    if not rows:
-        return _empty(INPUTS[inputs])
-    observations, masks, actions = zip(*rows, strict=True)
-    return Demonstrations(
-        np.stack(observations),
-        np.stack(masks),
-        np.array(actions, dtype=np.int64),
-        returns,
-        np.full(len(rows), seed, dtype=np.int64),
-    )
+                self.early[seat] += (now - then) / POINTS_PER_REWARD
+        self.scores = state.scores
+
+    def demonstrations(self, match: int, gamma: float, width: int) -> Demonstrations:
+        """The rows, each with its discounted return, labelled ``match``."""
+        returns = np.zeros(len(self.rows), dtype=np.float32)
+        for steps in self.steps:
+            future = 0.0
+            for step in reversed(steps):
+                future = self.rewards[step] + gamma * future
+                row = self.row_of[step]
+                if row is not None:
+                    returns[row] = future
+        if not self.rows:
+            return _empty(width)
+        observations, masks, actions = zip(*self.rows, strict=True)
+        return Demonstrations(
+            np.stack(observations),
+            np.stack(masks),
+            np.array(actions, dtype=np.int64),
+            returns,
+            np.full(len(self.rows), match, dtype=np.int64),
+        )
+
+
+class _Watched:
+    """A teacher seated by :func:`play_match`: an agent whose decisions the
+    :class:`_Demonstration` writes down (its turns grant determinizations when
+    the teacher or the search hints need them)."""
+
+    def __init__(self, teacher: Agent, demonstration: _Demonstration) -> None:
+        self.teacher = teacher
+        self.demonstration = demonstration
+        self.spec = teacher.spec
+        self.uses_search = teacher.uses_search or demonstration.hinter.uses_search
+
+    def reset(self, seed: int) -> None:
+        """Reset the teacher."""
+        self.teacher.reset(seed)
+
+    def act(self, turn: Turn) -> int:
+        """The teacher's action, written down."""
+        return self.demonstration.decide(self.teacher, turn)
 
 
 def share_draws(hinter: Hinter, teacher: Agent) -> None:

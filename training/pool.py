@@ -179,6 +179,8 @@ class MixtureOpponent:
         self.mixture = mixture
         self.label = "random"
         self.agent: Agent = make_agent("random")
+        self.spec = self.agent.spec
+        """The spec of the agent drawn for this episode (named if it plays an illegal action)."""
         self.uses_search = False
         """Whether the agent drawn for this episode searches."""
         self._agents: dict[str, Agent] = {}
@@ -199,6 +201,7 @@ class MixtureOpponent:
                 self._agents[self.label] = make_agent(self.label)
             self.agent = self._agents[self.label]
         self.agent.reset(int(rng.integers(2**62)))
+        self.spec = self.agent.spec
         self.uses_search = self.agent.uses_search
 
     def act(self, turn: Turn) -> int:

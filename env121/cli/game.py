@@ -4,14 +4,15 @@
   [--json FILE]`` — a seeded match, printed event by event in the card
   notation; with ``--json`` its game record is saved too (``replay`` replays
   it). Without ``--agents`` all four seats are uniform-random players
-  (:func:`env121.play.playout.play_random` drawing from ``player_rng(S)``). With
+  (:func:`env121.play.random_agent.random_players`: one generator, the stream
+  ``RANDOM_PLAYERS`` of ``S``). With
   ``--agents`` seats ``S0`` … ``S3`` are played by four new agents built from
   the specs, as the arena accepts them (:func:`agents.registry.make_agent`:
   ``greedy``, ``mc:budget=8``, ``random``, ``ppo:FILE.safetensors``, …); a
   first line names them, and the agent in seat ``s`` is reset with the seed
-  ``agent_seed(S, s)`` (:func:`agent_seed`, drawn from
-  ``numpy.random.SeedSequence([S, 0xA6E, s])``), so the same seed and specs
-  print the same match. The match is played by the arena's loop,
+  ``agent_seed(S, s)`` (:func:`agent_seed`, the stream ``PLAY_AGENT`` of
+  :mod:`env121.engine.seeds`), so the same seed and specs
+  print the same match. Either way the match is played by the arena's loop,
   :func:`env121.play.match.play_agents`. A bad spec or a count other than four is
   reported (``error: …``, exit status 2) before anything is played; an agent
   that returns an illegal action stops the match (``error: …`` naming the
@@ -31,21 +32,16 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from env121.engine.game import new_game
 from env121.engine.records import RecordError, load, save
 from env121.engine.render import format_event, seat_name, transcript
+from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import NUM_SEATS, State
 from env121.play.match import IllegalAgentActionError, play_agents
-from env121.play.playout import play_random, player_rng
+from env121.play.random_agent import random_players
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
-
-AGENT_SEED_KEY = 0xA6E
-"""Mixed into the agents' seeds so they are independent of the deals and of
-:func:`~env121.play.playout.player_rng`."""
 
 
 def add_subcommands(subparsers: Any) -> None:
@@ -80,9 +76,10 @@ def add_subcommands(subparsers: Any) -> None:
 
 
 def agent_seed(seed: int, seat: int) -> int:
-    """The ``reset`` seed of the agent in ``seat`` of ``env121 play --seed seed``:
-    ``numpy.random.SeedSequence([seed, AGENT_SEED_KEY, seat]).generate_state(1)[0]``."""
-    return int(np.random.SeedSequence([seed, AGENT_SEED_KEY, seat]).generate_state(1)[0])
+    """The ``reset`` seed of the agent in ``seat`` of ``env121 play --seed seed
+    --agents …`` (the stream ``PLAY_AGENT``, independent of the deals and of the
+    random players)."""
+    return derive_seed(seed, Stream.PLAY_AGENT, seat)
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -92,27 +89,25 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    agents: list[Agent] | None = None
-    if args.agents is not None:
+    agents: Sequence[Agent]
+    if args.agents is None:
+        agents = random_players(args.seed)
+    else:
         try:
             agents = seat_agents(args.agents)
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-    show = EventPrinter()
-    if agents is None:
-        show(state)
-        play_random(state, player_rng(args.seed), on_action=show)
-    else:
         print("agents: " + ", ".join(f"{seat_name(s)} {a.spec}" for s, a in enumerate(agents)))
         for seat, agent in enumerate(agents):
             agent.reset(agent_seed(args.seed, seat))
-        show(state)
-        try:
-            play_agents(state, agents, on_action=show)
-        except IllegalAgentActionError as err:
-            print(f"error: {err}", file=sys.stderr)
-            return 1
+    show = EventPrinter()
+    show(state)
+    try:
+        play_agents(state, agents, on_action=show)
+    except IllegalAgentActionError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
     if args.json:
         save(state, args.json)
         print(f"record saved to {args.json}")

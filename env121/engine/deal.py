@@ -1,9 +1,9 @@
 """The deal of one vòng (spec §5.2): hands, Chỉ Điểm, Ẩn Sĩ and Nọc.
 
 A :class:`Deal` is plain data. The engine makes one per vòng with
-:meth:`Deal.from_seed`, which derives a ``numpy.random.Generator`` from
-``(match seed, ván, vòng)`` through ``numpy.random.SeedSequence``: no global
-randomness, and any vòng of a match can be re-dealt on its own.
+:meth:`Deal.from_seed`, which shuffles with the generator of
+``(match seed, ván, vòng)`` (the stream :attr:`~env121.engine.seeds.Stream.DEAL`):
+no global randomness, and any vòng of a match can be re-dealt on its own.
 
 Dealing order: the shuffled deck's first 20 cards go round the table one at a
 time starting with the dealer (card ``i`` to seat ``dealer + i``), the 21st is
@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from env121.engine.seeds import Stream, derive_rng
 from env121.rules.cards import NUM_CARDS, format_cards, parse_cards
 
 NUM_SEATS = 4
@@ -86,7 +87,7 @@ class Deal:
     @classmethod
     def from_seed(cls, seed: int, van: int, vong: int, dealer: int, rotation: int = 0) -> Deal:
         """The deal of vòng ``vong`` of ván ``van`` in the match with this seed."""
-        rng = np.random.default_rng(np.random.SeedSequence([seed, van, vong]))
+        rng = derive_rng(seed, Stream.DEAL, van, vong)
         return cls.from_deck([int(c) for c in rng.permutation(NUM_CARDS)], dealer, rotation)
 
     @classmethod

@@ -10,21 +10,22 @@ seats played by given policies, so Stable-Baselines3 (with sb3-contrib's
     model = MaskablePPO("MlpPolicy", SingleSeat(), n_steps=2048)
     model.learn(100_000)
 
-An opponent is either a *policy*, any callable ``(observation dict, action
-mask) -> action id`` that gets the seat's PettingZoo observation
-(``{"observation", "action_mask"}``) and the mask again for convenience, or an
-*agent* of the arena's protocol (an object with ``act(turn)``, ``reset(seed)``
-and ``uses_search``, see :mod:`env121.play.protocol`), which is shown a
+An opponent is either an *agent* (:class:`env121.play.protocol.Agent`: the
+players of the arena, built with :func:`agents.make_agent`), which is shown a
 :class:`~env121.play.turn.Turn` and reseeded from this environment's generator at
-every reset. :class:`RandomPolicy` plays uniformly random legal actions.
-Opponents and the environment are picklable (with module-level callables), so
+every reset, or a *policy*, any other callable ``(observation dict, action
+mask) -> action id`` that gets the seat's PettingZoo observation
+(``{"observation", "action_mask"}``) and the mask again for convenience.
+:class:`~env121.play.random_agent.RandomAgent` plays uniformly random legal
+actions as either (it is an agent, and callable as a policy). Opponents and
+the environment are picklable (with module-level callables), so
 ``SubprocVecEnv`` can run copies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -41,45 +42,19 @@ from env121.envs.aec_env import (
     raw_env,
     render_table,
 )
+from env121.play.protocol import Agent
+from env121.play.random_agent import RandomAgent
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
 
 Policy = Callable[[dict[str, np.ndarray], np.ndarray], int]
 """``(observation dict, action mask) -> action id``."""
 
-
-@runtime_checkable
-class TurnAgent(Protocol):
-    """An opponent of the arena's agent protocol (:mod:`env121.play.protocol`)."""
-
-    uses_search: bool
-
-    def reset(self, seed: int) -> None:
-        """Start a new match."""
-
-    def act(self, turn: Turn) -> int:
-        """The action to play."""
-
-
-Opponent = Policy | TurnAgent
-"""A policy callable or a :class:`TurnAgent`."""
+Opponent = Agent | Policy
+"""An agent of :class:`env121.play.protocol.Agent` or a policy callable."""
 ILLEGAL_ACTION_MODES: tuple[str, ...] = ("terminate", "raise")
 MAX_RESET_MATCHES = 100
 """Matches :meth:`SingleSeat.reset` may skip because the learner never had to act."""
-
-
-class RandomPolicy:
-    """Uniformly random legal actions from its own seeded generator (picklable)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def __call__(self, observation: dict[str, np.ndarray], action_mask: np.ndarray) -> int:
-        """A uniformly random id among those ``action_mask`` allows."""
-        legal = np.flatnonzero(action_mask)
-        if not len(legal):
-            raise ValueError("the action mask allows no action: the agent is not to act")
-        return int(legal[self.rng.integers(len(legal))])
 
 
 class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
@@ -88,8 +63,9 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
     * ``opponents``: one opponent (policy or agent) for all three other seats,
       or a sequence of three for the seats after the learner in turn order
       (+1, +2, +3);
-      ``None`` plays uniformly random legal actions from this environment's
-      generator (so ``reset(seed=…)`` fixes everything).
+      ``None``: one :class:`~env121.play.random_agent.RandomAgent` in the three
+      seats, drawing from this environment's generator (so ``reset(seed=…)``
+      fixes everything).
     * ``seat``: the learner's seat 0..3, or ``None`` to draw it every episode.
     * ``config``, ``reward_mode`` and rule keyword arguments as for
       :class:`env121.envs.aec_env.raw_env`; ``render_mode`` ``"ansi"`` or ``"human"``.
@@ -134,7 +110,13 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
                 f"render_mode={render_mode!r} is not valid: expected None, 'ansi' or 'human'"
             )
         self.env = raw_env(config, reward_mode=reward_mode, **rules)
+        # The default opponent draws from np_random itself (it is never reset).
+        self._random_opponent: RandomAgent | None = None
+        if opponents is None:
+            self._random_opponent = opponents = RandomAgent()
         self.opponents = _opponent_list(opponents)
+        # Per opponent seat (+1, +2, +3): the agent, or None where a policy plays.
+        self._agents = [o if isinstance(o, Agent) else None for o in self.opponents]
         self.fixed_seat = seat
         self.render_mode = render_mode
         self.illegal_action = illegal_action
@@ -156,13 +138,15 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         passed to :meth:`env121.envs.aec_env.raw_env.reset` (``rotation``,
         ``first_deal``)."""
         super().reset(seed=seed)
+        if self._random_opponent is not None:
+            self._random_opponent.rng = self.np_random
         for _ in range(MAX_RESET_MATCHES):
             self.env.reset(seed=int(self.np_random.integers(2**62)), options=options)
             seat = self.fixed_seat
             self.learner = AGENTS[int(self.np_random.integers(NUM_SEATS)) if seat is None else seat]
-            for opponent in self.opponents or ():
-                if isinstance(opponent, TurnAgent):
-                    opponent.reset(int(self.np_random.integers(2**62)))
+            for agent in self._agents:
+                if agent is not None and agent is not self._random_opponent:
+                    agent.reset(int(self.np_random.integers(2**62)))
             self._play_opponents()
             if not self.env.game.is_over:
                 break
@@ -218,22 +202,17 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
     def _play_opponents(self) -> None:
         env = self.env
         while not env.game.is_over and env.agent_selection != self.learner:
-            agent = env.agent_selection
-            if self.opponents is None:
-                legal = np.flatnonzero(env.observe(agent)["action_mask"])
-                action = int(legal[self.np_random.integers(len(legal))])
+            seat = AGENTS.index(env.agent_selection)
+            offset = (seat - AGENTS.index(self.learner)) % NUM_SEATS
+            agent = self._agents[offset - 1]
+            if agent is not None:
+                # A Turn encodes only what the agent asks for: no observation
+                # vector for agents that read the view or the legal actions.
+                action = agent.act(Turn(env.game, seat, search_allowed=agent.uses_search))
             else:
-                offset = (AGENTS.index(agent) - AGENTS.index(self.learner)) % NUM_SEATS
-                opponent = self.opponents[offset - 1]
-                if isinstance(opponent, TurnAgent):
-                    # A Turn encodes only what the agent asks for: no observation
-                    # vector for agents that read the view or the legal actions.
-                    seat = AGENTS.index(agent)
-                    turn = Turn(env.game, seat, search_allowed=opponent.uses_search)
-                    action = opponent.act(turn)
-                else:
-                    observation = env.observe(agent)
-                    action = opponent(observation, observation["action_mask"])
+                policy = cast(Policy, self.opponents[offset - 1])
+                observation = env.observe(env.agent_selection)
+                action = policy(observation, observation["action_mask"])
             env.step(action)
 
     def _observation(self) -> np.ndarray:
@@ -248,22 +227,18 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         }
 
 
-def _opponent_list(
-    opponents: Opponent | Sequence[Opponent] | None,
-) -> list[Opponent] | None:
-    if opponents is None:
-        return None
-    if callable(opponents) or isinstance(opponents, TurnAgent):
+def _opponent_list(opponents: Opponent | Sequence[Opponent]) -> list[Opponent]:
+    if callable(opponents) or isinstance(opponents, Agent):
         return [opponents] * (NUM_SEATS - 1)
-    policies = list(opponents)
-    valid = all(callable(p) or isinstance(p, TurnAgent) for p in policies)
+    policies = list(opponents) if isinstance(opponents, Sequence) else []
+    valid = all(callable(p) or isinstance(p, Agent) for p in policies)
     if len(policies) != NUM_SEATS - 1 or not valid:
         raise ValueError(
             f"opponents={opponents!r} is not valid: expected None, one opponent, or "
-            f"{NUM_SEATS - 1}: each a policy (observation dict, action mask) -> action id "
-            "or an agent with act(turn)"
+            f"{NUM_SEATS - 1}: each an agent (spec, uses_search, reset(seed), act(turn)) "
+            "or a policy (observation dict, action mask) -> action id"
         )
     return policies
 
 
-__all__ = ["ILLEGAL_ACTION_MODES", "Opponent", "Policy", "RandomPolicy", "SingleSeat", "TurnAgent"]
+__all__ = ["ILLEGAL_ACTION_MODES", "Opponent", "Policy", "SingleSeat"]

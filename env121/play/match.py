@@ -1,15 +1,17 @@
-"""Drive a match with agent objects: the one loop behind the arena and ``env121 play --agents``.
+"""The one match loop: :func:`play_agents` seats an agent in every seat and plays.
 
-:func:`play_agents` plays a :class:`~env121.engine.state.State` to the end, asking
-``agents[seat]`` for the action of each seat to act. An agent is anything that
-follows the structural :class:`MatchAgent` protocol — ``spec: str``,
-``uses_search: bool`` and ``act(turn) -> int`` — as every agent of
-:mod:`agents` does (:class:`env121.play.protocol.Agent`), though env121 never
-imports them. Each agent gets a :class:`~env121.play.turn.Turn` granting
-determinizations only if it searches; every returned action is checked, and an
-illegal one raises :class:`IllegalAgentActionError`. The loop counts each
-seat's decisions and the wall-clock time it spent in ``act``
-(:class:`MatchPlay`); resetting the agents is the caller's job.
+It plays a :class:`~env121.engine.state.State` to the end (or until a stop
+condition), asking ``agents[seat]`` — agents of :class:`env121.play.protocol.Agent`
+— for the action of each seat to act. The arena, ``env121 play`` (agents or
+random players), :func:`env121.play.random_agent.random_match`, imitation's
+demonstrations, the tests and the benchmarks all play through it. Each agent
+gets a :class:`~env121.play.turn.Turn` granting determinizations only if it
+searches; every returned action is checked, and an illegal one raises
+:class:`IllegalAgentActionError`. The loop counts each seat's decisions and
+the wall-clock time it spent in ``act`` (:class:`MatchPlay`); resetting the
+agents is the caller's job. One agent object may sit in several seats: the
+random players of ``env121 play --seed`` are one ``RandomAgent``, so the four
+seats draw from one generator.
 """
 
 from __future__ import annotations
@@ -18,28 +20,14 @@ import operator
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, SupportsIndex
+from typing import SupportsIndex
 
 from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.game import apply
 from env121.engine.render import seat_name
 from env121.engine.state import NUM_SEATS, State
+from env121.play.protocol import Agent
 from env121.play.turn import Turn
-
-
-class MatchAgent(Protocol):
-    """What :func:`play_agents` needs of an agent (:class:`env121.play.protocol.Agent` has it)."""
-
-    @property
-    def spec(self) -> str:
-        """The agent's spec, named when it plays an illegal action."""
-
-    @property
-    def uses_search(self) -> bool:
-        """Whether its turns grant :meth:`Turn.determinization`."""
-
-    def act(self, turn: Turn) -> int:
-        """The action id to play (one of ``turn.legal_actions``)."""
 
 
 class IllegalAgentActionError(RuntimeError):
@@ -79,11 +67,14 @@ class MatchPlay:
 
 def play_agents(
     state: State,
-    agents: Sequence[MatchAgent],
+    agents: Sequence[Agent],
     *,
+    until: Callable[[State], bool] | None = None,
     on_action: Callable[[State, int], None] | None = None,
 ) -> MatchPlay:
-    """Play ``state`` to the end with ``agents[seat]`` acting for each seat.
+    """Play ``state`` in place with ``agents[seat]`` acting for each seat, to
+    the end of the match or until ``until(state)`` is true (checked before
+    every action).
 
     Each agent gets a :class:`Turn` (determinizations only if it
     ``uses_search``); an action that is not one of its legal actions raises
@@ -92,7 +83,7 @@ def play_agents(
     """
     decisions = [0] * NUM_SEATS
     think = [0.0] * NUM_SEATS
-    while not state.is_over:
+    while not state.is_over and (until is None or not until(state)):
         seat = state.current_player
         agent = agents[seat]
         turn = Turn(state, seat, search_allowed=agent.uses_search)
@@ -111,9 +102,11 @@ def play_agents(
 
 def action_id(action: object) -> int | None:
     """``action`` as an ``int`` if it is an integer (numpy's too) but not a ``bool``."""
+    if type(action) is int:  # the common case, without the slow protocol check
+        return action
     if isinstance(action, bool) or not isinstance(action, SupportsIndex):
         return None
     return operator.index(action)
 
 
-__all__ = ["IllegalAgentActionError", "MatchAgent", "MatchPlay", "action_id", "play_agents"]
+__all__ = ["IllegalAgentActionError", "MatchPlay", "action_id", "play_agents"]

@@ -1,4 +1,8 @@
-"""The agent protocol: the one interface every player of the arena implements.
+"""The agent protocol: the one interface of every player.
+
+The arena, ``env121 play``, :class:`~env121.envs.single_seat.SingleSeat`'s
+opponents and imitation's teachers all seat players of this protocol, and
+:func:`env121.play.match.play_agents` is the loop that asks them to act.
 
 An agent maps a :class:`~env121.play.turn.Turn` — the seat's observation vector,
 its :class:`~env121.engine.view.SeatView`, its legal actions and, for search agents

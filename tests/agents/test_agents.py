@@ -15,7 +15,7 @@ from env121.engine.state import Phase, State
 from env121.engine.view import observe
 from env121.engine.win_table import seat_win_points
 from env121.play.match import play_agents
-from env121.play.playout import player_rng
+from env121.play.random_agent import random_players
 from env121.play.turn import DeterminizationNotGranted, Turn
 from env121.rules.config import RuleConfig
 from env121.rules.payment import win_payments
@@ -90,7 +90,7 @@ def test_greedy_takes_every_win_and_every_the_trang():
     greedy = make_agent("greedy")
     for seed in range(4):
         state = new_game(seed)
-        rng = player_rng(seed)
+        random = random_players(seed)[0]
         while not state.is_over:
             legal = legal_actions(state)
             seat = state.current_player
@@ -99,7 +99,7 @@ def test_greedy_takes_every_win_and_every_the_trang():
                 assert choice == U
             if state.phase == Phase.THE_TRANG and len(legal) > 1:
                 assert choice != PASS
-            apply(state, legal[int(rng.integers(len(legal)))])
+            apply(state, random.act(Turn(state, seat)))
 
 
 def test_agents_are_deterministic_given_their_seed():
@@ -226,14 +226,13 @@ def offer_states(seeds: range, per_seed: int) -> list[State]:
     """OFFER states along random play."""
     found: list[State] = []
     for seed in seeds:
-        state, rng = new_game(seed), player_rng(seed)
+        state, random = new_game(seed), random_players(seed)[0]
         taken = 0
         while not state.is_over and taken < per_seed:
             if state.phase == Phase.OFFER:
                 found.append(state.clone())
                 taken += 1
-            legal = legal_actions(state)
-            apply(state, legal[int(rng.integers(len(legal)))])
+            apply(state, random.act(Turn(state, state.current_player)))
     return found
 
 

@@ -16,7 +16,7 @@ from env121 import cli
 from env121.cli.game import agent_seed
 from env121.engine.records import dumps, load
 from env121.engine.render import transcript
-from env121.play.playout import random_match
+from env121.play.random_agent import random_match
 from env121.play.turn import Turn
 
 LINEUP = ["greedy", "random", "greedy", "random"]
@@ -36,7 +36,7 @@ def test_without_agents_the_random_match_is_printed_as_before(capsys, tmp_path, 
     path = tmp_path / "g.json"
     argv = ["--seed", str(seed), "--rotation", str(rotation), "--json", str(path)]
     status, out, err = play(capsys, *argv)
-    expected = random_match(seed, rotation=rotation)  # play_random with player_rng(seed)
+    expected = random_match(seed, rotation=rotation)  # random_players(seed)
     assert (status, err) == (0, "")
     assert out == "\n".join([*transcript(expected), f"record saved to {path}"]) + "\n"
     assert path.read_text(encoding="utf-8") == dumps(expected) + "\n"

@@ -21,7 +21,7 @@ import pytest
 
 from env121.engine.records import load, save
 from env121.engine.render import transcript
-from env121.play.playout import random_match
+from env121.play.random_agent import random_match
 from env121.rules.config import RuleConfig
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

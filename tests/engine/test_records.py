@@ -23,7 +23,8 @@ from env121.engine.records import (
     to_record,
 )
 from env121.engine.render import transcript
-from env121.play.playout import play_random, player_rng, random_match
+from env121.play.match import play_agents
+from env121.play.random_agent import random_match, random_players
 from env121.rules.config import RuleConfig
 
 
@@ -39,7 +40,7 @@ def test_save_load_replay_gives_the_identical_state(tmp_path, seed):
 
 def test_a_match_in_progress_round_trips():
     state = new_game(4, rotation=2)
-    play_random(state, player_rng(4), until=lambda st: len(st.actions) >= 77)
+    play_agents(state, random_players(4), until=lambda st: len(st.actions) >= 77)
     again = loads(dumps(state))
     assert again == state
     assert again.rotation == 2
@@ -52,7 +53,7 @@ def test_an_explicit_first_deal_round_trips():
         "PRI/KY", "PRI/ED CRE/FR CRE/FB CRE/FP", "PRI/BB",
     )  # fmt: skip
     state = new_game(9, first_deal=deal)
-    play_random(state, player_rng(9), until=lambda st: st.vong == 2 or st.is_over)
+    play_agents(state, random_players(9), until=lambda st: st.vong == 2 or st.is_over)
     assert loads(dumps(state)) == state
 
 
@@ -137,7 +138,7 @@ def test_engine_imports_no_rl_framework():
     code = (
         "import sys\n"
         "import env121, env121.engine.game, env121.engine.view, env121.engine.records,"
-        " env121.engine.validate, env121.engine.render, env121.play.playout,"
+        " env121.engine.validate, env121.engine.render, env121.play.random_agent,"
         " env121.cli.game, env121.engine.scripted\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in"
         " {'pettingzoo', 'gymnasium', 'gym', 'torch'})\n"

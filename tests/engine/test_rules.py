@@ -35,7 +35,9 @@ from env121.engine.state import (
     Swapped,
 )
 from env121.engine.validate import validate
-from env121.play.playout import play_random, player_rng
+from env121.play.match import play_agents
+from env121.play.random_agent import random_players
+from env121.play.turn import Turn
 from env121.rules.cards import parse_card, parse_cards
 from env121.rules.config import RuleConfig
 from env121.rules.payment import den_payments, win_payments
@@ -434,7 +436,7 @@ def test_truncated_draw_at_the_action_limit():
 
 def test_deal_rotates_every_vong_and_van():
     state = new_game(3, RuleConfig(num_van=2))
-    play_random(state, player_rng(3), on_action=lambda st, a: None)
+    play_agents(state, random_players(3))
     if state.match_end != "completed":
         pytest.skip(f"seeded match ended early ({state.match_end})")
     assert [r.dealer for r in state.results] == [i % 4 for i in range(24)]
@@ -444,7 +446,7 @@ def test_deal_rotates_every_vong_and_van():
 
 def test_scores_reset_each_van_and_standings_add_up():
     state = new_game(5, RuleConfig(num_van=2))
-    play_random(state, player_rng(5), until=lambda st: st.van == 1 or st.is_over)
+    play_agents(state, random_players(5), until=lambda st: st.van == 1)
     assert state.van == 1 and state.scores == (2500,) * 4
     first_van = tuple(sum(r.payments[s] for r in state.results if r.van == 0) for s in range(4))
     assert state.standings() == first_van == state.banked
@@ -452,7 +454,7 @@ def test_scores_reset_each_van_and_standings_add_up():
 
 def test_carry_scores_keeps_points_between_van():
     state = new_game(5, RuleConfig(num_van=2, carry_scores=True))
-    play_random(state, player_rng(5), until=lambda st: st.van == 1 or st.is_over)
+    play_agents(state, random_players(5), until=lambda st: st.van == 1)
     totals = tuple(2500 + sum(r.payments[s] for r in state.results) for s in range(4))
     assert state.scores == totals
     assert state.standings() == tuple(t - 2500 for t in totals)
@@ -503,7 +505,7 @@ def test_quoc_si_vo_song_ends_the_match_with_its_winner_first():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_illegal_actions_leave_the_state_unchanged(seed):
     state = new_game(seed)
-    rng = player_rng(seed)
+    random = random_players(seed)[0]
     for _ in range(150):
         if state.is_over:
             break
@@ -521,7 +523,7 @@ def test_illegal_actions_leave_the_state_unchanged(seed):
                 assert format_action(action) in message
             assert state == snapshot
             assert state.events == snapshot.events and state.actions == snapshot.actions
-        apply(state, legal[int(rng.integers(len(legal)))])
+        apply(state, random.act(Turn(state, state.current_player)))
 
 
 def test_script_errors_name_the_move():

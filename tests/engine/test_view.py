@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 
 from env121.engine.deal import Deal
-from env121.engine.game import apply, legal_actions, new_game
+from env121.engine.game import legal_actions, new_game
 from env121.engine.scripted import play_moves
 from env121.engine.state import Dealt, NhatBanArranged, Phase, State, visible_to
 from env121.engine.validate import validate
 from env121.engine.view import hidden_cards, observe, sample_determinization
-from env121.play.playout import play_random, player_rng
+from env121.play.match import play_agents
+from env121.play.random_agent import RandomAgent, random_players
 from env121.rules.cards import parse_card
 from env121.rules.config import RuleConfig
 from env121.rules.waits import nhat_ban_arrangements
@@ -22,12 +23,13 @@ from env121.rules.wins import the_trang_eligible
 
 def mid_game_states(seed: int, config: RuleConfig | None = None, every: int = 23) -> list[State]:
     state = new_game(seed, config)
-    rng = player_rng(seed)
     states: list[State] = []
-    while not state.is_over and len(states) < 40:
-        apply(state, legal_actions(state)[int(rng.integers(len(legal_actions(state))))])
+
+    def keep(state: State, _action: int) -> None:
         if len(state.actions) % every == 0 and not state.is_over:
             states.append(state.clone())
+
+    play_agents(state, random_players(seed), until=lambda _: len(states) >= 40, on_action=keep)
     return states
 
 
@@ -110,7 +112,9 @@ def test_a_determinized_state_plays_on_to_the_end():
     state = mid_game_states(6)[2]
     rng = np.random.default_rng(2)
     det = sample_determinization(state, state.current_player, rng)
-    play_random(det, rng, on_action=lambda st, a: validate(st))
+    random = RandomAgent()
+    random.reset(3)
+    play_agents(det, [random] * 4, on_action=lambda st, _action: validate(st))
     assert det.is_over
 
 

@@ -20,7 +20,8 @@ from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, U
 from env121.engine.deal import Deal
 from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.state import Phase, State
-from env121.play.playout import player_rng
+from env121.play.random_agent import random_players
+from env121.play.turn import Turn
 from env121.rules.cards import NUM_CARDS, card, format_cards, parse_cards
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.groups import phe
@@ -229,7 +230,7 @@ def test_u_legal_iff_score_hand_says_valid(config):
     checked = 0
     for seed in range(4):
         state = new_game(seed, config)
-        rng = player_rng(seed)
+        random = random_players(seed)[0]
         while not state.is_over:
             legal = legal_actions(state)
             if state.phase == Phase.OFFER:
@@ -251,5 +252,6 @@ def test_u_legal_iff_score_hand_says_valid(config):
                     score = score_hand(six, locked=bool(state.locked[seat]), **common)
                 assert (U in legal) == (score is not None)
                 checked += 1
-            apply(state, legal[int(rng.integers(len(legal)))] if PASS in legal else legal[0])
+            seat = state.current_player
+            apply(state, random.act(Turn(state, seat)) if PASS in legal else legal[0])
     assert checked > 500

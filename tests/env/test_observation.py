@@ -25,7 +25,8 @@ from env121.play.observation import (
     encode_observation,
     views,
 )
-from env121.play.playout import player_rng
+from env121.play.random_agent import random_players
+from env121.play.turn import Turn
 from env121.rules.bonuses import THUONG_BY_ID
 from env121.rules.cards import NUM_CARDS, card
 from env121.rules.config import RuleConfig
@@ -44,11 +45,10 @@ CONFIGS = {
 def random_states(seed: int, config: RuleConfig, every: int, limit: int) -> list[State]:
     """Copies of the states of a random match, one every ``every`` actions."""
     state = new_game(seed, config)
-    rng = player_rng(seed)
+    random = random_players(seed)[0]
     states: list[State] = []
     while not state.is_over and len(states) < limit:
-        legal = legal_actions(state)
-        apply(state, legal[int(rng.integers(len(legal)))])
+        apply(state, random.act(Turn(state, state.current_player)))
         if len(state.actions) % every == 0:
             states.append(state.clone())
     return states

@@ -13,10 +13,12 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from env121.engine.actions import THE_TRANG
 from env121.engine.deal import Deal
-from env121.engine.game import IllegalActionError, legal_actions
+from env121.engine.game import IllegalActionError, apply, legal_actions, new_game
 from env121.envs.aec_env import AGENTS, placement_rewards
-from env121.envs.single_seat import RandomPolicy, SingleSeat
+from env121.envs.single_seat import SingleSeat
 from env121.play.observation import OBS_SIZE
+from env121.play.random_agent import RandomAgent
+from env121.play.turn import Turn
 
 
 def run_episode(env: SingleSeat, seed: int) -> tuple[float, int, dict[str, Any]]:
@@ -81,7 +83,7 @@ def test_the_first_step_carries_rewards_earned_before_the_first_action():
          "INS/ED MER/KY MER/ED GEI/KY GEI/ED", "DAN/KY DAN/ED MON/KY MON/ED MUS/KY"],
         "PRI/KY", "PRI/ED CRE/FR CRE/FB CRE/FP",
     )  # fmt: skip
-    random = RandomPolicy(0)
+    random = RandomAgent()  # as a policy
 
     def declare(observation, action_mask):
         return THE_TRANG if action_mask[THE_TRANG] else random(observation, action_mask)
@@ -124,7 +126,8 @@ def test_opponents_get_their_observation_and_mask():
 
     class Recorder:
         def __init__(self, offset: int) -> None:
-            self.offset, self.random = offset, RandomPolicy(offset)
+            self.offset, self.random = offset, RandomAgent()
+            self.random.reset(offset)
 
         def __call__(self, observation, action_mask):
             assert observation["observation"].shape == (OBS_SIZE,)
@@ -138,7 +141,34 @@ def test_opponents_get_their_observation_and_mask():
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert {offset for offset, _ in calls} == {1, 2, 3}
     with pytest.raises(ValueError, match=r"opponents=.*expected None, one opponent, or 3"):
-        SingleSeat([RandomPolicy(), RandomPolicy()])
+        SingleSeat([RandomAgent(), RandomAgent()])
+
+
+def test_an_opponent_is_an_agent_of_the_protocol_or_a_policy():
+    class NoSpec:  # acts like an agent but is not one: no spec, and not callable
+        uses_search = False
+
+        def reset(self, seed: int) -> None: ...
+
+        def act(self, turn: Turn) -> int:
+            return turn.legal_actions[0]
+
+    with pytest.raises(ValueError, match=r"an agent \(spec, uses_search, reset\(seed\), act"):
+        SingleSeat(NoSpec())  # type: ignore[arg-type]
+
+
+def test_the_random_agent_as_a_policy_draws_what_it_draws_as_an_agent():
+    agent, policy = RandomAgent(), RandomAgent()
+    agent.reset(8)
+    policy.reset(8)
+    state = new_game(3)
+    for _ in range(200):
+        turn = Turn(state, state.current_player)
+        chosen = agent.act(turn)
+        assert policy({"action_mask": turn.action_mask}, turn.action_mask) == chosen
+        apply(state, chosen)
+    with pytest.raises(ValueError, match="allows no action"):
+        policy({}, np.zeros(131, dtype=np.int8))
 
 
 def test_illegal_actions_terminate_or_raise():
@@ -156,7 +186,7 @@ def test_illegal_actions_terminate_or_raise():
 
 
 def test_pickle_round_trip_mid_episode():
-    env = SingleSeat(RandomPolicy(5))
+    env = SingleSeat(RandomAgent())
     env.reset(seed=6)
     for _ in range(25):
         env.step(int(np.flatnonzero(env.action_masks())[0]))

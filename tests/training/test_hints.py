@@ -32,8 +32,9 @@ from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U, is_
 from env121.engine.game import apply, new_game
 from env121.engine.state import Phase
 from env121.envs.single_seat import SingleSeat
-from env121.play.match import MatchAgent, play_agents
+from env121.play.match import play_agents
 from env121.play.observation import OBS_SIZE
+from env121.play.protocol import Agent
 from env121.play.turn import DeterminizationNotGranted, Turn
 from training.hinted_seat import HintedSeat
 from training.stats import LearnerStats
@@ -286,7 +287,7 @@ def test_a_search_hinted_agent_searches_and_plays_legal_reproducible_matches(tmp
     def played(seed: int) -> list[int]:
         searched = PPOAgent(str(paths[SEARCHED]))
         searched.reset(seed)
-        agents: list[MatchAgent] = [searched, GreedyAgent(), GreedyAgent(), GreedyAgent()]
+        agents: list[Agent] = [searched, GreedyAgent(), GreedyAgent(), GreedyAgent()]
         state = new_game(seed)
         play_agents(state, agents)  # raises on an illegal action
         assert state.is_over

@@ -4,30 +4,35 @@ decision, as extra inputs for learned agents.
 A policy network that reads only the ``env121_v0`` observation must learn the
 combinatorics of 121's patterns from scratch before it can tell a good swap
 from a bad one; with these inputs it starts from the rule-based player's
-judgement and learns where to depart from it. Two blocks of
-``NUM_ACTIONS`` entries each, aligned with the action ids:
+judgement and learns where to depart from it. What the hints mean, their
+names, sizes and places in the network's input are declared with the
+observation (:data:`env121.play.observation.INPUT_LAYOUTS`, whose docstring
+has their table); this module computes them, writing through the named views
+of :data:`~env121.play.observation.GREEDY_HINTS_LAYOUT` and
+:data:`~env121.play.observation.SEARCH_HINTS_LAYOUT`. Greedy's hints are two
+pieces of ``NUM_ACTIONS`` entries each, aligned with the action ids:
 
-* **choice** — 1 at the action greedy plays, 0 elsewhere;
-* **gain** — for each legal swap (Đổi) action, the value greedy gains by it
-  (:func:`agents.greedy.swap_gains`: Điểm of the wins on unseen cards of the
+* ``greedy_choice`` — 1 at the action greedy plays, 0 elsewhere;
+* ``greedy_gain`` — for each legal swap (Đổi) action, the value greedy gains
+  by it (:func:`agents.greedy.swap_gains`: Điểm of the wins on unseen cards of the
   hand it makes minus those of the hand kept); for ``NHAT_BAN``, the value of
   the best Nhất Bản arrangement minus that of the free hand; divided by
-  :data:`GAIN_SCALE`; 0 elsewhere.
+  :data:`~env121.play.observation.GAIN_SCALE`; 0 elsewhere.
 
 A network trained with them records ``inputs: "observation+greedy_hints"``
 in its checkpoint (:mod:`agents.ppo`), and its agent computes them on every
 decision, so it thinks about as long as greedy does.
 
-``inputs: "observation+search_hints"`` adds two more blocks, the *search
+``inputs: "observation+search_hints"`` adds two more pieces, the *search
 hints* (:func:`search_hints`): what the first look of :class:`~agents.mc.MCAgent`
 (:data:`agents.mc.FIRST_LOOK` determinizations, its leaf playout) measures of
 each of its plans against greedy's —
 
-* **search gain** — the plan's mean gain in points over greedy's plan,
-  divided by :data:`SEARCH_SCALE` (for a swap planned both with and without
-  declaring Nhất Bản, the better of the two);
-* **search z** — that gain in standard errors of the paired differences,
-  clipped to ±:data:`Z_CLIP` and divided by it;
+* ``search_gain`` — the plan's mean gain in points over greedy's plan,
+  divided by :data:`~env121.play.observation.SEARCH_SCALE` (for a swap
+  planned both with and without declaring Nhất Bản, the better of the two);
+* ``search_z`` — that gain in standard errors of the paired differences,
+  clipped to ±:data:`~env121.play.observation.Z_CLIP` and divided by it;
 
 0 for greedy's own plan, for actions the search does not plan (on a Cướp, the
 swaps beyond its ``width``) and for decisions it does not search. Such a
@@ -51,46 +56,50 @@ import numpy as np
 from agents.greedy import GreedyAgent, swap_gains
 from agents.knowledge import HandJudge, obvious_action
 from agents.mc import FIRST_LOOK, MCAgent, plan_gains
-from env121.engine.actions import NHAT_BAN, NUM_ACTIONS
+from env121.engine.actions import NHAT_BAN
 from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import Phase
-from env121.play.observation import OBS_SIZE
+from env121.play.observation import (
+    GAIN_SCALE,
+    GREEDY_HINTS_LAYOUT,
+    INPUT_LAYOUTS,
+    SEARCH_HINTS_LAYOUT,
+    SEARCH_SCALE,
+    Z_CLIP,
+    Layout,
+)
 from env121.play.turn import Turn
 
-HINTS_SIZE = 2 * NUM_ACTIONS
-SEARCH_HINTS_SIZE = 2 * NUM_ACTIONS
-GAIN_SCALE = 10.0
-"""Value gains are divided by this (a gain of one winning card worth 5 Điểm → 0.5)."""
-SEARCH_SCALE = 100.0
-"""Search gains (points) are divided by this, as rewards are (points / 100)."""
-Z_CLIP = 10.0
-"""Search z beyond ±this is clipped."""
+HINTS_SIZE = GREEDY_HINTS_LAYOUT.size
+"""Entries of :func:`greedy_hints`."""
+SEARCH_HINTS_SIZE = SEARCH_HINTS_LAYOUT.size
+"""Entries of :func:`search_hints`."""
 _LAYOUT = (Phase.NB_GAP, Phase.NB_PLACE)
-INPUTS = {
-    "observation": OBS_SIZE,
-    "observation+greedy_hints": OBS_SIZE + HINTS_SIZE,
-    "observation+search_hints": OBS_SIZE + HINTS_SIZE + SEARCH_HINTS_SIZE,
-}
-"""What a policy network may read, and its input width."""
-SEARCHING_INPUTS = ("observation+search_hints",)
-"""The inputs whose hints draw determinizations."""
+INPUTS: dict[str, int] = {name: layout.size for name, layout in INPUT_LAYOUTS.items()}
+"""The width of each input set a policy network may read
+(:data:`env121.play.observation.INPUT_LAYOUTS`)."""
+SEARCHING_INPUTS = tuple(
+    name for name, layout in INPUT_LAYOUTS.items() if SEARCH_HINTS_LAYOUT in layout.parts
+)
+"""The inputs whose hints draw determinizations (those with the search hints)."""
 
 
 def greedy_hints(turn: Turn, greedy: GreedyAgent) -> np.ndarray:
     """The hints of ``turn`` (``float32[HINTS_SIZE]``); see the module docstring."""
     hints = np.zeros(HINTS_SIZE, dtype=np.float32)
+    part = GREEDY_HINTS_LAYOUT.views(hints)
     legal = turn.legal_actions
-    hints[greedy.act(turn)] = 1.0
+    part["greedy_choice"][greedy.act(turn)] = 1.0
     phase = turn.view.phase
     if phase == Phase.OFFER and len(legal) > 1:
         for action, gain in swap_gains(HandJudge(turn.view, turn.config), legal).items():
-            hints[NUM_ACTIONS + action] = gain / GAIN_SCALE
+            part["greedy_gain"][action] = gain / GAIN_SCALE
     elif phase == Phase.NB_CHOICE and NHAT_BAN in legal:
         judge = HandJudge(turn.view, turn.config)
         plan = greedy.best_arrangement(judge)
         if plan is not None:
             gain = plan[1] - judge.value(judge.own, locked=False)
-            hints[NUM_ACTIONS + NHAT_BAN] = gain / GAIN_SCALE
+            part["greedy_gain"][NHAT_BAN] = gain / GAIN_SCALE
     return hints
 
 
@@ -117,9 +126,10 @@ def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
     for index, (action, _) in enumerate(plans):
         if action not in best or gains[index] > gains[best[action]]:
             best[action] = index
+    part = SEARCH_HINTS_LAYOUT.views(hints)
     for action, index in best.items():
-        hints[action] = gains[index] / SEARCH_SCALE
-        hints[NUM_ACTIONS + action] = np.clip(z[index], -Z_CLIP, Z_CLIP) / Z_CLIP
+        part["search_gain"][action] = gains[index] / SEARCH_SCALE
+        part["search_z"][action] = np.clip(z[index], -Z_CLIP, Z_CLIP) / Z_CLIP
     return hints
 
 
@@ -136,9 +146,13 @@ class Hinter:
     draw determinizations from the hinter's own generator (:meth:`reset`)."""
 
     def __init__(self, inputs: str) -> None:
-        if inputs not in INPUTS:
-            raise ValueError(f"inputs={inputs!r} is not valid: expected one of {sorted(INPUTS)}")
+        if inputs not in INPUT_LAYOUTS:
+            raise ValueError(
+                f"inputs={inputs!r} is not valid: expected one of {sorted(INPUT_LAYOUTS)}"
+            )
         self.inputs = inputs
+        self.layout = INPUT_LAYOUTS[inputs]
+        """The layout of the network's input: the observation, then its hint parts."""
         self.greedy = GreedyAgent()
         self.searcher = MCAgent()
         self.uses_search = inputs in SEARCHING_INPUTS
@@ -151,16 +165,21 @@ class Hinter:
     def leaves_to_greedy(self, turn: Turn) -> bool:
         """Whether a network reading these inputs leaves ``turn`` to greedy
         (:func:`greedy_decides`; never for the bare observation)."""
-        return self.inputs != "observation" and greedy_decides(turn)
+        return len(self.layout.parts) > 1 and greedy_decides(turn)
 
     def hints(self, turn: Turn) -> np.ndarray:
-        """What follows the observation in the network's input (empty for
-        the bare observation)."""
-        if self.inputs == "observation":
-            return np.zeros(0, dtype=np.float32)
-        if not self.uses_search:
+        """What follows the observation in the network's input: its hint
+        parts, one after the other (empty for the bare observation)."""
+        parts = [self._hint_part(part, turn) for part in self.layout.parts[1:]]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)
+
+    def _hint_part(self, part: Layout, turn: Turn) -> np.ndarray:
+        """The values of one hint part of the input for ``turn``."""
+        if part is GREEDY_HINTS_LAYOUT:
             return greedy_hints(turn, self.greedy)
-        return np.concatenate([greedy_hints(turn, self.greedy), search_hints(turn, self.searcher)])
+        if part is SEARCH_HINTS_LAYOUT:
+            return search_hints(turn, self.searcher)
+        raise ValueError(f"input part {part.name!r} is not a hint part this module computes")
 
     def __call__(self, turn: Turn) -> np.ndarray:
         """The network's input for ``turn`` (``float32[INPUTS[inputs]]``)."""
@@ -168,13 +187,10 @@ class Hinter:
 
 
 __all__ = [
-    "GAIN_SCALE",
     "HINTS_SIZE",
     "INPUTS",
     "SEARCHING_INPUTS",
     "SEARCH_HINTS_SIZE",
-    "SEARCH_SCALE",
-    "Z_CLIP",
     "Hinter",
     "greedy_decides",
     "greedy_hints",

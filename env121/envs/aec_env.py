@@ -39,6 +39,12 @@ changes it: a test re-deals the hidden cards and compares.
 
 {observation_table}
 
+A policy network may read hint parts after the observation, computed by its
+agent (:mod:`agents.hints`), not by the environment, and declared in the same
+layout (:data:`env121.play.observation.INPUT_LAYOUTS`):
+
+{inputs_table}
+
 ## Action
 
 ``Discrete({num_actions})`` over the engine's single action layout
@@ -120,15 +126,22 @@ from env121.engine import actions as action_layout
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.deal import Deal
 from env121.engine.game import apply, new_game
+from env121.engine.layout import literal_block
 from env121.engine.render import format_table
-from env121.engine.state import NUM_SEATS, Outcome, State, VongResult
-from env121.play import observation as obs_layout
+from env121.engine.state import (
+    NUM_SEATS,
+    Outcome,
+    State,
+    VongResult,
+)
 from env121.play.observation import (
     OBS_HIGH,
     OBS_LOW,
     OBS_SIZE,
+    OBSERVATION_LAYOUT,
     encode_action_mask,
     encode_observation,
+    inputs_table,
 )
 from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
@@ -416,19 +429,16 @@ def _property_table() -> str:
     return "\n".join(lines)
 
 
-def _literal_block(title: str, table: str) -> str:
-    return f"{title}::\n\n" + "\n".join("    " + line for line in table.splitlines())
-
-
 __doc__ = (
     __doc__.format(
         properties=_property_table(),
         num_actions=NUM_ACTIONS,
         placement=", ".join(f"{r:+g}" for r in PLACEMENT_REWARDS),
-        observation_table=_literal_block(
-            f"Observation layout ({OBS_SIZE} entries)", obs_layout.layout_table()
+        observation_table=literal_block(
+            f"Observation layout ({OBS_SIZE} entries)", OBSERVATION_LAYOUT.table()
         ),
-        action_table=_literal_block(
+        inputs_table=literal_block("Hint parts", inputs_table()),
+        action_table=literal_block(
             f"Action layout ({NUM_ACTIONS} ids)", action_layout.layout_table()
         ),
     )

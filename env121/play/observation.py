@@ -1,18 +1,30 @@
-"""What one seat observes, as a flat ``float32`` vector declared once as data.
+"""What one seat observes, and what a policy network may read besides, declared once as data.
 
-:data:`OBSERVATION_LAYOUT` is a list of ``(name, shape, meaning, low, high)``
-pieces. The flat vector, its offsets, the named views (:func:`views`), the
-bounds of the observation space and the table in this docstring are all made
-from it. :func:`encode_observation` writes the pieces for one seat of an
-engine :class:`~env121.engine.state.State`; :func:`encode_action_mask` turns the
-engine's legal actions into the mask. Both read only what the seat may know
-(:mod:`env121.engine.view`), so re-dealing everything hidden from the seat does not
-change them (a test checks it with :func:`env121.engine.view.sample_determinization`).
+A network's input is a flat ``float32`` vector of named pieces
+(:class:`InputPiece`: name, shape, meaning, bounds) grouped in *parts*, each a
+:class:`Layout`:
+
+* :data:`OBSERVATION_LAYOUT` — the ``env121_v0`` observation of one seat,
+  written by :func:`encode_observation`;
+* :data:`GREEDY_HINTS_LAYOUT` and :data:`SEARCH_HINTS_LAYOUT` — the optional
+  hint parts, greedy's hints and the search hints, computed by
+  :mod:`agents.hints` through the same named views.
+
+:data:`INPUT_LAYOUTS` names the input sets a network may read: the observation
+alone, or followed by hint parts. The flat vectors, their offsets, the named
+views (:meth:`Layout.views`), the bounds of the observation space and the
+tables in this docstring are all made from the pieces. :func:`action_mask` is
+the one place the action mask is made (from the engine's legal ids;
+:func:`encode_action_mask` for one seat of a state). The observation and the
+mask read only what the seat may know (:mod:`env121.engine.view`), so
+re-dealing everything hidden from the seat does not change them (a test
+checks it with :func:`env121.engine.view.sample_determinization`).
 
 Seat-relative rows: a piece of shape ``(4, …)`` or ``(4,)`` has one row per
 seat, row 0 the observing seat, then the seats after it in turn order (row 1
 plays next, row 2 sits opposite, row 3 played before). Card pieces have one
-entry per card id (``11 * figure + suit``, :mod:`env121.rules.cards`).
+entry per card id (``11 * figure + suit``, :mod:`env121.rules.cards`); hint
+pieces one entry per action id (:mod:`env121.engine.actions`).
 
 ``win_points`` is the derived feature that makes learning practical: for each
 card, the Điểm (divided by 10) the seat would score by Ù if that card were on
@@ -26,6 +38,8 @@ arrangement): a hand changes only when its seat swaps.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -33,22 +47,26 @@ import numpy as np
 from env121.engine.actions import NUM_ACTIONS, NUM_SLOTS
 from env121.engine.deal import NOC_SIZE, NUM_AN_SI
 from env121.engine.game import legal_actions, swap_kind
-from env121.engine.layout import offsets
+from env121.engine.layout import literal_block, offsets, text_table
 from env121.engine.state import MAX_CUOP, NUM_SEATS, VONG_PER_VAN, Phase, State, SwapKind
 from env121.engine.win_table import seat_win_points
-from env121.rules.cards import (
-    NUM_CARDS,
-)
+from env121.rules.cards import NUM_CARDS
 from env121.rules.waits import GAP, placement_order
 
 MAX_VAN = 4
 """The longest match (``RuleConfig.num_van``) the ``van`` piece can show."""
 POINTS_SCALE = 10.0
 """``win_points`` holds Điểm / POINTS_SCALE."""
+GAIN_SCALE = 10.0
+"""``greedy_gain`` holds Điểm / GAIN_SCALE (a gain of one winning card worth 5 Điểm → 0.5)."""
+SEARCH_SCALE = 100.0
+"""``search_gain`` holds points / SEARCH_SCALE, as rewards do (points / 100)."""
+Z_CLIP = 10.0
+"""``search_z`` holds standard errors clipped to ±Z_CLIP, divided by it."""
 
 
-class ObsPiece(NamedTuple):
-    """One named block of the observation vector."""
+class InputPiece(NamedTuple):
+    """One named block of a network's input vector."""
 
     name: str
     shape: tuple[int, ...]
@@ -62,152 +80,288 @@ class ObsPiece(NamedTuple):
         return int(np.prod(self.shape))
 
 
+class Layout:
+    """Named pieces laid end to end in one flat ``float32`` vector, and what
+    is made from them: ``size``, ``offsets``, ``slices``, the bounds ``low`` /
+    ``high`` (one per entry), :meth:`views` and :meth:`table`. Iterating a
+    layout yields its pieces.
+
+    A layout declared from pieces is one part; one joined from parts
+    (:meth:`joined`) keeps them, in order, as its ``parts``."""
+
+    def __init__(self, name: str, pieces: Iterable[InputPiece]) -> None:
+        self.name = name
+        self.pieces = tuple(pieces)
+        names = [p.name for p in self.pieces]
+        if len(set(names)) != len(names):
+            raise ValueError(f"layout {name!r} is not valid: its piece names repeat ({names})")
+        self._index = {name: i for i, name in enumerate(names)}
+        self.parts: tuple[Layout, ...] = (self,)
+        self.offsets: dict[str, int] = offsets(self.pieces)
+        self.size: int = sum(p.size for p in self.pieces)
+        self.slices: dict[str, slice] = {
+            p.name: slice(self.offsets[p.name], self.offsets[p.name] + p.size) for p in self.pieces
+        }
+        sizes = [p.size for p in self.pieces]
+        self.low: np.ndarray = np.repeat([p.low for p in self.pieces], sizes).astype(np.float32)
+        self.high: np.ndarray = np.repeat([p.high for p in self.pieces], sizes).astype(np.float32)
+
+    @classmethod
+    def joined(cls, name: str, parts: Sequence[Layout]) -> Layout:
+        """The layout of ``parts`` laid end to end, named ``name``."""
+        layout = cls(name, [piece for part in parts for piece in part.pieces])
+        layout.parts = tuple(parts)
+        return layout
+
+    def __iter__(self) -> Iterator[InputPiece]:
+        return iter(self.pieces)
+
+    def piece(self, name: str) -> InputPiece:
+        """The piece named ``name``."""
+        return self.pieces[self._index[name]]
+
+    def __repr__(self) -> str:
+        return f"Layout({self.name!r}, {self.size} entries)"
+
+    def views(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """Named views (no copies) of a flat vector of this layout, each in its
+        piece's shape: writing to a view writes the vector."""
+        if vector.shape != (self.size,):
+            raise ValueError(
+                f"a vector of shape {vector.shape} does not fit layout {self.name!r}: "
+                f"expected shape ({self.size},)"
+            )
+        return {p.name: vector[self.slices[p.name]].reshape(p.shape) for p in self.pieces}
+
+    def table(self, part: Layout | None = None) -> str:
+        """The pieces of ``part`` (default: all) as a reStructuredText-style
+        table, at their indices in this layout's vector."""
+        rows = [("index", "name", "shape", "range", "meaning")]
+        for piece in self.pieces if part is None else part.pieces:
+            start = self.offsets[piece.name]
+            index = str(start) if piece.size == 1 else f"{start}..{start + piece.size - 1}"
+            shape = "×".join(map(str, piece.shape))
+            bounds = f"[{piece.low:g}, {piece.high:g}]"
+            rows.append((index, piece.name, shape, bounds, piece.meaning))
+        return text_table(rows)
+
+
 PHASES: tuple[Phase, ...] = tuple(Phase)
 SWAP_KINDS: tuple[SwapKind, ...] = (SwapKind.BOC, SwapKind.LAY, SwapKind.CUOP)
-_S, _C = NUM_SEATS, NUM_CARDS
+_S, _C, _A = NUM_SEATS, NUM_CARDS, NUM_ACTIONS
 
-OBSERVATION_LAYOUT: tuple[ObsPiece, ...] = (
-    ObsPiece("phase", (len(PHASES),), "one-hot phase: " + ", ".join(p.value for p in PHASES)),
-    ObsPiece("to_act", (_S,), "the seat to act (all 0 once the match is over)"),
-    ObsPiece("hand", (_C,), "my free (swappable) cards"),
-    ObsPiece("locked", (_S, _C), "cards each seat locked face up by a Cướp (khóa)"),
-    ObsPiece("known", (_S, _C), "free cards each seat is publicly known to hold"),
-    ObsPiece("nhat_ban", (_S,), "each seat has declared Nhất Bản"),
-    ObsPiece("cuop_used", (_S, MAX_CUOP), "Cướp made this vòng by each seat (≥1, ≥2)"),
-    ObsPiece("cuop_left", (1,), f"my Cướp left this vòng / {MAX_CUOP}"),
-    ObsPiece("offer", (_C,), "the card on offer"),
-    ObsPiece("offer_exposer", (_S,), "who put the card on offer face up"),
-    ObsPiece("offer_flipped", (1,), "1: flipped from the Nọc; 0: put out of a hand"),
-    ObsPiece("offer_swap_kind", (len(SWAP_KINDS),), "taking it would be for me: Bốc, Lấy, Cướp"),
-    ObsPiece("ask_pending", (_S,), "seats to be asked about the card on offer after the one now"),
-    ObsPiece("dead", (_C,), "dead cards on the table (every seat asked passed)"),
-    ObsPiece("chi_diem", (_C,), "the Chỉ Điểm (face-up indicator)"),
-    ObsPiece("an_si", (_C,), "the Ẩn Sĩ turned face up"),
-    ObsPiece("an_si_hidden", (1,), f"Ẩn Sĩ still face down / {NUM_AN_SI}"),
-    ObsPiece("noc_left", (1,), f"cards left in the Nọc / {NOC_SIZE}"),
-    ObsPiece("dealer", (_S,), "the dealer (cái) of this vòng"),
-    ObsPiece("vong", (VONG_PER_VAN,), "the vòng within the ván, one-hot"),
-    ObsPiece("van", (MAX_VAN,), "the ván within the match, one-hot"),
-    ObsPiece("scores", (_S,), "points / starting_points, clipped", -2.0, 6.0),
-    ObsPiece("standings", (_S,), "match standing / starting_points, clipped", -8.0, 24.0),
-    ObsPiece("win_points", (_C,), "Điểm / 10 of Ù on each card were it on offer; 0: no win", 0, 4),
-    ObsPiece("nb_slots", (NUM_SLOTS, _C), "my Nhất Bản arrangement, the card in each slot"),
-    ObsPiece("nb_gap", (NUM_SLOTS,), "the empty slot of my Nhất Bản arrangement"),
+OBSERVATION_LAYOUT = Layout(
+    "observation",
+    (
+        InputPiece("phase", (len(PHASES),), "one-hot phase: " + ", ".join(p.value for p in PHASES)),
+        InputPiece("to_act", (_S,), "the seat to act (all 0 once the match is over)"),
+        InputPiece("hand", (_C,), "my free (swappable) cards"),
+        InputPiece("locked", (_S, _C), "cards each seat locked face up by a Cướp (khóa)"),
+        InputPiece("known", (_S, _C), "free cards each seat is publicly known to hold"),
+        InputPiece("nhat_ban", (_S,), "each seat has declared Nhất Bản"),
+        InputPiece("cuop_used", (_S, MAX_CUOP), "Cướp made this vòng by each seat (≥1, ≥2)"),
+        InputPiece("cuop_left", (1,), f"my Cướp left this vòng / {MAX_CUOP}"),
+        InputPiece("offer", (_C,), "the card on offer"),
+        InputPiece("offer_exposer", (_S,), "who put the card on offer face up"),
+        InputPiece("offer_flipped", (1,), "1: flipped from the Nọc; 0: put out of a hand"),
+        InputPiece(
+            "offer_swap_kind", (len(SWAP_KINDS),), "taking it would be for me: Bốc, Lấy, Cướp"
+        ),
+        InputPiece(
+            "ask_pending", (_S,), "seats to be asked about the card on offer after the one now"
+        ),
+        InputPiece("dead", (_C,), "dead cards on the table (every seat asked passed)"),
+        InputPiece("chi_diem", (_C,), "the Chỉ Điểm (face-up indicator)"),
+        InputPiece("an_si", (_C,), "the Ẩn Sĩ turned face up"),
+        InputPiece("an_si_hidden", (1,), f"Ẩn Sĩ still face down / {NUM_AN_SI}"),
+        InputPiece("noc_left", (1,), f"cards left in the Nọc / {NOC_SIZE}"),
+        InputPiece("dealer", (_S,), "the dealer (cái) of this vòng"),
+        InputPiece("vong", (VONG_PER_VAN,), "the vòng within the ván, one-hot"),
+        InputPiece("van", (MAX_VAN,), "the ván within the match, one-hot"),
+        InputPiece("scores", (_S,), "points / starting_points, clipped", -2.0, 6.0),
+        InputPiece("standings", (_S,), "match standing / starting_points, clipped", -8.0, 24.0),
+        InputPiece(
+            "win_points", (_C,), "Điểm / 10 of Ù on each card were it on offer; 0: no win", 0, 4
+        ),
+        InputPiece("nb_slots", (NUM_SLOTS, _C), "my Nhất Bản arrangement, the card in each slot"),
+        InputPiece("nb_gap", (NUM_SLOTS,), "the empty slot of my Nhất Bản arrangement"),
+    ),
 )
+"""The ``env121_v0`` observation of one seat."""
 
+GREEDY_HINTS_LAYOUT = Layout(
+    "greedy_hints",
+    (
+        InputPiece("greedy_choice", (_A,), "1 at the action greedy plays"),
+        InputPiece(
+            "greedy_gain",
+            (_A,),
+            "greedy's value gain by each legal swap and by NHAT_BAN (its best arrangement), "
+            f"Điểm / {GAIN_SCALE:g}; 0 elsewhere",
+            -np.inf,
+            np.inf,
+        ),
+    ),
+)
+"""Greedy's hints: what :class:`~agents.greedy.GreedyAgent` thinks of a
+decision (:func:`agents.hints.greedy_hints`)."""
 
-OBS_OFFSETS: dict[str, int] = offsets(OBSERVATION_LAYOUT)
-OBS_SIZE: int = sum(p.size for p in OBSERVATION_LAYOUT)
-OBS_SLICES: dict[str, slice] = {
-    p.name: slice(OBS_OFFSETS[p.name], OBS_OFFSETS[p.name] + p.size) for p in OBSERVATION_LAYOUT
+SEARCH_HINTS_LAYOUT = Layout(
+    "search_hints",
+    (
+        InputPiece(
+            "search_gain",
+            (_A,),
+            "mc's first look: mean gain in points of the action's best plan over "
+            f"greedy's, / {SEARCH_SCALE:g}; 0 if not searched",
+            -np.inf,
+            np.inf,
+        ),
+        InputPiece(
+            "search_z",
+            (_A,),
+            f"that gain in standard errors, clipped to ±{Z_CLIP:g}, / {Z_CLIP:g}",
+            -1.0,
+            1.0,
+        ),
+    ),
+)
+"""The search hints: what the first look of :class:`~agents.mc.MCAgent`
+measures of each of its plans against greedy's (:func:`agents.hints.search_hints`)."""
+
+INPUT_LAYOUTS: dict[str, Layout] = {
+    layout.name: layout
+    for layout in (
+        OBSERVATION_LAYOUT,
+        Layout.joined("observation+greedy_hints", (OBSERVATION_LAYOUT, GREEDY_HINTS_LAYOUT)),
+        Layout.joined(
+            "observation+search_hints",
+            (OBSERVATION_LAYOUT, GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT),
+        ),
+    )
 }
-OBS_LOW: np.ndarray = np.concatenate(
-    [np.full(p.size, p.low, dtype=np.float32) for p in OBSERVATION_LAYOUT]
-)
-OBS_HIGH: np.ndarray = np.concatenate(
-    [np.full(p.size, p.high, dtype=np.float32) for p in OBSERVATION_LAYOUT]
-)
-_PIECES = {p.name: p for p in OBSERVATION_LAYOUT}
+"""The input sets a policy network may read (a checkpoint records its
+``inputs``, :mod:`agents.ppo`): the observation, then hint parts."""
+
+OBS_SIZE: int = OBSERVATION_LAYOUT.size
+OBS_LOW: np.ndarray = OBSERVATION_LAYOUT.low
+OBS_HIGH: np.ndarray = OBSERVATION_LAYOUT.high
 
 
-def layout_table() -> str:
-    """The observation layout as a reStructuredText-style table (made from the data)."""
-    rows = [("index", "name", "shape", "range", "meaning")]
-    for piece in OBSERVATION_LAYOUT:
-        start = OBS_OFFSETS[piece.name]
-        index = str(start) if piece.size == 1 else f"{start}..{start + piece.size - 1}"
-        shape = "×".join(map(str, piece.shape))
-        rows.append((index, piece.name, shape, f"[{piece.low:g}, {piece.high:g}]", piece.meaning))
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    rule = " ".join("=" * w for w in widths) + " " + "=" * 20
-    lines = [rule]
-    for i, row in enumerate(rows):
-        lines.append(
-            " ".join(f"{v:<{w}}" for v, w in zip(row, widths, strict=False)) + " " + row[4]
-        )
-        if i == 0:
-            lines.append(rule)
-    lines.append(rule)
-    return "\n".join(line.rstrip() for line in lines)
+def inputs_table() -> str:
+    """The input sets and the tables of their hint parts (made from the data),
+    each hint piece at its index in the input sets that hold it."""
+    width = max(len(name) for name in INPUT_LAYOUTS)
+    lines = ["Input sets (what a checkpoint records as its inputs):"]
+    for layout in INPUT_LAYOUTS.values():
+        parts = " + ".join(part.name for part in layout.parts)
+        lines.append(f"  {layout.name:<{width}} {layout.size:>5} entries: {parts}")
+    hint_parts = dict.fromkeys(part for layout in INPUT_LAYOUTS.values() for part in layout.parts)
+    del hint_parts[OBSERVATION_LAYOUT]
+    for part in hint_parts:
+        holders = [layout for layout in INPUT_LAYOUTS.values() if part in layout.parts]
+        where = ", ".join(holder.name for holder in holders)
+        lines += ["", f"{part.name} ({part.size} entries, in {where}):", holders[0].table(part)]
+    return "\n".join(lines)
 
 
-__doc__ = f"{__doc__}\nObservation layout ({OBS_SIZE} entries, float32)::\n\n" + "\n".join(
-    "    " + line for line in layout_table().splitlines()
+__doc__ = "\n\n".join(
+    (
+        __doc__ or "",
+        literal_block(
+            f"Observation layout ({OBS_SIZE} entries, float32)", OBSERVATION_LAYOUT.table()
+        ),
+        literal_block("Hint parts, after the observation in a network's input", inputs_table()),
+    )
 )
 
 
 def views(observation: np.ndarray) -> dict[str, np.ndarray]:
-    """Named views (no copies) of a flat observation, each in its piece's shape."""
-    return {
-        name: observation[OBS_SLICES[name]].reshape(_PIECES[name].shape) for name in OBS_OFFSETS
-    }
+    """Named views (no copies) of an ``env121_v0`` observation, each in its
+    piece's shape (:meth:`Layout.views` of :data:`OBSERVATION_LAYOUT`)."""
+    return OBSERVATION_LAYOUT.views(observation)
 
 
 # ------------------------------------------------------------- encoding
 
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 _SWAP_INDEX = {kind: i for i, kind in enumerate(SWAP_KINDS)}
-_O = OBS_OFFSETS
+_SCORES, _STANDINGS = OBSERVATION_LAYOUT.piece("scores"), OBSERVATION_LAYOUT.piece("standings")
+
+
+class _Canvas(threading.local):
+    """Each thread's observation vector and its named views, made once and
+    written over for every observation, as an OpenSpiel observer owns its
+    tensor and its dict of views (making the 26 views costs about as much as
+    writing an observation)."""
+
+    def __init__(self) -> None:
+        self.vector = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.views = OBSERVATION_LAYOUT.views(self.vector)
+
+
+_CANVAS = _Canvas()
 
 
 def encode_observation(state: State, seat: int) -> np.ndarray:
-    """The observation vector of ``seat`` (0..3): what it knows, seat-relative."""
-    obs = np.zeros(OBS_SIZE, dtype=np.float32)
-    ones: list[int] = [_O["phase"] + _PHASE_INDEX[state.phase]]
+    """The observation vector of ``seat`` (0..3): what it knows, seat-relative,
+    written through the named views of :data:`OBSERVATION_LAYOUT` (a new array)."""
+    obs, o = _CANVAS.vector, _CANVAS.views
+    obs.fill(0.0)
+    o["phase"][_PHASE_INDEX[state.phase]] = 1.0
     acting = state.current_player
     if acting >= 0:
-        ones.append(_O["to_act"] + (acting - seat) % _S)
-    base = _O["hand"]
-    ones.extend([base + c for c in state.hands[seat]])
-    for s in range(_S):
-        r = (s - seat) % _S
-        base = _O["locked"] + _C * r
-        locked = state.locked[s]
-        ones.extend([base + c for c in locked])
-        base = _O["known"] + _C * r
-        ones.extend([base + c for c in state.known[s]])
-        if state.nhat_ban[s]:
-            ones.append(_O["nhat_ban"] + r)
-        ones.extend(_O["cuop_used"] + MAX_CUOP * r + k for k in range(min(len(locked), MAX_CUOP)))
-    obs[_O["cuop_left"]] = (MAX_CUOP - len(state.locked[seat])) / MAX_CUOP
-    offer = state.offer_card
-    if offer >= 0:
-        ones.append(_O["offer"] + offer)
-        ones.append(_O["offer_exposer"] + (state.offer_exposer - seat) % _S)
-        if state.offer_flipped:
-            ones.append(_O["offer_flipped"])
-        ones.append(_O["offer_swap_kind"] + _SWAP_INDEX[swap_kind(state, seat)])
-    if state.phase == Phase.OFFER:
-        base = _O["ask_pending"]
-        ones.extend([base + (s - seat) % _S for s in state.ask_order[state.ask_pos + 1 :]])
-    base = _O["dead"]
-    ones.extend([base + c for c in state.dead])
-    ones.append(_O["chi_diem"] + state.chi_diem)
-    revealed = state.an_si[: state.an_si_revealed]
-    base = _O["an_si"]
-    ones.extend([base + c for c in revealed])
-    obs[_O["an_si_hidden"]] = (len(state.an_si) - len(revealed)) / NUM_AN_SI
-    obs[_O["noc_left"]] = state.noc_left / NOC_SIZE
-    ones.append(_O["dealer"] + (state.dealer - seat) % _S)
-    ones.append(_O["vong"] + state.vong)
-    ones.append(_O["van"] + state.van)
-    arrangement = _own_arrangement(state, seat)
-    base = _O["nb_slots"]
-    for slot, c in enumerate(arrangement):
-        if c == GAP:
-            ones.append(_O["nb_gap"] + slot)
-        elif c >= 0:
-            ones.append(base + _C * slot + c)
-    obs[ones] = 1.0
-
+        o["to_act"][(acting - seat) % _S] = 1.0
+    _mark(o["hand"], state.hands[seat])
     start = state.config.starting_points
     standings = state.standings()
-    for s in range(_S):
-        r = (s - seat) % _S
-        obs[_O["scores"] + r] = min(max(state.scores[s] / start, -2.0), 6.0)
-        obs[_O["standings"] + r] = min(max(standings[s] / start, -8.0), 24.0)
-    obs[OBS_SLICES["win_points"]] = seat_win_points(state, seat) / POINTS_SCALE
-    return obs
+    for r in range(_S):  # row r: the seat r places after ``seat`` in turn order
+        s = (seat + r) % _S
+        locked = state.locked[s]
+        if locked:
+            _mark(o["locked"][r], locked)
+            o["cuop_used"][r, : len(locked)] = 1.0  # a Cướp per locked card
+        if state.known[s]:
+            _mark(o["known"][r], state.known[s])
+        if state.nhat_ban[s]:
+            o["nhat_ban"][r] = 1.0
+        o["scores"][r] = min(max(state.scores[s] / start, _SCORES.low), _SCORES.high)
+        o["standings"][r] = min(max(standings[s] / start, _STANDINGS.low), _STANDINGS.high)
+    o["cuop_left"][0] = (MAX_CUOP - len(state.locked[seat])) / MAX_CUOP
+    offer = state.offer_card
+    if offer >= 0:
+        o["offer"][offer] = 1.0
+        o["offer_exposer"][(state.offer_exposer - seat) % _S] = 1.0
+        if state.offer_flipped:
+            o["offer_flipped"][0] = 1.0
+        o["offer_swap_kind"][_SWAP_INDEX[swap_kind(state, seat)]] = 1.0
+    if state.phase == Phase.OFFER:
+        pending = state.ask_order[state.ask_pos + 1 :]
+        _mark(o["ask_pending"], [(s - seat) % _S for s in pending])
+    _mark(o["dead"], state.dead)
+    o["chi_diem"][state.chi_diem] = 1.0
+    revealed = state.revealed_an_si
+    _mark(o["an_si"], revealed)
+    o["an_si_hidden"][0] = (len(state.an_si) - len(revealed)) / NUM_AN_SI
+    o["noc_left"][0] = state.noc_left / NOC_SIZE
+    o["dealer"][(state.dealer - seat) % _S] = 1.0
+    o["vong"][state.vong] = 1.0
+    o["van"][state.van] = 1.0
+    nb_slots, nb_gap = o["nb_slots"], o["nb_gap"]
+    for slot, c in enumerate(_own_arrangement(state, seat)):
+        if c == GAP:
+            nb_gap[slot] = 1.0
+        elif c >= 0:
+            nb_slots[slot, c] = 1.0
+    o["win_points"][:] = seat_win_points(state, seat) / POINTS_SCALE
+    return np.copy(obs)
+
+
+def _mark(view: np.ndarray, indices: Iterable[int]) -> None:
+    """Set ``view`` to 1 at each of ``indices`` (one by one: for the few
+    indices of a piece, faster than one fancy-indexed assignment)."""
+    for i in indices:
+        view[i] = 1.0
 
 
 def _own_arrangement(state: State, seat: int) -> tuple[int, ...]:
@@ -225,29 +379,41 @@ def _own_arrangement(state: State, seat: int) -> tuple[int, ...]:
     return tuple(slots)
 
 
-def encode_action_mask(state: State, seat: int) -> np.ndarray:
-    """``int8`` mask over the :data:`~env121.engine.actions.NUM_ACTIONS` ids: the engine's
-    legal actions when ``seat`` is to act, all zeros otherwise."""
+def action_mask(legal: Sequence[int]) -> np.ndarray:
+    """The action mask: ``int8`` over the :data:`~env121.engine.actions.NUM_ACTIONS`
+    ids, 1 at each id of ``legal`` (the one place a mask is made)."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    if state.current_player == seat:
-        mask[legal_actions(state)] = 1
+    if legal:
+        mask[list(legal)] = 1
     return mask
 
 
+def encode_action_mask(state: State, seat: int) -> np.ndarray:
+    """The :func:`action_mask` of ``seat``: the engine's legal actions when it
+    is to act, all zeros otherwise."""
+    return action_mask(legal_actions(state) if state.current_player == seat else ())
+
+
 __all__ = [
+    "GAIN_SCALE",
+    "GREEDY_HINTS_LAYOUT",
+    "INPUT_LAYOUTS",
     "MAX_VAN",
     "OBSERVATION_LAYOUT",
     "OBS_HIGH",
     "OBS_LOW",
-    "OBS_OFFSETS",
     "OBS_SIZE",
-    "OBS_SLICES",
     "PHASES",
     "POINTS_SCALE",
+    "SEARCH_HINTS_LAYOUT",
+    "SEARCH_SCALE",
     "SWAP_KINDS",
-    "ObsPiece",
+    "Z_CLIP",
+    "InputPiece",
+    "Layout",
+    "action_mask",
     "encode_action_mask",
     "encode_observation",
-    "layout_table",
+    "inputs_table",
     "views",
 ]

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from env121.engine.actions import NUM_ACTIONS
 from env121.engine.game import legal_actions
 from env121.engine.state import State
 from env121.engine.view import SeatView, observe, sample_determinization
-from env121.play.observation import encode_observation
+from env121.play.observation import action_mask, encode_observation
 from env121.rules.config import RuleConfig
 
 
@@ -64,10 +63,9 @@ class Turn:
 
     @property
     def action_mask(self) -> np.ndarray:
-        """``int8`` mask over the action ids, as in ``env121_v0``'s observation."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        mask[list(self.legal_actions)] = 1
-        return mask
+        """``int8`` mask over the action ids, as in ``env121_v0``'s observation
+        (:func:`env121.play.observation.action_mask`)."""
+        return action_mask(self.legal_actions)
 
     @property
     def observation(self) -> np.ndarray:

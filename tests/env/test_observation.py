@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import sys
+import threading
 
 import numpy as np
 import pytest
@@ -15,14 +17,20 @@ from env121.engine.win_table import win_points
 from env121.envs import aec_env
 from env121.play import observation
 from env121.play.observation import (
+    GREEDY_HINTS_LAYOUT,
+    INPUT_LAYOUTS,
     OBS_HIGH,
     OBS_LOW,
-    OBS_OFFSETS,
     OBS_SIZE,
     OBSERVATION_LAYOUT,
     POINTS_SCALE,
+    SEARCH_HINTS_LAYOUT,
+    InputPiece,
+    Layout,
+    action_mask,
     encode_action_mask,
     encode_observation,
+    inputs_table,
     views,
 )
 from env121.play.random_agent import random_players
@@ -58,25 +66,32 @@ def random_states(seed: int, config: RuleConfig, every: int, limit: int) -> list
 
 
 def _table_rows(doc: str) -> list[tuple[str, str, str]]:
-    """(index, name, shape) of each row of the generated layout table in ``doc``."""
+    """(index, name, shape) of each row of the generated layout tables in ``doc``."""
     rows = re.findall(r"^\s+(\d+(?:\.\.\d+)?)\s+([a-z_]+)\s+(\d+(?:×\d+)?)\s+\[", doc, re.M)
     return [(i, n, s) for i, n, s in rows]
 
 
-@pytest.mark.parametrize("module", [observation, aec_env], ids=["observation", "aec_env"])
-def test_docstring_table_is_the_layout(module):
-    expected = []
-    for piece in OBSERVATION_LAYOUT:
-        start = OBS_OFFSETS[piece.name]
+def _expected_rows(layout: Layout) -> list[tuple[str, str, str]]:
+    rows = []
+    for piece in layout:
+        start = layout.offsets[piece.name]
         index = str(start) if piece.size == 1 else f"{start}..{start + piece.size - 1}"
-        expected.append((index, piece.name, "×".join(map(str, piece.shape))))
+        rows.append((index, piece.name, "×".join(map(str, piece.shape))))
+    return rows
+
+
+@pytest.mark.parametrize("module", [observation, aec_env], ids=["observation", "aec_env"])
+def test_docstring_tables_are_the_layout_of_every_part(module):
+    widest = INPUT_LAYOUTS["observation+search_hints"]
+    assert [part.name for part in widest.parts] == ["observation", "greedy_hints", "search_hints"]
     assert module.__doc__ is not None
-    assert _table_rows(module.__doc__) == expected
+    assert _table_rows(module.__doc__) == _expected_rows(widest)
     assert f"({OBS_SIZE} entries" in module.__doc__
+    assert all(line.strip() in module.__doc__ for line in inputs_table().splitlines())
 
 
 def test_layout_pieces_tile_the_vector():
-    assert sum(p.size for p in OBSERVATION_LAYOUT) == OBS_SIZE
+    assert sum(p.size for p in OBSERVATION_LAYOUT) == OBS_SIZE == OBSERVATION_LAYOUT.size
     names = [p.name for p in OBSERVATION_LAYOUT]
     assert len(set(names)) == len(names)
     obs = np.arange(OBS_SIZE, dtype=np.float32)
@@ -84,7 +99,69 @@ def test_layout_pieces_tile_the_vector():
     assert [v.shape for v in named.values()] == [p.shape for p in OBSERVATION_LAYOUT]
     assert np.concatenate([v.ravel() for v in named.values()]).tolist() == obs.tolist()
     named["hand"][3] = -1.0
-    assert obs[OBS_OFFSETS["hand"] + 3] == -1.0  # views, not copies
+    assert obs[OBSERVATION_LAYOUT.offsets["hand"] + 3] == -1.0  # views, not copies
+
+
+def test_input_sets_are_the_observation_then_hint_parts_each_at_one_place():
+    assert list(INPUT_LAYOUTS) == [
+        "observation",
+        "observation+greedy_hints",
+        "observation+search_hints",
+    ]
+    assert INPUT_LAYOUTS["observation"] is OBSERVATION_LAYOUT
+    assert [layout.size for layout in INPUT_LAYOUTS.values()] == [2491, 2491 + 262, 2491 + 524]
+    for hints in (GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT):
+        assert [p.shape for p in hints] == [(NUM_ACTIONS,)] * 2  # aligned with the action ids
+        starts = {
+            layout.offsets[hints.pieces[0].name]
+            for layout in INPUT_LAYOUTS.values()
+            if hints in layout.parts
+        }
+        assert len(starts) == 1  # one index per row in the table
+    for layout in INPUT_LAYOUTS.values():
+        assert layout.parts[0] is OBSERVATION_LAYOUT
+        assert layout.pieces == tuple(p for part in layout.parts for p in part)
+        vector = np.arange(layout.size, dtype=np.float32)
+        named = layout.views(vector)
+        assert np.concatenate([v.ravel() for v in named.values()]).tolist() == vector.tolist()
+        assert layout.low.shape == layout.high.shape == (layout.size,)
+
+
+def test_a_layout_refuses_a_vector_of_another_size_and_repeated_names():
+    with pytest.raises(ValueError, match=r"does not fit layout 'greedy_hints': expected shape"):
+        GREEDY_HINTS_LAYOUT.views(np.zeros(OBS_SIZE, np.float32))
+    piece = InputPiece("hand", (3,), "cards")
+    with pytest.raises(ValueError, match="piece names repeat"):
+        Layout("twice", (piece, piece))
+
+
+def test_each_observation_is_a_new_array_whichever_thread_writes_it():
+    """The encoder writes on one canvas per thread and returns a copy: an
+    observation kept stays as it was, and threads do not write on each
+    other's (the switch interval is made tiny so that they interleave)."""
+    states = random_states(0, RuleConfig(), every=3, limit=120)
+    pairs = [(state, seat) for state in states for seat in range(4)]
+    expected = [encode_observation(state, seat) for state, seat in pairs]
+    kept = [e.copy() for e in expected]
+    assert all(np.array_equal(a, b) for a, b in zip(expected, kept, strict=True))
+    mismatches: list[int] = []
+
+    def encode_all() -> None:
+        for i, (state, seat) in enumerate(pairs):
+            if not np.array_equal(encode_observation(state, seat), expected[i]):
+                mismatches.append(i)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=encode_all) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not mismatches
 
 
 # -------------------------------------------------------- mask and bounds
@@ -241,3 +318,13 @@ def test_action_mask_shape():
     mask = encode_action_mask(state, state.current_player)
     assert mask.shape == (NUM_ACTIONS,)
     assert mask.dtype == np.int8
+
+
+def test_one_action_mask_for_the_env_and_the_turn():
+    assert action_mask(()).tolist() == [0] * NUM_ACTIONS
+    assert np.flatnonzero(action_mask((U, 3))).tolist() == [3, U]
+    for state in random_states(1, RuleConfig(), every=7, limit=60):
+        if not state.is_over:
+            seat = state.current_player
+            turn = Turn(state, seat)
+            np.testing.assert_array_equal(turn.action_mask, encode_action_mask(state, seat))

@@ -14,12 +14,10 @@ from gymnasium import spaces
 
 from agents.greedy import GreedyAgent, swap_gains
 from agents.hints import (
-    GAIN_SCALE,
     HINTS_SIZE,
     INPUTS,
     SEARCH_HINTS_SIZE,
-    SEARCH_SCALE,
-    Z_CLIP,
+    SEARCHING_INPUTS,
     Hinter,
     greedy_decides,
     greedy_hints,
@@ -33,7 +31,16 @@ from env121.engine.game import apply, new_game
 from env121.engine.state import Phase
 from env121.envs.single_seat import SingleSeat
 from env121.play.match import play_agents
-from env121.play.observation import OBS_SIZE
+from env121.play.observation import (
+    GAIN_SCALE,
+    GREEDY_HINTS_LAYOUT,
+    INPUT_LAYOUTS,
+    OBS_SIZE,
+    SEARCH_HINTS_LAYOUT,
+    SEARCH_SCALE,
+    Z_CLIP,
+    inputs_table,
+)
 from env121.play.protocol import Agent
 from env121.play.turn import DeterminizationNotGranted, Turn
 from training.hinted_seat import HintedSeat
@@ -57,7 +64,8 @@ def test_hints_mark_greedys_choice_and_its_value_gains():
     greedy, seen = GreedyAgent(), set()
     for turn in greedy_turns(400, seed=3):
         hints = greedy_hints(turn, greedy)
-        choice, gains = hints[:NUM_ACTIONS], hints[NUM_ACTIONS:]
+        named = GREEDY_HINTS_LAYOUT.views(hints)
+        choice, gains = named["greedy_choice"], named["greedy_gain"]
         assert hints.shape == (HINTS_SIZE,) and choice.sum() == 1
         assert int(np.argmax(choice)) == GreedyAgent().act(turn)
         judge = HandJudge(turn.view, turn.config)
@@ -154,6 +162,43 @@ def test_a_checkpoint_without_inputs_reads_the_observation(tmp_path):
     assert load_policy(path)[0].inputs == "observation"
 
 
+@pytest.mark.parametrize("inputs", list(INPUT_LAYOUTS))
+def test_the_hinter_fills_every_part_of_its_input_set(inputs):
+    """The input is the observation, then each hint part of the set in its
+    place; the widths and which sets search follow from the layout."""
+    layout = INPUT_LAYOUTS[inputs]
+    hinter = Hinter(inputs)
+    hinter.reset(3)
+    assert INPUTS[inputs] == layout.size
+    assert (
+        hinter.uses_search == (inputs in SEARCHING_INPUTS) == (SEARCH_HINTS_LAYOUT in layout.parts)
+    )
+    turn = searched_offers(1, seed=4)[0]
+    vector = hinter(turn)
+    assert vector.dtype == np.float32 and vector.shape == (layout.size,)
+    assert np.array_equal(vector[:OBS_SIZE], turn.observation)
+    named = layout.views(vector)
+    if GREEDY_HINTS_LAYOUT in layout.parts:
+        assert np.array_equal(
+            np.concatenate([named["greedy_choice"], named["greedy_gain"]]),
+            greedy_hints(turn, GreedyAgent()),
+        )
+    if SEARCH_HINTS_LAYOUT in layout.parts:
+        again = MCAgent()
+        again.reset(3)
+        assert np.array_equal(
+            np.concatenate([named["search_gain"], named["search_z"]]), search_hints(turn, again)
+        )
+
+
+def test_the_training_readme_shows_the_generated_input_table():
+    readme = Path(__file__).parents[2] / "training" / "README.md"
+    table = inputs_table()
+    assert f"```text\n{table}\n```" in readme.read_text(), (
+        "training/README.md's input table is not the generated one; replace it with:\n" + table
+    )
+
+
 def test_unknown_inputs_are_a_clear_error():
     with pytest.raises(ValueError, match=r"inputs='hints' is not valid: expected one of"):
         PolicyNetwork([8], "relu", "hints")
@@ -199,7 +244,8 @@ def test_search_hints_give_each_planned_action_its_best_plans_gain_and_z():
     base = np.zeros((FIRST_LOOK + 4, 1))
     rows = np.hstack([base, base + 8 + noise, base + 30, base - 2 + noise])
     hints = search_hints(turn, ScriptedSearch(plans, rows))
-    gain, z = hints[:NUM_ACTIONS], hints[NUM_ACTIONS:]
+    named = SEARCH_HINTS_LAYOUT.views(hints)
+    gain, z = named["search_gain"], named["search_z"]
     assert hints.shape == (SEARCH_HINTS_SIZE,)
     # only the first look is read: FIRST_LOOK rows, not the spares
     look = rows[:FIRST_LOOK]
@@ -220,17 +266,18 @@ def test_search_hints_read_the_seeded_first_look_of_mc():
         hinter, again = Hinter(SEARCHED), Hinter(SEARCHED)
         hinter.reset(9)
         again.reset(9)
-        hints = hinter.hints(turn)
-        assert np.array_equal(hints, again.hints(turn))  # seeded: the same determinizations
-        search = hints[HINTS_SIZE:]
-        greedy_choice = int(np.argmax(hints[:NUM_ACTIONS]))
-        assert search[greedy_choice] == search[NUM_ACTIONS + greedy_choice] == 0
+        vector = hinter(turn)
+        assert np.array_equal(vector, again(turn))  # seeded: the same determinizations
+        named = hinter.layout.views(vector)
+        gain, z = named["search_gain"], named["search_z"]
+        greedy_choice = int(np.argmax(named["greedy_choice"]))
+        assert gain[greedy_choice] == z[greedy_choice] == 0
         illegal = np.ones(NUM_ACTIONS, bool)
         illegal[list(turn.legal_actions)] = False
-        assert not search[:NUM_ACTIONS][illegal].any()
-        assert np.all(np.abs(search[NUM_ACTIONS:]) <= 1)
-        assert np.all(np.sign(search[:NUM_ACTIONS]) == np.sign(search[NUM_ACTIONS:]))
-        seen_gain |= bool(search[:NUM_ACTIONS].any())
+        assert not gain[illegal].any()
+        assert np.all(np.abs(z) <= 1)
+        assert np.all(np.sign(gain) == np.sign(z))
+        seen_gain |= bool(gain.any())
     assert seen_gain
 
 

@@ -19,6 +19,7 @@ from env121.play.random_agent import random_players
 from env121.play.turn import DeterminizationNotGranted, Turn
 from env121.rules.config import RuleConfig
 from env121.rules.payment import win_payments
+from tests.support.play import random_play_states
 
 FAST_SPECS = (
     "random", "greedy", "mc:budget=2,width=2", "mc:budget=2,chain=true", "mc:budget=2,leaf=false",
@@ -224,16 +225,7 @@ def win_or_pass(state: State) -> None:
 
 def offer_states(seeds: range, per_seed: int) -> list[State]:
     """OFFER states along random play."""
-    found: list[State] = []
-    for seed in seeds:
-        state, random = new_game(seed), random_players(seed)[0]
-        taken = 0
-        while not state.is_over and taken < per_seed:
-            if state.phase == Phase.OFFER:
-                found.append(state.clone())
-                taken += 1
-            apply(state, random.act(Turn(state, state.current_player)))
-    return found
+    return random_play_states(seeds, limit=per_seed, keep=lambda s: s.phase == Phase.OFFER)
 
 
 def tables_of(state: State) -> list[np.ndarray]:

@@ -14,23 +14,16 @@ from env121.engine.state import Dealt, NhatBanArranged, Phase, State, visible_to
 from env121.engine.validate import validate
 from env121.engine.view import hidden_cards, observe, sample_determinization
 from env121.play.match import play_agents
-from env121.play.random_agent import RandomAgent, random_players
+from env121.play.random_agent import RandomAgent
 from env121.rules.cards import parse_card
 from env121.rules.config import RuleConfig
 from env121.rules.waits import nhat_ban_arrangements
 from env121.rules.wins import the_trang_eligible
+from tests.support.play import random_play_states
 
 
 def mid_game_states(seed: int, config: RuleConfig | None = None, every: int = 23) -> list[State]:
-    state = new_game(seed, config)
-    states: list[State] = []
-
-    def keep(state: State, _action: int) -> None:
-        if len(state.actions) % every == 0 and not state.is_over:
-            states.append(state.clone())
-
-    play_agents(state, random_players(seed), until=lambda _: len(states) >= 40, on_action=keep)
-    return states
+    return random_play_states(seed, config, limit=40, every=every)
 
 
 def test_observe_shows_own_cards_and_public_history_only():

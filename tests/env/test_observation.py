@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from env121.engine.actions import NUM_ACTIONS, U
-from env121.engine.game import apply, legal_actions, new_game, win_score
+from env121.engine.game import legal_actions, new_game, win_score
 from env121.engine.state import Phase, State
 from env121.engine.view import sample_determinization
 from env121.engine.win_table import win_points
@@ -33,13 +33,13 @@ from env121.play.observation import (
     inputs_table,
     views,
 )
-from env121.play.random_agent import random_players
 from env121.play.turn import Turn
 from env121.rules.bonuses import THUONG_BY_ID
 from env121.rules.cards import NUM_CARDS, card
 from env121.rules.config import RuleConfig
 from env121.rules.scoring import is_completed, score_hand
 from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
+from tests.support.play import random_play_states
 
 CONFIGS = {
     "default": RuleConfig(),
@@ -52,14 +52,7 @@ CONFIGS = {
 
 def random_states(seed: int, config: RuleConfig, every: int, limit: int) -> list[State]:
     """Copies of the states of a random match, one every ``every`` actions."""
-    state = new_game(seed, config)
-    random = random_players(seed)[0]
-    states: list[State] = []
-    while not state.is_over and len(states) < limit:
-        apply(state, random.act(Turn(state, state.current_player)))
-        if len(state.actions) % every == 0:
-            states.append(state.clone())
-    return states
+    return random_play_states(seed, config, limit=limit, every=every)
 
 
 # ------------------------------------------------------------------ layout

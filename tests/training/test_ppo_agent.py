@@ -7,7 +7,6 @@ import pickle
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 import torch
 from safetensors.torch import save_file
@@ -23,11 +22,11 @@ from agents.ppo import (
     sidecar_path,
 )
 from agents.registry import AgentSpecError, make_agent
-from env121.engine.game import apply, legal_actions, new_game
+from env121.engine.game import new_game
 from env121.envs.single_seat import SingleSeat
 from env121.play.match import play_agents
 from env121.play.observation import OBS_SIZE
-from env121.play.turn import Turn
+from tests.support.play import random_play_turns
 from training.checkpoint import Network, export_policy, policy_state_dict
 
 
@@ -51,20 +50,6 @@ def checkpoint(tmp_path, model):
     return export_policy(model.policy, tmp_path / "agent.safetensors", network, {"note": "t"})
 
 
-def random_turns(count: int, seed: int = 0) -> list[Turn]:
-    """Turns of the seat to act in states reached by random play."""
-    rng = np.random.default_rng(seed)
-    state = new_game(seed)
-    turns: list[Turn] = []
-    while len(turns) < count:
-        if state.is_over:
-            state = new_game(int(rng.integers(2**31)))
-        turns.append(Turn(state.clone(), state.current_player))
-        legal = legal_actions(state)
-        apply(state, legal[int(rng.integers(len(legal)))])
-    return turns
-
-
 def test_a_checkpoint_is_two_files_with_a_descriptive_sidecar(checkpoint):
     side = json.loads(sidecar_path(checkpoint).read_text())
     assert checkpoint.suffix == ".safetensors" and sidecar_path(checkpoint).name == "agent.json"
@@ -83,7 +68,7 @@ def test_the_agent_plays_only_legal_actions_and_agrees_with_sb3(checkpoint, mode
     agent = make_agent(f"ppo:{checkpoint}")
     assert agent.spec == f"ppo:checkpoint={checkpoint}" and not agent.uses_search
     agent.reset(1)
-    for turn in random_turns(300):
+    for turn in random_play_turns(300):
         action = agent.act(turn)
         assert action in turn.legal_actions
         expected, _ = model.predict(
@@ -94,7 +79,7 @@ def test_the_agent_plays_only_legal_actions_and_agrees_with_sb3(checkpoint, mode
 
 def test_sampling_is_legal_and_reproducible_from_the_seed(checkpoint):
     agent = PPOAgent(str(checkpoint), deterministic=False)
-    turns = random_turns(150, seed=5)
+    turns = random_play_turns(150, seed=5)
     runs = []
     for _ in range(2):
         agent.reset(42)
@@ -123,7 +108,7 @@ def test_loading_never_unpickles(checkpoint, monkeypatch):
     monkeypatch.setattr(torch, "load", forbidden)
     agent = PPOAgent(str(checkpoint))
     agent.reset(0)
-    turn = random_turns(1)[0]
+    turn = random_play_turns(1)[0]
     assert agent.act(turn) in turn.legal_actions
 
 

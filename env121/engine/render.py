@@ -11,16 +11,23 @@
   shows the omniscient table with a broken invariant.
 * :func:`seat_name` (``S0`` … ``S3``) and :func:`format_arrangement` (a
   Nhất Bản arrangement, ``__`` in the empty slot), used by both.
+* :func:`readable_transcript` / :class:`ReadableTranscript` — the form a
+  person reads (``env121 play`` and ``replay`` print it): the same event
+  lines grouped by vòng and lượt (a lượt starts with a flip), each swap
+  followed by the swapper's cards after it, a win in Vietnamese names
+  (:func:`describe_result`), and the empty choices (passes, declined Thế
+  trắng and Nhất Bản) left out unless ``verbose``. It can be written for one
+  seat (``viewer``): only the events that seat saw, only its own cards.
 
-Ván and vòng are written from 1. Golden tests store whole transcripts and
-compare them line by line, so a change of wording in an event line is a
-change of every golden file: regenerate them
+Ván and vòng are written from 1. Golden tests store whole transcripts (the
+full form, :func:`transcript`) and compare them line by line, so a change of
+wording in an event line is a change of every golden file: regenerate them
 (``python -m tests.engine.test_golden --regen``) only when the change is meant.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from env121.engine.game import swap_kind
 from env121.engine.state import (
@@ -37,6 +44,7 @@ from env121.engine.state import (
     NhatBanArranged,
     NhatBanDeclared,
     NhatBanDeclined,
+    Outcome,
     Paid,
     Passed,
     Phase,
@@ -51,7 +59,9 @@ from env121.engine.state import (
     Won,
     visible_to,
 )
+from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
 from env121.rules.cards import format_card, format_cards
+from env121.rules.thes import THE_BY_ID
 from env121.rules.waits import GAP
 
 TABLE_EVENTS = 4
@@ -230,12 +240,124 @@ def format_table(
     return "\n".join(lines)
 
 
+# --------------------------------------------------------- readable form
+
+
+EMPTY_CHOICES = (Passed, TheTrangDeclined, NhatBanDeclined)
+"""The events the readable transcript leaves out unless ``verbose``."""
+
+
+def describe_result(result: VongResult, names: Sequence[str] = SEAT_NAMES) -> str:
+    """A finished vòng in words, the Thế and Thưởng by their Vietnamese names:
+    ``"S2 Ù on GEN/FR: Phiên – Phiên (2) + Thắng cái + indicators 2 = 5 Điểm;
+    hand …"``."""
+    who = names[result.seat] if result.seat >= 0 else ""
+    if result.outcome == Outcome.THE_TRANG:
+        return f"{who} declared Thế trắng with {format_cards(result.arrangement)}: 1 Điểm"
+    if result.outcome == Outcome.DEN:
+        return (
+            f"{who} called Ù on {format_card(result.card)}, which was not a win: Đền, "
+            "1 Điểm to each other seat"
+        )
+    if result.outcome == Outcome.DRAW:
+        return "Drawn: " + ("the action limit was reached" if result.truncated else "Nọc empty")
+    the = (
+        f"{THE_BY_ID[result.the].name_vi} ({result.tier})"
+        if result.the
+        else "a completed hand under Nhất Bản (0)"
+    )
+    parts = [the]
+    parts.extend(
+        "Nhất Bản" if b == NHAT_BAN_BONUS else THUONG_BY_ID[b].name_vi for b in result.bonuses
+    )
+    if result.indicator_points:
+        parts.append(f"indicators {result.indicator_points}")
+    return (
+        f"{who} Ù on {format_card(result.card)}: {' + '.join(parts)} = {result.points} Điểm; "
+        f"hand {format_cards(result.arrangement)}"
+    )
+
+
+class ReadableTranscript:
+    """The readable transcript, written event by event (:meth:`lines`), so a
+    match can be printed as it is played.
+
+    ``viewer``: write only what that seat saw (its own cards, the public
+    events); ``None``: everything. ``verbose`` keeps the empty choices.
+    """
+
+    def __init__(self, *, viewer: int | None = None, verbose: bool = False) -> None:
+        self.viewer = viewer
+        self.verbose = verbose
+        self.written = False
+        """Whether a line was written (a heading after it gets a blank line)."""
+        self.luot = 0
+        self.free: dict[int, tuple[int, ...]] = {}
+        self.locked: dict[int, tuple[int, ...]] = {}
+
+    def lines(self, events: Iterable[Event]) -> list[str]:
+        """The lines of the next events of the match (in order)."""
+        out: list[str] = []
+        for event in events:
+            if self.viewer is not None and not visible_to(event, self.viewer):
+                continue
+            if isinstance(event, EMPTY_CHOICES) and not self.verbose:
+                continue
+            out.extend(self._event_lines(event))
+        if out and not self.written:
+            self.written = True
+            return out[1:] if out[0] == "" else out
+        return out
+
+    def _event_lines(self, event: Event) -> list[str]:
+        if isinstance(event, VongStarted):
+            self.luot = 0
+            self.free, self.locked = {}, {}
+            return ["", format_event(event)]
+        if isinstance(event, (VanEnded, MatchEnded)):
+            return ["", format_event(event)]
+        if isinstance(event, Flipped):
+            self.luot += 1
+            return [f"-- lượt {self.luot}: {format_event(event)}"]
+        if isinstance(event, Dealt):
+            self.free[event.seat], self.locked[event.seat] = event.cards, ()
+        line = describe_result(event.result) if isinstance(event, Won) else format_event(event)
+        if isinstance(event, Swapped) and event.seat in self.free:
+            line += f"  → {seat_name(event.seat)} holds {self._after_swap(event)}"
+        return [f"   {line}"]
+
+    def _after_swap(self, event: Swapped) -> str:
+        """Track the swapper's cards through the swap; its cards after it."""
+        seat = event.seat
+        free = [c for c in self.free[seat] if c != event.put]
+        if event.kind == SwapKind.CUOP:
+            self.locked[seat] = (*self.locked[seat], event.taken)
+        else:
+            free.append(event.taken)
+        self.free[seat] = tuple(sorted(free))
+        held = format_cards(self.free[seat])
+        if self.locked[seat]:
+            held += f" + khóa {format_cards(self.locked[seat])}"
+        return held
+
+
+def readable_transcript(
+    state: State, *, viewer: int | None = None, verbose: bool = False
+) -> list[str]:
+    """The whole match so far in the readable form (:class:`ReadableTranscript`)."""
+    return ReadableTranscript(viewer=viewer, verbose=verbose).lines(state.events)
+
+
 __all__ = [
+    "EMPTY_CHOICES",
     "SEAT_NAMES",
     "TABLE_EVENTS",
+    "ReadableTranscript",
+    "describe_result",
     "format_arrangement",
     "format_event",
     "format_table",
+    "readable_transcript",
     "seat_name",
     "transcript",
 ]

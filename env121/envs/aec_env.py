@@ -16,7 +16,11 @@ bare environment. Keyword arguments:
   ``env121.env(num_van=2)`` is ``config=RuleConfig(num_van=2)``. The config
   is recorded in ``env.metadata["config"]``.
 * ``reward_mode`` — ``"points"`` (default) or ``"rank"`` (see Rewards).
-* ``render_mode`` — ``None``, ``"ansi"`` or ``"human"``.
+* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the table as
+  text, as the seat to act sees it), ``"human"`` (prints that text after
+  every step) or ``"rgb_array"`` (``render()`` returns the picture of the
+  table, god view, as an ``H × W × 3`` ``uint8`` array:
+  :func:`env121.engine.picture.table_rgb`, for videos).
 * ``illegal_reward`` (``env()`` only, default ``-2.0``) — see Action.
 
 ``reset(seed=s)`` plays the match the engine deals from seed ``s`` (the
@@ -127,6 +131,7 @@ from env121.engine.actions import NUM_ACTIONS
 from env121.engine.deal import Deal
 from env121.engine.game import apply, new_game
 from env121.engine.layout import literal_block
+from env121.engine.picture import PictureOptions, table_rgb
 from env121.engine.render import format_table
 from env121.engine.state import (
     NUM_SEATS,
@@ -150,7 +155,7 @@ from env121.rules.payment import POINTS_PER_DIEM
 ENV_ID = "env121_v0"
 AGENTS: tuple[str, ...] = tuple(f"player_{i}" for i in range(NUM_SEATS))
 REWARD_MODES: tuple[str, ...] = ("points", "rank")
-RENDER_MODES: tuple[str, ...] = ("ansi", "human")
+RENDER_MODES: tuple[str, ...] = ("ansi", "human", "rgb_array")
 PLACEMENT_REWARDS: tuple[float, ...] = (1.5, 0.5, -0.5, -1.5)
 """``"rank"`` mode: reward of the 1st … 4th place (ties share the mean)."""
 DEFAULT_ILLEGAL_REWARD = -2.0
@@ -255,7 +260,8 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
             )
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
-                f"render_mode={render_mode!r} is not valid: expected None, 'ansi' or 'human'"
+                f"render_mode={render_mode!r} is not valid: expected None, 'ansi', 'human' "
+                "or 'rgb_array'"
             )
         self.config = config
         self.reward_mode = reward_mode
@@ -376,11 +382,14 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
         ``last()`` reports when it is that agent's turn)."""
         return float(self._cumulative_rewards.get(agent, 0.0))
 
-    def render(self) -> str | None:
-        """The table as text (``"ansi"``: returned; ``"human"``: printed)."""
+    def render(self) -> str | np.ndarray | None:
+        """The table as text (``"ansi"``: returned; ``"human"``: printed) or as
+        a picture of the god view (``"rgb_array"``: an ``H × W × 3`` array)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
             return None
+        if self.render_mode == "rgb_array":
+            return table_rgb(self.game, None, PictureOptions(names=AGENTS, title=ENV_ID))
         text = render_table(self.game)
         if self.render_mode == "human":
             print(text)
@@ -407,7 +416,7 @@ def _property_table() -> str:
         ("Import", "``import env121; env = env121.env()``"),
         ("Actions", "Discrete"),
         ("Parallel API", "No (turn-based; ``is_parallelizable`` is False)"),
-        ("Manual Control", "No"),
+        ("Manual Control", "Yes, in the terminal: ``env121 play --human S0``"),
         ("Agents", f"``agents = {list(AGENTS)}``"),
         ("Agents", str(len(AGENTS))),
         ("Action Shape", f"``Discrete({NUM_ACTIONS})``"),

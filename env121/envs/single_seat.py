@@ -33,6 +33,7 @@ from gymnasium import spaces
 
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.game import IllegalActionError
+from env121.engine.picture import PictureOptions, table_rgb
 from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import (
     AGENTS,
@@ -68,7 +69,9 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
       fixes everything).
     * ``seat``: the learner's seat 0..3, or ``None`` to draw it every episode.
     * ``config``, ``reward_mode`` and rule keyword arguments as for
-      :class:`env121.envs.aec_env.raw_env`; ``render_mode`` ``"ansi"`` or ``"human"``.
+      :class:`env121.envs.aec_env.raw_env`; ``render_mode`` ``"ansi"``,
+      ``"human"`` (the table as text) or ``"rgb_array"`` (the picture of the
+      table as the learner sees it).
     * ``illegal_action``: ``"terminate"`` (default) ends the episode with
       ``illegal_reward``, as ``env121.env()`` does; ``"raise"`` raises the
       engine's :class:`~env121.engine.game.IllegalActionError`. Learners that use
@@ -107,7 +110,8 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
             )
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
-                f"render_mode={render_mode!r} is not valid: expected None, 'ansi' or 'human'"
+                f"render_mode={render_mode!r} is not valid: expected None, 'ansi', 'human' "
+                "or 'rgb_array'"
             )
         self.env = raw_env(config, reward_mode=reward_mode, **rules)
         # The default opponent draws from np_random itself (it is never reset).
@@ -186,11 +190,15 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         mask: np.ndarray = self.env.observe(self.learner)["action_mask"].astype(bool)
         return mask
 
-    def render(self) -> str | None:
-        """The table as the learner sees it (``"ansi"``: returned, ``"human"``: printed)."""
+    def render(self) -> str | np.ndarray | None:
+        """The table as the learner sees it (``"ansi"``: returned, ``"human"``:
+        printed, ``"rgb_array"``: its picture as an ``H × W × 3`` array)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
             return None
+        if self.render_mode == "rgb_array":
+            names = PictureOptions(names=AGENTS, title=ENV_ID)
+            return table_rgb(self.env.game, AGENTS.index(self.learner), names)
         text = render_table(self.env.game)
         if self.render_mode == "human":
             print(text)

@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, seed_test
 import env121
 from env121.engine.actions import NUM_ACTIONS, PASS, U
 from env121.engine.game import IllegalActionError, legal_actions
+from env121.engine.picture import HEIGHT, WIDTH, PictureOptions, table_rgb
 from env121.envs.aec_env import AGENTS, raw_env
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
@@ -64,7 +65,7 @@ def test_metadata_agents_and_spaces():
     env.reset(seed=3)
     assert env.metadata["name"] == "env121_v0"
     assert env.metadata["is_parallelizable"] is False
-    assert set(env.metadata["render_modes"]) == {"ansi", "human"}
+    assert set(env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
     assert env.metadata["config"] == RuleConfig(num_van=2).to_dict()
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     for agent in env.possible_agents:
@@ -79,8 +80,8 @@ def test_metadata_agents_and_spaces():
 def test_bad_arguments_name_what_is_accepted():
     with pytest.raises(ValueError, match=r"reward_mode='score'.*'points' or 'rank'"):
         env121.raw_env(reward_mode="score")
-    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
-        env121.raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match=r"render_mode='rgb'.*'ansi', 'human' or 'rgb_array'"):
+        env121.raw_env(render_mode="rgb")
     with pytest.raises(ValueError, match=r"unknown keyword argument\(s\) \['nmu_van'\]"):
         env121.raw_env(nmu_van=2)
     with pytest.raises(ValueError, match="num_van=3"):
@@ -162,6 +163,19 @@ def test_render_human_prints(capsys):
     env.reset(seed=4)
     env.step(PASS if PASS in legal_actions(env.game) else legal_actions(env.game)[0])
     assert "env121_v0" in capsys.readouterr().out
+
+
+def test_render_rgb_array_is_the_picture_of_the_god_view():
+    env = env121.env(render_mode="rgb_array")
+    env.reset(seed=4)
+    random_steps(env, np.random.default_rng(4), 30)
+    frame = env.render()
+    assert isinstance(frame, np.ndarray)
+    assert frame.shape == (HEIGHT, WIDTH, 3)
+    assert frame.dtype == np.uint8
+    game = env.unwrapped.game
+    expected = table_rgb(game, None, PictureOptions(names=AGENTS, title="env121_v0"))
+    np.testing.assert_array_equal(frame, expected)
 
 
 def test_pickle_round_trip_keeps_a_match_in_progress():

@@ -14,6 +14,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from env121.engine.actions import THE_TRANG
 from env121.engine.deal import Deal
 from env121.engine.game import IllegalActionError, apply, legal_actions, new_game
+from env121.engine.picture import HEIGHT, WIDTH, PictureOptions, table_rgb
 from env121.envs.aec_env import AGENTS, placement_rewards
 from env121.envs.single_seat import SingleSeat
 from env121.play.observation import OBS_SIZE
@@ -40,6 +41,17 @@ def test_sb3_and_gymnasium_checkers_pass():
         warnings.simplefilter("ignore")  # gymnasium: no spec to test other render modes
         sb3_check_env(SingleSeat())
         gymnasium_check_env(SingleSeat())
+
+
+def test_render_rgb_array_is_the_picture_the_learner_sees():
+    env = SingleSeat(seat=1, render_mode="rgb_array")
+    env.reset(seed=3)
+    frame = env.render()
+    assert isinstance(frame, np.ndarray)
+    assert frame.shape == (HEIGHT, WIDTH, 3)
+    assert frame.dtype == np.uint8
+    expected = table_rgb(env.env.game, 1, PictureOptions(names=AGENTS, title="env121_v0"))
+    np.testing.assert_array_equal(frame, expected)
 
 
 def test_spaces_and_action_masks_are_the_learners_legal_actions():

@@ -1,25 +1,34 @@
 """The ``play`` and ``replay`` subcommands of the ``env121`` CLI.
 
-* ``env121 play --seed S [--rotation R] [--agents SPEC SPEC SPEC SPEC]
-  [--json FILE]`` — a seeded match, printed event by event in the card
-  notation; with ``--json`` its game record is saved too (``replay`` replays
-  it). Without ``--agents`` all four seats are uniform-random players
+* ``env121 play --seed S [--rotation R] [--agents SPEC …] [--human SEAT]
+  [--json FILE] [--verbose]`` — a seeded match, printed as it is played in
+  the readable form (:class:`env121.engine.render.ReadableTranscript`: grouped
+  by vòng and lượt, each swapper's cards after its swap, passes and declined
+  Thế trắng / Nhất Bản left out unless ``--verbose``); with ``--json`` its
+  game record is saved too (``replay`` replays it). Without ``--agents`` all
+  four seats are uniform-random players
   (:func:`env121.play.random_agent.random_players`: one generator, the stream
-  ``RANDOM_PLAYERS`` of ``S``). With
-  ``--agents`` seats ``S0`` … ``S3`` are played by four new agents built from
-  the specs, as the arena accepts them (:func:`agents.registry.make_agent`:
-  ``greedy``, ``mc:budget=8``, ``random``, ``ppo:FILE.safetensors``, …); a
-  first line names them, and the agent in seat ``s`` is reset with the seed
-  ``agent_seed(S, s)`` (:func:`agent_seed`, the stream ``PLAY_AGENT`` of
-  :mod:`env121.engine.seeds`), so the same seed and specs
-  print the same match. Either way the match is played by the arena's loop,
-  :func:`env121.play.match.play_agents`. A bad spec or a count other than four is
-  reported (``error: …``, exit status 2) before anything is played; an agent
-  that returns an illegal action stops the match (``error: …`` naming the
-  seat, spec, action and legal actions: an
-  :class:`~env121.play.match.IllegalAgentActionError`; exit status 1). The agents
-  are imported only when ``--agents`` is given.
-* ``env121 replay FILE`` — load a game record, replay it, print its transcript.
+  ``RANDOM_PLAYERS`` of ``S``). With ``--agents`` seats ``S0`` … ``S3`` are
+  played by four new agents built from the specs, as the arena accepts them
+  (:func:`agents.registry.make_agent`: ``greedy``, ``mc:budget=8``,
+  ``random``, ``ppo:FILE.safetensors``, …); a first line names them, and the
+  agent in seat ``s`` is reset with the seed ``agent_seed(S, s)``
+  (:func:`agent_seed`, the stream ``PLAY_AGENT`` of :mod:`env121.engine.seeds`),
+  so the same seed and specs print the same match. Either way the match is
+  played by the arena's loop, :func:`env121.play.match.play_agents`. A bad
+  spec or a wrong count is reported (``error: …``, exit status 2) before
+  anything is played; an agent that returns an illegal action stops the
+  match (``error: …`` naming the seat, spec, action and legal actions: an
+  :class:`~env121.play.match.IllegalAgentActionError`; exit status 1). The
+  agents are imported only when ``--agents`` is given.
+* ``--human SEAT`` (``S0`` … ``S3``) seats a person in the terminal
+  (:class:`env121.play.human.HumanAgent`); ``--agents`` then takes three
+  specs, for the other seats in order (default: random players). Only what
+  that seat sees is printed. The record is always saved (to ``--json FILE``,
+  default ``game-seed<S>.json``). Ctrl-C or ``q`` leaves with one line and
+  saves the record so far (exit status 130).
+* ``env121 replay FILE [--verbose]`` — load a game record, replay it, print
+  its transcript in the readable form.
 
 :func:`add_subcommands` registers both on an ``argparse`` subparsers object;
 each sets ``func`` (``args.func(args)`` returns the exit status).
@@ -34,9 +43,10 @@ from typing import TYPE_CHECKING, Any
 
 from env121.engine.game import new_game
 from env121.engine.records import RecordError, load, save
-from env121.engine.render import format_event, seat_name, transcript
+from env121.engine.render import ReadableTranscript, readable_transcript, seat_name
 from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import NUM_SEATS, State
+from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.random_agent import random_players
 
@@ -62,8 +72,17 @@ def add_subcommands(subparsers: Any) -> None:
         nargs="*",
         metavar="SPEC",
         help="exactly four agent specs, for seats S0..S3 in order (greedy, random, "
-        "mc:budget=8, ppo:FILE.safetensors, …); default: four uniform-random players",
+        "mc:budget=8, ppo:FILE.safetensors, …), three with --human; default: "
+        "uniform-random players",
     )
+    play.add_argument(
+        "--human",
+        type=parse_seat,
+        metavar="SEAT",
+        help="play seat SEAT (S0..S3) yourself in the terminal; --agents then names the "
+        "other three seats in order",
+    )
+    play.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
     play.set_defaults(func=run_play)
 
     replay = subparsers.add_parser(
@@ -72,7 +91,19 @@ def add_subcommands(subparsers: Any) -> None:
         description="Load a JSON game record, replay every action, print the transcript.",
     )
     replay.add_argument("file", help="a record written by `play --json` or records.save")
+    replay.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
     replay.set_defaults(func=run_replay)
+
+
+VERBOSE_HELP = "print every event: passes and declined Thế trắng / Nhất Bản too"
+
+
+def parse_seat(text: str) -> int:
+    """A seat as the command line writes it: ``S0`` … ``S3`` (or ``0`` … ``3``)."""
+    seat = text.strip().upper().removeprefix("S")
+    if seat not in ("0", "1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a seat: expected S0, S1, S2 or S3")
+    return int(seat)
 
 
 def agent_seed(seed: int, seat: int) -> int:
@@ -83,65 +114,86 @@ def agent_seed(seed: int, seat: int) -> int:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """``play``: print each event as it happens; save the record if asked."""
+    """``play``: print the match as it is played; save the record if asked
+    (always with ``--human``)."""
     try:
         state = new_game(args.seed, rotation=args.rotation)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    agents: Sequence[Agent]
+    human: int | None = args.human
+    seats = [s for s in range(NUM_SEATS) if s != human]
+    lineup: dict[int, Agent]
     if args.agents is None:
-        agents = random_players(args.seed)
+        lineup = dict(enumerate(random_players(args.seed)))
     else:
         try:
-            agents = seat_agents(args.agents)
+            lineup = dict(zip(seats, seat_agents(args.agents, seats), strict=True))
         except ValueError as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-        print("agents: " + ", ".join(f"{seat_name(s)} {a.spec}" for s, a in enumerate(agents)))
-        for seat, agent in enumerate(agents):
+        for seat, agent in lineup.items():
             agent.reset(agent_seed(args.seed, seat))
-    show = EventPrinter()
+    if human is not None:
+        lineup[human] = HumanAgent()
+    agents = [lineup[s] for s in range(NUM_SEATS)]
+    if args.agents is not None or human is not None:
+        print("agents: " + ", ".join(f"{seat_name(s)} {a.spec}" for s, a in enumerate(agents)))
+    record = args.json or (f"game-seed{args.seed}.json" if human is not None else None)
+    show = TranscriptPrinter(ReadableTranscript(viewer=human, verbose=args.verbose))
     show(state)
     try:
         play_agents(state, agents, on_action=show)
     except IllegalAgentActionError as err:
         print(f"error: {err}", file=sys.stderr)
         return 1
-    if args.json:
-        save(state, args.json)
-        print(f"record saved to {args.json}")
+    except (KeyboardInterrupt, LeftTheTable):
+        saved = f"; the record so far is saved to {record}" if record else ""
+        if record:
+            save(state, record)
+        print(f"\nleft the game at ván {state.van + 1}, vòng {state.vong + 1}{saved}")
+        return 130
+    if record:
+        save(state, record)
+        print(f"record saved to {record}")
     return 0
 
 
-class EventPrinter:
-    """``show(state, action=-1)``: print the events of ``state`` not printed yet."""
+class TranscriptPrinter:
+    """``show(state, action=-1)``: print the readable lines of the events of
+    ``state`` not printed yet."""
 
-    def __init__(self) -> None:
+    def __init__(self, transcript: ReadableTranscript) -> None:
+        self.transcript = transcript
         self.printed = 0
 
     def __call__(self, state: State, _action: int = -1) -> None:
-        for event in state.events[self.printed :]:
-            print(format_event(event))
+        for line in self.transcript.lines(state.events[self.printed :]):
+            print(line)
         self.printed = len(state.events)
 
 
-def seat_agents(specs: Sequence[str]) -> list[Agent]:
-    """One new agent per seat from exactly four specs; raises ``ValueError``
-    (an ``agents.registry.AgentSpecError``) naming what is wrong."""
+def seat_agents(
+    specs: Sequence[str], seats: Sequence[int] = tuple(range(NUM_SEATS))
+) -> list[Agent]:
+    """One new agent per seat of ``seats`` (all four, or the three beside a
+    person) from as many specs; raises ``ValueError`` (an
+    ``agents.registry.AgentSpecError``) naming what is wrong."""
     from agents.registry import AgentSpecError, available_agents, make_agent
 
     accepted = (
         f"agents: {', '.join(available_agents())} (spec: name or name:key=value,…; "
         "ppo:FILE.safetensors)"
     )
-    if len(specs) != NUM_SEATS:
+    if len(specs) != len(seats):
+        which = ", ".join(seat_name(s) for s in seats) if len(seats) < NUM_SEATS else "S0..S3"
+        beside = " beside --human" if len(seats) < NUM_SEATS else ""
         raise AgentSpecError(
-            f"--agents takes exactly {NUM_SEATS} specs, one per seat S0..S3, but got "
+            f"--agents takes exactly {len(seats)} specs{beside}, one per seat {which}, but got "
             f"{len(specs)}: {list(specs)}; {accepted}"
         )
     agents = []
-    for seat, spec in enumerate(specs):
+    for seat, spec in zip(seats, specs, strict=True):
         try:
             agents.append(make_agent(spec))
         except AgentSpecError as err:  # a missing checkpoint or torch included
@@ -156,5 +208,5 @@ def run_replay(args: argparse.Namespace) -> int:
     except RecordError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    print("\n".join(transcript(state)))
+    print("\n".join(readable_transcript(state, verbose=args.verbose)))
     return 0

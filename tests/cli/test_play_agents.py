@@ -15,7 +15,7 @@ import agents.registry
 from env121 import cli
 from env121.cli.game import agent_seed
 from env121.engine.records import dumps, load
-from env121.engine.render import transcript
+from env121.engine.render import readable_transcript
 from env121.play.random_agent import random_match
 from env121.play.turn import Turn
 
@@ -38,8 +38,21 @@ def test_without_agents_the_random_match_is_printed_as_before(capsys, tmp_path, 
     status, out, err = play(capsys, *argv)
     expected = random_match(seed, rotation=rotation)  # random_players(seed)
     assert (status, err) == (0, "")
-    assert out == "\n".join([*transcript(expected), f"record saved to {path}"]) + "\n"
+    assert out == "\n".join([*readable_transcript(expected), f"record saved to {path}"]) + "\n"
     assert path.read_text(encoding="utf-8") == dumps(expected) + "\n"
+
+
+def test_verbose_keeps_every_event_in_play_and_replay(capsys, tmp_path):
+    path = tmp_path / "g.json"
+    status, out, _err = play(capsys, "--seed", "2", "--verbose", "--json", str(path))
+    verbose = readable_transcript(random_match(2), verbose=True)
+    assert status == 0
+    assert out.splitlines()[:-1] == verbose
+    assert any(" passes " in line for line in verbose)
+    assert cli.main(["replay", str(path), "--verbose"]) == 0
+    assert capsys.readouterr().out.splitlines() == verbose
+    assert cli.main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == readable_transcript(random_match(2))
 
 
 def test_the_env121_package_does_not_import_the_agents():

@@ -133,6 +133,7 @@ def test_nhat_ban_shows_the_arrangement_to_its_declarer_and_the_badge_to_all():
 def test_a_win_is_explained_in_the_last_result():
     state = WON
     result = state.results[-1]
+    assert result.the is not None
     text = " ".join(texts(table_svg(state)))
     assert THE_BY_ID[result.the].name_vi in text
     assert f"= {result.points} Điểm" in text

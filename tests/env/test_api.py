@@ -173,8 +173,9 @@ def test_render_rgb_array_is_the_picture_of_the_god_view():
     assert isinstance(frame, np.ndarray)
     assert frame.shape == (HEIGHT, WIDTH, 3)
     assert frame.dtype == np.uint8
-    game = env.unwrapped.game
-    expected = table_rgb(game, None, PictureOptions(names=AGENTS, title="env121_v0"))
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, raw_env)
+    expected = table_rgb(unwrapped.game, None, PictureOptions(names=AGENTS, title="env121_v0"))
     np.testing.assert_array_equal(frame, expected)
 
 

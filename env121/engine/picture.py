@@ -676,7 +676,7 @@ def _legend(svg: _Svg) -> None:
         "the Gia huy (CRE) or a Cố Đô / Giang Hộ card",
         "◀ / ▶: the figure looks left / right",
         "red frame, khóa: locked by a Cướp (steal)",
-        "face down (blue back): a card hidden from view",
+        "blue back: hidden · others' face-up cards: seen taken",
     ]
     for i, note in enumerate(notes):
         svg.text(x + 12, y + 142 + 17 * i, note, size=11.5)
@@ -743,6 +743,9 @@ class Picture:
 
     def _repr_svg_(self) -> str:
         return self.svg
+
+    def __repr__(self) -> str:
+        return f"<Picture: {len(self.svg):,} characters of SVG>"
 
     def __str__(self) -> str:
         return self.svg

@@ -40,7 +40,7 @@ import importlib.util
 import io
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
@@ -146,13 +146,17 @@ class Scene:
     """Everything one picture shows, gathered from :class:`SeatView` objects only."""
 
     public: SeatView
-    """A view whose public fields (scores, table, offer, history) are drawn."""
+    """A view whose public fields (scores, the table, the offer, results) are drawn."""
     viewer: int | None
     """The seat whose view it is; None for the god view."""
     seats: tuple[SeatShown, ...]
+    """What is shown of each seat's free cards, seat 0..3."""
     history: tuple[Event, ...]
+    """The events of the vòng the picture may list."""
     num_van: int
-    left_figures: frozenset[int] = field(default_factory=frozenset)
+    """Ván in the match (public: the rules)."""
+    left_figures: frozenset[int]
+    """The figures that look left [R-1] (public: the rules)."""
 
 
 def seat_scene(view: SeatView, config: RuleConfig) -> Scene:
@@ -165,24 +169,15 @@ def seat_scene(view: SeatView, config: RuleConfig) -> Scene:
         else:
             hidden = view.hand_sizes[s] - len(view.known[s])
             seats.append(SeatShown((*view.known[s], *([None] * hidden))))
-    return Scene(
-        view,
-        view.seat,
-        tuple(seats),
-        view.history,
-        config.num_van,
-        config.left_figures,
-    )
+    return Scene(view, view.seat, tuple(seats), view.history, config.num_van, config.left_figures)
 
 
 def god_scene(state: State) -> Scene:
     """The scene of the god view: every seat's view joined, every event."""
     views = [observe(state, s) for s in range(NUM_SEATS)]
     seats = tuple(SeatShown(v.hand, v.nb_arrangement) for v in views)
-    acting = state.current_player
-    public = views[acting] if acting >= 0 else views[0]
     return Scene(
-        public,
+        views[0],  # the public fields are the same in every view
         None,
         seats,
         tuple(state.vong_events()),
@@ -216,10 +211,12 @@ def table_rgb(
 
 
 class _Svg:
-    """An SVG document being written: a list of element strings."""
+    """An SVG document being written: a list of element strings, and the
+    figures that look left under the match's rules (drawn on every card)."""
 
-    def __init__(self) -> None:
+    def __init__(self, left_figures: frozenset[int]) -> None:
         self.parts: list[str] = []
+        self.left_figures = left_figures
 
     def add(self, element: str) -> None:
         self.parts.append(element)
@@ -234,11 +231,9 @@ class _Svg:
         fill: str = _INK,
         anchor: str = "start",
         weight: str = "normal",
-        cls: str = "",
     ) -> None:
         extra = f' font-weight="{weight}"' if weight != "normal" else ""
         extra += f' text-anchor="{anchor}"' if anchor != "start" else ""
-        extra += f' class="{cls}"' if cls else ""
         self.add(
             f'<text x="{x:g}" y="{y:g}" font-size="{size:g}" fill="{fill}"{extra}>'
             f"{escape(content)}</text>"
@@ -315,7 +310,6 @@ def _card(
     card: int | None,
     *,
     scale: float = 1.0,
-    left_figures: frozenset[int],
     zone: str,
     seat: int | None = None,
     locked: bool = False,
@@ -354,7 +348,9 @@ def _card(
     if honour:
         svg.rect(4, 4, CARD_W - 8, CARD_H - 8, stroke=_HONOUR_GOLD, width=1, rx=4)
     svg.text(7, 17, FIGURE_CODES[figure], size=13, weight="bold")
-    svg.text(CARD_W - 6, 16, _facing(figure, left_figures), size=11, fill=_SOFT_INK, anchor="end")
+    svg.text(
+        CARD_W - 6, 16, _facing(figure, svg.left_figures), size=11, fill=_SOFT_INK, anchor="end"
+    )
     svg.text(CARD_W / 2, 51, FIGURE_GLYPHS[figure], size=29, fill=colour, anchor="middle")
     svg.text(CARD_W / 2, 66, FIGURE_NAMES_VI[figure], size=8.5, fill=_SOFT_INK, anchor="middle")
     svg.add(
@@ -378,9 +374,8 @@ def _card(
 
 def card_svg(card: int | None, config: RuleConfig | None = None) -> str:
     """One card alone as an SVG document (``None``: its back)."""
-    svg = _Svg()
-    left = (config or RuleConfig()).left_figures
-    _card(svg, 2, 2, card, left_figures=left, zone="alone")
+    svg = _Svg((config or RuleConfig()).left_figures)
+    _card(svg, 2, 2, card, zone="alone")
     return _document(svg, CARD_W + 4, CARD_H + 4)
 
 
@@ -409,7 +404,7 @@ _PLACES: dict[int, tuple[float, float]] = {
 
 def scene_svg(scene: Scene, options: PictureOptions) -> str:
     """The SVG of a scene (see :func:`table_svg`)."""
-    svg = _Svg()
+    svg = _Svg(scene.left_figures)
     svg.rect(0, 0, WIDTH, HEIGHT, fill=_FELT)
     svg.rect(8, 8, WIDTH - 16, HEIGHT - 16, stroke="#2f7a4f", width=2, rx=14)
     bottom = 0 if scene.viewer is None else scene.viewer
@@ -458,43 +453,17 @@ def _seat(svg: _Svg, scene: Scene, seat: int, x: float, y: float, options: Pictu
                     cx + CARD_W / 2, cards_y + 52, "gap", size=12, fill="#e0e0e0", anchor="middle"
                 )
             else:
-                _card(
-                    svg,
-                    cx,
-                    cards_y,
-                    card,
-                    left_figures=scene.left_figures,
-                    zone="arrangement",
-                    seat=seat,
-                )
+                _card(svg, cx, cards_y, card, zone="arrangement", seat=seat)
         return
     for i, free in enumerate(shown.cards):
-        _card(
-            svg,
-            x + i * step,
-            cards_y,
-            free,
-            left_figures=scene.left_figures,
-            zone="hand",
-            seat=seat,
-        )
+        _card(svg, x + i * step, cards_y, free, zone="hand", seat=seat)
     for j, lock in enumerate(view.locked[seat]):
         cx = x + (len(shown.cards) + j) * step
-        _card(
-            svg,
-            cx,
-            cards_y,
-            lock,
-            left_figures=scene.left_figures,
-            zone="locked",
-            seat=seat,
-            locked=True,
-        )
+        _card(svg, cx, cards_y, lock, zone="locked", seat=seat, locked=True)
 
 
 def _middle(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     view = scene.public
-    left = scene.left_figures
     x0, x1 = _PLACES[3][0] + _ROW_W + 12, _PLACES[1][0] - 12
     mid = (x0 + x1) / 2
     small = 0.72
@@ -504,7 +473,7 @@ def _middle(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     row_w = sw + 26 + 4 * sw + 3 * 6
     cx = mid - row_w / 2
     svg.text(cx + sw / 2, top, "Chỉ Điểm", size=12, fill="#fff", anchor="middle")
-    _card(svg, cx, top + 6, view.chi_diem, scale=small, left_figures=left, zone="chi_diem")
+    _card(svg, cx, top + 6, view.chi_diem, scale=small, zone="chi_diem")
     ax = cx + sw + 26
     turned = len(view.an_si_revealed)
     svg.text(
@@ -517,15 +486,13 @@ def _middle(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     )
     for i in range(4):
         card = view.an_si_revealed[i] if i < turned else None
-        _card(svg, ax + i * (sw + 6), top + 6, card, scale=small, left_figures=left, zone="an_si")
+        _card(svg, ax + i * (sw + 6), top + 6, card, scale=small, zone="an_si")
     # the Nọc and the card on offer
     row = top + sh + 40
     nx = x0 + 8
     for k in range(3):
         if view.noc_left > k:
-            _card(
-                svg, nx + 2 * k, row + 20 - 2 * k, None, scale=small, left_figures=left, zone="noc"
-            )
+            _card(svg, nx + 2 * k, row + 20 - 2 * k, None, scale=small, zone="noc")
     svg.text(
         nx + sw / 2 + 2,
         row + 20 + sh + 16,
@@ -549,16 +516,7 @@ def _middle(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
             anchor="middle",
             weight="bold",
         )
-        _card(
-            svg,
-            ox,
-            row + 12,
-            view.offer_card,
-            scale=big,
-            left_figures=left,
-            zone="offer",
-            glow=_ACT_YELLOW,
-        )
+        _card(svg, ox, row + 12, view.offer_card, scale=big, zone="offer", glow=_ACT_YELLOW)
         how = "flipped" if view.offer_flipped else "put out"
         lines = [f"{how} by {options.names[view.offer_exposer]}"]
         acting = view.current_player
@@ -588,15 +546,7 @@ def _middle(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     tiny = 0.6
     dx = mid - len(dead) * (CARD_W * tiny + 4) / 2
     for i, card in enumerate(dead):
-        _card(
-            svg,
-            dx + i * (CARD_W * tiny + 4),
-            dead_y + 6,
-            card,
-            scale=tiny,
-            left_figures=left,
-            zone="dead",
-        )
+        _card(svg, dx + i * (CARD_W * tiny + 4), dead_y + 6, card, scale=tiny, zone="dead")
 
 
 def _phase_text(view: SeatView, names: Sequence[str]) -> str:

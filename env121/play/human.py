@@ -35,7 +35,7 @@ from env121.engine.actions import (
 )
 from env121.engine.game import swap_kind_between
 from env121.engine.picture import seat_scene
-from env121.engine.render import SEAT_NAMES, format_event
+from env121.engine.render import SEAT_NAMES, describe_result, format_event
 from env121.engine.state import VONG_PER_VAN, NhatBanDeclined, Phase, TheTrangDeclined
 from env121.engine.view import SeatView
 from env121.play.moves import named_moves
@@ -91,7 +91,11 @@ def table_panel(view: SeatView, config: RuleConfig, names: Sequence[str] = SEAT_
         "   Ẩn Sĩ ",
         cards_text([*view.an_si_revealed, *([None] * (4 - hidden))]),
     )
-    lines: list[Text | Table] = [indicators]
+    lines: list[Text | Table] = []
+    if view.results:
+        last = view.results[-1]
+        lines.append(Text(f"Last vòng ({last.vong + 1}): {describe_result(last, names)}", "dim"))
+    lines.append(indicators)
     if view.offer_card >= 0:
         how = "flipped" if view.offer_flipped else "put out"
         offer = Text.assemble(

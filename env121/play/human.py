@@ -206,10 +206,12 @@ class HumanAgent:
         for number, (_, description) in enumerate(moves, start=1):
             self.console.print(f"  {number:>2}  {description}")
         while True:
-            answer = self.console.input(
-                f"your move (1–{len(moves)}, q to leave)> ", stream=self.stdin
-            )
-            if self.stdin is not None and not answer:
+            prompt = f"your move (1–{len(moves)}, q to leave)> "
+            try:
+                answer = self.console.input(prompt, stream=self.stdin)
+            except EOFError as end:  # input() at the end of standard input
+                raise LeftTheTable("the input ended") from end
+            if self.stdin is not None and not answer:  # readline() at the end of a stream
                 raise LeftTheTable("the input ended")
             try:
                 return parse_choice(answer, moves)

@@ -3,6 +3,7 @@ pseudo-terminal to the end of a seeded ván, typos included."""
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -114,3 +115,15 @@ def test_a_wrong_human_seat_or_spec_count_is_an_error(capsys, argv, message):
     out, err = capsys.readouterr()
     assert (status, out) == (2, "")
     assert message in err
+
+
+def test_the_end_of_standard_input_leaves_like_q(tmp_path):
+    record = tmp_path / "game.json"
+    argv = ["play", "--seed", "6", "--human", "S1", "--json", str(record)]
+    done = subprocess.run(
+        [sys.executable, "-c", COMMAND, *argv], input="\n1\n", capture_output=True, text=True
+    )
+    assert done.returncode == 130
+    assert done.stdout.splitlines()[-1].startswith("left the game at ván 1, vòng 1;")
+    assert "Traceback" not in done.stderr
+    assert load(record).actions

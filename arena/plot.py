@@ -6,8 +6,8 @@ table — per 1-vs-3 matchup, or the round-robin's one — titled with its name,
 one line per player in it:
 
 * left, mean points per ván with its 95% interval clustered by deal (0, the
-  grey line, is even; in 1 vs 3 the challenger's value is its advantage),
-  the numbers written on the right;
+  grey line, is even; in 1 vs 3 the challenger's value, in blue, is its
+  advantage, the reference's in grey), the numbers written on the right;
 * right, the share of matches the player finished 1st, 2nd, 3rd and 4th.
 
 The last row is the OpenSkill ratings: ``μ ± 3σ`` as a bar, the ordinal
@@ -40,6 +40,10 @@ from arena.metrics import AgentStats
 from arena.tournament import TournamentResult
 
 RANK_COLOURS = ("#2b8a3e", "#74b816", "#f59f00", "#e03131")
+CHALLENGER = "#1c7ed6"
+"""The colour of a 1-vs-3 challenger's interval (and of every round-robin player's)."""
+REFERENCE = "#868e96"
+"""The colour of a 1-vs-3 reference's interval."""
 WIDTH = 12.0
 """Inches, with names of up to ``SHORT_NAME`` characters; the height grows with the rows."""
 SHORT_NAME = 12
@@ -87,7 +91,7 @@ def results_figure(result: TournamentResult) -> Figure:
         points = figure.add_subplot(grid[i, 0])
         ranks = figure.add_subplot(grid[i, 1], sharey=points)
         shown = {result.shown(label): stats for label, stats in agents.items()}
-        _table_row(points, ranks, result.shown(name), shown)
+        _table_row(points, ranks, result.shown(name), shown, one_vs_three=result.mode == "1v3")
         if i == 0:
             _rank_legend(ranks)
     rated = [(result.shown(spec), r.mu, r.sigma) for spec, r in ratings]
@@ -114,12 +118,15 @@ def title(result: TournamentResult) -> str:
     )
 
 
-def _table_row(points: Axes, ranks: Axes, name: str, agents: dict[str, AgentStats]) -> None:
+def _table_row(
+    points: Axes, ranks: Axes, name: str, agents: dict[str, AgentStats], *, one_vs_three: bool
+) -> None:
     points.set_title(wrap(name, TITLE_WIDTH), loc="left", fontweight="bold")
     ranks.tick_params(labelleft=False)
     labels = list(agents)
     estimates = [stats.metrics["points_per_van"] for stats in agents.values()]
-    _intervals(points, labels, estimates)
+    colours = [CHALLENGER if i == 0 or not one_vs_three else REFERENCE for i in range(len(labels))]
+    _intervals(points, labels, estimates, colours)
     points.axvline(0, color="grey", linewidth=0.8, zorder=0)
     points.set_xlabel("mean points per ván (95% CI)")
 
@@ -150,13 +157,15 @@ def _rank_legend(ranks: Axes) -> None:
     )
 
 
-def _intervals(axes: Axes, labels: Sequence[str], estimates: Sequence[Estimate]) -> None:
+def _intervals(
+    axes: Axes, labels: Sequence[str], estimates: Sequence[Estimate], colours: Sequence[str]
+) -> None:
     """One line per player: its mean with its interval; the numbers on the right."""
     y = list(range(len(labels)))
-    means = [_zero_if_nan(e.mean) for e in estimates]
-    lower = [m - e.low if e.has_interval else 0.0 for m, e in zip(means, estimates, strict=True)]
-    upper = [e.high - m if e.has_interval else 0.0 for m, e in zip(means, estimates, strict=True)]
-    axes.errorbar(means, y, xerr=[lower, upper], fmt="o", capsize=4)
+    for i, (estimate, colour) in enumerate(zip(estimates, colours, strict=True)):
+        mean = _zero_if_nan(estimate.mean)
+        spread = [mean - estimate.low, estimate.high - mean] if estimate.has_interval else [0, 0]
+        axes.errorbar(mean, i, xerr=[[spread[0]], [spread[1]]], fmt="o", capsize=4, color=colour)
     axes.set_yticks(y, [wrap(label) for label in labels])
     axes.set_ylim(len(labels) - 0.5, -0.5)  # the first player on top
     axes.margins(x=0.08)

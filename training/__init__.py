@@ -5,6 +5,7 @@
 * :mod:`training.pool` — the on-disk pool of learner snapshots and the
   opponent mixture the environments draw from;
 * :mod:`training.stats` — the learner's per-episode rates (``charts/…``);
+* :mod:`training.curves` — a run's learning curves, ``curves.png``;
 * :mod:`training.checkpoint` — weights-only export and pickle-free resume;
 * :mod:`training.evaluation` — the arena's 1-vs-3 evaluation.
 

@@ -28,6 +28,7 @@ A run directory holds::
     config.yaml          the config (rewritten on --resume with its overrides)
     tb/                  TensorBoard: SB3's train/… and rollout/…, charts/…, eval/…
     charts.jsonl         the charts/… values per rollout (step, then the rates)
+    curves.png           charts.jsonl and eval.jsonl drawn (env121 train; training.curves)
     eval.csv, eval.jsonl one row per evaluation
     pool/                snapshots + manifest.json (the opponent pool)
     checkpoints/         step_<N>/ (training state + policy), latest.json

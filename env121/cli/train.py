@@ -77,6 +77,7 @@ def run_train(
     progress: bool = True,
 ) -> int:
     """``env121 train``: train, then print where everything went."""
+    from training.curves import plot_curves
     from training.ppo_selfplay import available_presets, load_config, train
 
     if resume is not None and preset is not None:
@@ -94,6 +95,7 @@ def run_train(
         f"({result.steps_per_second:,.0f} steps/s)"
     )
     print(f"run:    {result.out}   (tensorboard --logdir {result.out / 'tb'})")
+    print(f"curves: {plot_curves(result.out)}")
     print(f"policy: ppo:{result.policy}")
     if result.evaluations:
         last = result.evaluations[-1]

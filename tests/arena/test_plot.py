@@ -4,21 +4,16 @@ any number of matchups and for long agent names, with no matplotlib warning."""
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import warnings
 
 import pytest
-from matplotlib.figure import Figure
-from matplotlib.text import Text
-from matplotlib.transforms import Bbox
 
 import tests.support.arena_agents  # noqa: F401  # registers coin and dice
 from arena import TournamentResult, run_tournament
 from arena.plot import plot_results, results_figure, title, wrap
 from env121.rules.config import RuleConfig
+from tests.support.layout import check_layout, drawn, legend_boxes
 
 CONFIG = RuleConfig(num_van=1)
-MIN_PANEL_INCHES = 0.6
 
 
 @pytest.fixture(scope="module")
@@ -51,60 +46,14 @@ def long_names(result: TournamentResult) -> TournamentResult:
     return dataclasses.replace(result, names=names)
 
 
-def drawn(figure: Figure) -> list[tuple[str, Bbox]]:
-    """Lay ``figure`` out and draw it, failing on any warning (a collapsed
-    layout warns); returns every drawn text's content and box in pixels."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        figure.canvas.draw()
-    renderer = figure.canvas.get_renderer()  # type: ignore[attr-defined]
-    tick_labels: set[int] = set()
-    shown: list[Text] = []
-    for axes in figure.axes + [c for a in figure.axes for c in a.child_axes]:
-        for axis in (axes.xaxis, axes.yaxis):
-            ticks = axis.get_major_ticks() + axis.get_minor_ticks()
-            tick_labels |= {id(label) for tick in ticks for label in (tick.label1, tick.label2)}
-            low, high = sorted(axis.get_view_interval())
-            shown += [  # ticks outside the view are not drawn
-                label
-                for tick in ticks
-                if low - 1e-9 <= tick.get_loc() <= high + 1e-9
-                for label in (tick.label1, tick.label2)
-            ]
-    texts = [t for t in figure.findobj(Text) if id(t) not in tick_labels] + shown
-    return [
-        (text.get_text(), text.get_window_extent(renderer))
-        for text in texts
-        if text.get_visible() and text.get_text().strip()
-    ]
-
-
-def check_layout(figure: Figure) -> None:
-    texts = drawn(figure)
-    page = figure.bbox
-    for text, box in texts:
-        assert page.x0 - 1 <= box.x0 and box.x1 <= page.x1 + 1, f"{text!r} leaves the figure"
-        assert page.y0 - 1 <= box.y0 and box.y1 <= page.y1 + 1, f"{text!r} leaves the figure"
-    for (a, box_a), (b, box_b) in itertools.combinations(texts, 2):
-        assert not box_a.overlaps(box_b), f"{a!r} overlaps {b!r}"
-    panels = [axes.get_window_extent() for axes in figure.axes]
-    for panel in panels:
-        assert min(panel.width, panel.height) >= MIN_PANEL_INCHES * figure.dpi, "a panel collapsed"
-    for box_a, box_b in itertools.combinations(panels, 2):
-        assert not box_a.overlaps(box_b), "two panels overlap"
-    legends = [found for axes in figure.axes if (found := axes.get_legend()) is not None]
-    assert len(legends) == 1
-    box = legends[0].get_window_extent()
-    assert page.contains(box.x0, box.y0) and page.contains(box.x1, box.y1)
-    assert not any(box.overlaps(panel) for panel in panels), "the legend covers a panel"
-
-
 @pytest.mark.parametrize("fixture", ["one_matchup", "five_matchups", "round_robin"])
 @pytest.mark.parametrize("names", ["as given", "long"])
 def test_the_layout_holds_for_any_number_of_rows_and_long_names(fixture, names, request):
     result = request.getfixturevalue(fixture)
     figure = results_figure(result if names == "as given" else long_names(result))
-    check_layout(figure)
+    check_layout(figure, legends=1)
+    panels = [axes.get_window_extent() for axes in figure.axes]
+    assert not any(legend_boxes(figure)[0].overlaps(panel) for panel in panels)
     rows = len(result.tables) + 1  # the ratings
     assert len([a for a in figure.axes if a.get_title(loc="left")]) == rows
 

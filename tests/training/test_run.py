@@ -47,6 +47,7 @@ def test_the_cli_trains_and_rejects_bad_settings(tmp_path, capsys):
         main(["train", "--preset", "tiny", "--out", str(out), "--no-progress", "--set", *TINY]) == 0
     )
     assert f"ppo:{out / 'policy.safetensors'}" in capsys.readouterr().out
+    assert (out / "curves.png").is_file()
     assert main(["train", "--preset", "tiny", "--set", "n_stesp=64"]) == 2
     assert "'n_stesp' is not a config field" in capsys.readouterr().err
     assert main(["train", "--preset", "tiny", "--set", "n_envs=two"]) == 2

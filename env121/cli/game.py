@@ -1,9 +1,11 @@
 """The ``play`` and ``replay`` subcommands of the ``env121`` CLI.
 
 * ``env121 play --seed S [--rotation R] [--agents SPEC SPEC SPEC SPEC]
-  [--json FILE]`` — a seeded match, printed event by event in the card
-  notation; with ``--json`` its game record is saved too (``replay`` replays
-  it). Without ``--agents`` all four seats are uniform-random players
+  [--json FILE] [rule options]`` — a seeded match, printed event by event in
+  the card notation; with ``--json`` its game record is saved too (``replay``
+  replays it). The rule options are ``tournament``'s
+  (:mod:`env121.rules.options`; a bad value: ``error: …``, exit status 2).
+  Without ``--agents`` all four seats are uniform-random players
   (:func:`env121.play.random_agent.random_players`: one generator, the stream
   ``RANDOM_PLAYERS`` of ``S``). With
   ``--agents`` seats ``S0`` … ``S3`` are played by four new agents built from
@@ -39,6 +41,7 @@ from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import NUM_SEATS, State
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.random_agent import random_players
+from env121.rules.options import HelpFormatter, add_rule_options, rule_config
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
@@ -51,6 +54,7 @@ def add_subcommands(subparsers: Any) -> None:
         help="play a seeded match between random players or the given agents",
         description="Play a seeded match, printed move by move: uniform-random players, "
         "or the four agents given with --agents.",
+        formatter_class=HelpFormatter,
     )
     play.add_argument("--seed", type=int, required=True, help="match seed (non-negative)")
     play.add_argument("--json", metavar="FILE", help="also save the game record to FILE")
@@ -64,12 +68,14 @@ def add_subcommands(subparsers: Any) -> None:
         help="exactly four agent specs, for seats S0..S3 in order (greedy, random, "
         "mc:budget=8, ppo:FILE.safetensors, …); default: four uniform-random players",
     )
+    add_rule_options(play)
     play.set_defaults(func=run_play)
 
     replay = subparsers.add_parser(
         "replay",
         help="replay a game record and print its transcript",
         description="Load a JSON game record, replay every action, print the transcript.",
+        formatter_class=HelpFormatter,
     )
     replay.add_argument("file", help="a record written by `play --json` or records.save")
     replay.set_defaults(func=run_replay)
@@ -85,7 +91,7 @@ def agent_seed(seed: int, seat: int) -> int:
 def run_play(args: argparse.Namespace) -> int:
     """``play``: print each event as it happens; save the record if asked."""
     try:
-        state = new_game(args.seed, rotation=args.rotation)
+        state = new_game(args.seed, rule_config(args), rotation=args.rotation)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -10,11 +10,11 @@ import pytest
 
 from env121.cli import main
 from tests.support.training_helpers import TINY, tiny_run
+from training import available_presets
 from training.checkpoint import load_training_state
 from training.pool import read_manifest
 from training.ppo_selfplay import (
     RunFiles,
-    available_presets,
     load_config,
     make_model,
     make_vec_env,

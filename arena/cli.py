@@ -11,8 +11,9 @@ Examples::
 followed by ``key=value`` continues the previous spec's parameters, so
 ``--pool random,mc:budget=50,width=2`` is the two agents ``random`` and
 ``mc:budget=50,width=2``. Results go to ``--out`` (``results.json``,
-``results.csv``, ``results.png``). Bad specs or values exit with status 2 and
-a message naming them.
+``results.csv``, ``results.png``). The rule options (``--num-van``,
+``--payment-rounding``, …) are ``env121 play``'s (:mod:`env121.rules.options`).
+Bad specs or values exit with status 2 and a message naming them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from agents.registry import AgentSpecError, available_agents, parse_spec
-from env121.rules.config import NUM_VAN_CHOICES, RuleConfig
+from env121.rules.config import RuleConfig
+from env121.rules.options import HelpFormatter, add_rule_options, rule_config
 
 DEFAULT_OUT = "tournament_results"
 PROG = "env121 tournament"
@@ -35,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a duplicate-format tournament between agents and report "
         "every metric with 95% confidence intervals clustered by deal.",
         epilog=f"agents: {', '.join(available_agents())} (spec: name or name:key=value,…)",
+        formatter_class=HelpFormatter,
     )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument(
@@ -50,23 +53,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="A,B,C",
         help="a round-robin over these agents (comma- or space-separated)",
     )
-    parser.add_argument("--deals", type=int, default=100, help="deals to play (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument(
-        "--num-van",
-        type=int,
-        default=1,
-        choices=NUM_VAN_CHOICES,
-        help="ván per match (default 1)",
-    )
-    parser.add_argument(
-        "--out", default=DEFAULT_OUT, help=f"output directory (default {DEFAULT_OUT}/)"
-    )
+    parser.add_argument("--deals", type=int, default=100, help="deals to play")
+    parser.add_argument("--seed", type=int, default=0, help="tournament seed")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="output directory")
     parser.add_argument("--no-plot", action="store_true", help="do not write results.png")
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no tables (files only)"
     )
+    add_rule_options(parser)
     return parser
 
 
@@ -99,11 +94,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--{name} {getattr(args, name)}: expected an integer ≥ 1")
     if args.seed < 0:
         parser.error(f"--seed {args.seed}: expected an integer ≥ 0")
-    return _run(args, matchups, pool, [*PROG.split(), *arguments])
+    try:
+        config = rule_config(args)
+    except ValueError as error:
+        parser.error(str(error))
+    return _run(args, config, matchups, pool, [*PROG.split(), *arguments])
 
 
 def _run(
     args: argparse.Namespace,
+    config: RuleConfig,
     matchups: list[tuple[str, str]],
     pool: list[str],
     command: list[str],
@@ -122,7 +122,7 @@ def _run(
             deals=args.deals,
             seed=args.seed,
             jobs=args.jobs,
-            config=RuleConfig(num_van=args.num_van),
+            config=config,
             progress=progress,
         )
 

@@ -14,6 +14,11 @@ the summed denominator. Then
   of freedom).
 
 With equal cluster sizes this is exactly the t-interval of the cluster means.
+A ratio that cannot leave a range — a share in [0, 1], a mean rank in [1, 4]
+— has its interval clipped to that range (``bounds``): the linearized
+interval is symmetric and, on a few deals, reaches far past the range (a
+share of 0.5 ± 3.2 on two deals); clipped, it still covers the true value
+whenever the unclipped one does, since the true value lies in the range.
 With fewer than two clusters there is no variance to estimate: the interval is
 ``nan`` (and says so through :attr:`Estimate.clusters`); with ``ΣN = 0`` (an
 agent that never won has no Điểm per win) the estimate itself is ``nan``.
@@ -67,11 +72,13 @@ def clustered_ratio(
     numerators: Sequence[float] | np.ndarray,
     denominators: Sequence[float] | np.ndarray,
     confidence: float = CONFIDENCE,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
 ) -> Estimate:
     """``ΣY / ΣN`` with its cluster-robust t-interval (see the module docstring).
 
     ``numerators[g]`` and ``denominators[g]`` are the sums ``Y_g`` and ``N_g``
-    of cluster ``g``; clusters with ``N_g = 0`` still count in ``G``.
+    of cluster ``g``; clusters with ``N_g = 0`` still count in ``G``. The
+    interval is clipped to ``bounds``, the range the ratio cannot leave.
     """
     y = np.asarray(numerators, dtype=np.float64)
     n = np.asarray(denominators, dtype=np.float64)
@@ -90,7 +97,10 @@ def clustered_ratio(
     residuals = y - ratio * n
     variance = clusters / (clusters - 1) * float(np.sum(residuals**2)) / total**2
     half_width = float(stats.t.ppf(0.5 + confidence / 2, clusters - 1)) * math.sqrt(variance)
-    return Estimate(ratio, ratio - half_width, ratio + half_width, clusters)
+    lowest, highest = bounds
+    return Estimate(
+        ratio, max(lowest, ratio - half_width), min(highest, ratio + half_width), clusters
+    )
 
 
 __all__ = ["CONFIDENCE", "Estimate", "clustered_ratio"]

@@ -3,7 +3,9 @@
 * ``results.json`` — everything: the command and rule config, package
   versions, the deal seeds, the line-ups, per results table and agent every
   metric's estimate, totals and per-deal cluster sums (the raw data of each
-  interval), the ratings, and one line per game. A missing interval
+  interval), the ratings, and one line per game. Everything is keyed by
+  canonical specs; ``names`` maps them (and the labels and table names) to
+  the spelling the command used, which the report and the plot show. A missing interval
   (fewer than two deals) is ``null`` with a ``note``.
 * ``results.csv`` — one row per table × agent × metric, then the agent's
   totals (``total_den``, …: the value in ``mean``), then one row per rating
@@ -94,6 +96,7 @@ def result_to_dict(
             for m in result.matchups
         ],
         "overall": _agents(result.overall) if result.overall else None,
+        "names": result.names,
         "rating_model": MODEL_NAME,
         "ratings": {spec: rating_to_dict(r) for spec, r in result.ratings.items()},
         "games": [_game(result, i) for i in range(len(result.games))],

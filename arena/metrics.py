@@ -26,11 +26,15 @@ name                      numerator                                denominator
 The game is zero-sum, so ``points_per_van`` of one agent against three equal
 copies of another is 0 in expectation: it is the *advantage* of 1 vs 3.
 ``decision_ms`` is wall-clock time and the only metric that is not
-reproducible.
+reproducible. Each interval is clipped to its metric's range
+(:attr:`Metric.bounds`): the rank shares and the rates that happen at most
+once a vòng to [0, 1], the mean rank to [1, 4], the other counts to ≥ 0;
+points are unbounded.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -52,8 +56,17 @@ class Metric:
     description: str
     numerator: Term
     denominator: Term
+    bounds: tuple[float, float] = (0.0, math.inf)
+    """The range the ratio cannot leave (default: a count, never negative);
+    its interval is clipped to it."""
     reproducible: bool = True
     """False for wall-clock measurements."""
+
+
+UNBOUNDED = (-math.inf, math.inf)
+SHARE = (0.0, 1.0)
+"""A share, or a count that is at most one a vòng (a vòng has one winner, ends
+at an Đền, and a seat declares Nhất Bản at most once in it)."""
 
 
 def _one(_seat: SeatRecord, _game: GameRecord) -> float:
@@ -71,6 +84,7 @@ def _rank_share(rank: int) -> Metric:
         f"share of matches finished in rank {rank} (ties share the better rank)",
         lambda seat, _game: float(seat.rank == rank),
         _one,
+        SHARE,
     )
 
 
@@ -81,6 +95,7 @@ METRICS: tuple[Metric, ...] = (
         "mean points per ván (match standing / ván scheduled)",
         lambda seat, _game: seat.standing,
         lambda _seat, game: game.van,
+        UNBOUNDED,
     ),
     Metric(
         "points_per_vong",
@@ -88,11 +103,24 @@ METRICS: tuple[Metric, ...] = (
         "mean points per vòng played",
         lambda seat, _game: seat.standing,
         _vong,
+        UNBOUNDED,
     ),
     *(_rank_share(rank) for rank in range(1, 5)),
-    Metric("mean_rank", "mean rank", "mean final rank (1 = best)", lambda s, _g: s.rank, _one),
     Metric(
-        "win_rate", "win/vòng", "vòng won (Ù or Thế trắng) per vòng", lambda s, _g: s.wins, _vong
+        "mean_rank",
+        "mean rank",
+        "mean final rank (1 = best)",
+        lambda s, _g: s.rank,
+        _one,
+        (1.0, 4.0),
+    ),
+    Metric(
+        "win_rate",
+        "win/vòng",
+        "vòng won (Ù or Thế trắng) per vòng",
+        lambda s, _g: s.wins,
+        _vong,
+        SHARE,
     ),
     Metric(
         "points_per_win",
@@ -108,10 +136,18 @@ METRICS: tuple[Metric, ...] = (
         "Nhất Bản declared per vòng",
         lambda s, _g: s.nhat_ban,
         _vong,
+        SHARE,
     ),
-    Metric("den_rate", "Đền/vòng", "Đền (invalid Ù) per vòng", lambda s, _g: s.den, _vong),
+    Metric("den_rate", "Đền/vòng", "Đền (invalid Ù) per vòng", lambda s, _g: s.den, _vong, SHARE),
     Metric("den_per_match", "Đền/match", "Đền per match", lambda s, _g: s.den, _one),
-    Metric("draw_rate", "draw/vòng", "drawn vòng per vòng played", lambda _s, g: g.draws, _vong),
+    Metric(
+        "draw_rate",
+        "draw/vòng",
+        "drawn vòng per vòng played",
+        lambda _s, g: g.draws,
+        _vong,
+        SHARE,
+    ),
     Metric(
         "decision_ms",
         "ms/decision",
@@ -203,7 +239,7 @@ def _stats(
     metrics: dict[str, Estimate] = {}
     clusters: dict[str, ClusterSums] = {}
     for j, metric in enumerate(METRICS):
-        metrics[metric.name] = clustered_ratio(y[:, j], n[:, j])
+        metrics[metric.name] = clustered_ratio(y[:, j], n[:, j], bounds=metric.bounds)
         clusters[metric.name] = ClusterSums(
             tuple(deals), tuple(y[:, j].tolist()), tuple(n[:, j].tolist())
         )

@@ -2,14 +2,16 @@
 
 :func:`print_report` prints, for each results table (a 1-vs-3 matchup or the
 round-robin), its headline and one row per metric, then the ratings. On
-screen a metric is ``mean ±half-width`` of its 95% interval; the exact bounds
-are in ``results.json`` / ``results.csv``.
+screen a metric is ``mean ±half-width`` of its 95% interval, or ``mean [low,
+high]`` where the interval was clipped to the metric's range (a share at few
+deals); the exact bounds are in ``results.json`` / ``results.csv``. Agents
+are shown as the command spelled them (:attr:`TournamentResult.names`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 
 from rich.console import Console
@@ -57,9 +59,9 @@ def progress_bar(console: Console, description: str) -> Iterator[Callable[[int, 
 def print_report(result: TournamentResult, console: Console) -> None:
     """The headline(s), the metrics table(s) and the ratings."""
     for matchup in result.matchups:
-        console.print(headline(matchup))
+        console.print(headline(matchup, result.names))
     for title, agents in result.tables:
-        console.print(metrics_table(title, agents, result.deals))
+        console.print(metrics_table(title, agents, result.deals, result.names))
     console.print(ratings_table(result))
     games = len(result.games)
     console.print(
@@ -68,24 +70,38 @@ def print_report(result: TournamentResult, console: Console) -> None:
     )
 
 
-def headline(matchup: MatchupResult) -> str:
-    """``"greedy vs 3× random: advantage +12.3 [+4.5, +20.1] points per ván — …"``."""
+def headline(matchup: MatchupResult, names: Mapping[str, str] | None = None) -> str:
+    """``"greedy vs 3× random: advantage +12.3 [+4.5, +20.1] points per ván — …"``,
+    with labels and names shown as ``names`` maps them."""
+    names = names or {}
     advantage = matchup.advantage
-    text = f"[bold]{matchup.name}[/]: advantage {advantage.describe()} points per ván"
+    challenger = names.get(matchup.challenger, matchup.challenger)
+    text = f"[bold]{names.get(matchup.name, matchup.name)}[/]: advantage "
+    text += f"{advantage.describe()} points per ván"
     if not advantage.has_interval:
         return text
     if advantage.excludes_zero:
         verdict = "stronger" if advantage.mean > 0 else "weaker"
-        return f"{text} — the 95% CI excludes 0: {matchup.challenger} is {verdict}"
+        return f"{text} — the 95% CI excludes 0: {challenger} is {verdict}"
     return f"{text} — the 95% CI includes 0: no clear difference"
 
 
-def metrics_table(title: str, agents: dict[str, AgentStats], deals: int) -> Table:
-    """One row per metric, one column per agent: ``mean ±half-width`` of the 95% CI."""
-    table = Table(title=f"{title} — {deals} deal(s); mean ± 95% CI half-width, clustered by deal")
+def metrics_table(
+    title: str,
+    agents: dict[str, AgentStats],
+    deals: int,
+    names: Mapping[str, str] | None = None,
+) -> Table:
+    """One row per metric, one column per agent: ``mean ±half-width`` of the 95% CI
+    (``[low, high]`` where it was clipped); title and labels shown as ``names`` maps them."""
+    names = names or {}
+    table = Table(
+        title=f"{names.get(title, title)} — {deals} deal(s); mean ± 95% CI half-width "
+        "(or [low, high] where clipped to the metric's range), clustered by deal"
+    )
     table.add_column("metric")
     for label in agents:
-        table.add_column(label, justify="right")
+        table.add_column(names.get(label, label), justify="right")
     for metric in METRICS:
         name = f"{metric.header} %" if metric.name in PERCENT else metric.header
         table.add_row(name, *(_cell(metric.name, s.metrics[metric.name]) for s in agents.values()))
@@ -99,21 +115,25 @@ def ratings_table(result: TournamentResult) -> Table:
         table.add_column(column, justify="left" if column == "agent" else "right")
     for spec, r in sorted(result.ratings.items(), key=lambda item: -item[1].ordinal):
         span = f"[{r.low:.2f}, {r.high:.2f}]"
-        table.add_row(spec, f"{r.ordinal:.2f}", f"{r.mu:.2f}", span, str(r.games))
+        table.add_row(result.shown(spec), f"{r.ordinal:.2f}", f"{r.mu:.2f}", span, str(r.games))
     return table
 
 
 def _cell(name: str, estimate: Estimate) -> str:
-    """``"12.3 ±4.5"``; percentages for shares; ``–`` for no data."""
+    """``"12.3 ±4.5"``, or ``"50.0 [0.0, 100.0]"`` for an interval clipped to its
+    range; percentages for shares; ``–`` for no data."""
     if math.isnan(estimate.mean):
         return "–"
     scale = 100.0 if name in PERCENT else 1.0
     mean = scale * estimate.mean
     digits = 1 if name in ONE_DECIMAL or name in PERCENT else (2 if abs(mean) >= 1 else 3)
     text = f"{mean:.{digits}f}"
-    if estimate.has_interval:
-        text += f" ±{scale * (estimate.high - estimate.mean):.{digits}f}"
-    return text
+    if not estimate.has_interval:
+        return text
+    below, above = estimate.mean - estimate.low, estimate.high - estimate.mean
+    if math.isclose(below, above, rel_tol=1e-9, abs_tol=1e-12):
+        return f"{text} ±{scale * above:.{digits}f}"
+    return f"{text} [{scale * estimate.low:.{digits}f}, {scale * estimate.high:.{digits}f}]"
 
 
 __all__ = ["headline", "metrics_table", "print_report", "progress_bar", "ratings_table"]

@@ -90,6 +90,11 @@ class Schedule:
         return tuple(dict.fromkeys(s for lineup in self.lineups for s in lineup.specs))
 
 
+def matchup_name(challenger: str, reference: str) -> str:
+    """``"greedy vs 3× random"``: the name of a 1-vs-3 matchup."""
+    return f"{challenger} vs 3× {reference}"
+
+
 def plan_one_vs_three(matchups: Sequence[tuple[str, str]]) -> Schedule:
     """One line-up and one group per ``(challenger, reference)`` pair."""
     if not matchups:
@@ -106,7 +111,7 @@ def plan_one_vs_three(matchups: Sequence[tuple[str, str]]) -> Schedule:
         )
         groups.append(
             Group(
-                f"{challenger} vs 3× {reference}",
+                matchup_name(challenger, reference),
                 labels,
                 (challenger, reference),
                 challenger=labels[0],
@@ -143,6 +148,7 @@ __all__ = [
     "Lineup",
     "Mode",
     "Schedule",
+    "matchup_name",
     "plan_one_vs_three",
     "plan_round_robin",
     "round_robin_lineups",

@@ -26,7 +26,7 @@ from arena.execute import play_all
 from arena.metrics import AgentStats, agent_stats
 from arena.play import AgentCache, GameRecord, GameTask
 from arena.ratings import Rating, rate_games
-from arena.schedule import Mode, Schedule, plan_one_vs_three, plan_round_robin
+from arena.schedule import Mode, Schedule, matchup_name, plan_one_vs_three, plan_round_robin
 from arena.seeds import agent_seed, deal_seeds
 from env121.engine.state import NUM_SEATS
 from env121.rules.config import RuleConfig
@@ -74,6 +74,10 @@ class TournamentResult:
     """OpenSkill rating per agent spec."""
     seconds: float
     """Wall-clock duration (not reproducible)."""
+    names: dict[str, str]
+    """What to show for each label, spec and table name: the same with every
+    agent spec as the user wrote it (``ppo:small``, which every result keys
+    by its canonical spec ``ppo:checkpoint=small``)."""
 
     @property
     def tables(self) -> list[tuple[str, dict[str, AgentStats]]]:
@@ -81,6 +85,10 @@ class TournamentResult:
         if self.mode == "1v3":
             return [(m.name, m.agents) for m in self.matchups]
         return [(self.schedule.groups[0].name, self.overall)]
+
+    def shown(self, key: str) -> str:
+        """A label, spec or table name as the user wrote its specs (see :attr:`names`)."""
+        return self.names.get(key, key)
 
 
 def one_vs_three(
@@ -130,7 +138,7 @@ def run_tournament(
     if not isinstance(config, RuleConfig):
         raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
     cache = AgentCache()
-    schedule = _plan(matchups, pool, cache)
+    schedule, written = _plan(matchups, pool, cache)
     seeds = deal_seeds(seed, deals)
     tasks = [
         GameTask(
@@ -164,33 +172,51 @@ def run_tournament(
         overall=_group_stats(schedule, games, 0) if schedule.mode == "round_robin" else {},
         ratings=_ratings(schedule, games),
         seconds=seconds,
+        names=_display_names(schedule, written),
     )
 
 
-def _plan(matchups: Sequence[tuple[str, str]], pool: Sequence[str], cache: AgentCache) -> Schedule:
-    """The schedule, with every spec checked (by building it) and made canonical."""
+def _plan(
+    matchups: Sequence[tuple[str, str]], pool: Sequence[str], cache: AgentCache
+) -> tuple[Schedule, dict[str, str]]:
+    """The schedule, with every spec checked (by building it) and made canonical,
+    and each canonical spec's first spelling as given."""
     if bool(matchups) == bool(pool):
         raise ValueError(
             "give either matchups (1 vs 3) or a pool (round-robin): "
             f"got {len(matchups)} matchup(s) and a pool of {len(pool)}"
         )
     canonical: dict[str, str] = {}
+    written: dict[str, str] = {}
 
     def check(spec: str) -> str:
         if spec not in canonical:
             agent = make_agent(spec)
             canonical[spec] = agent.spec
+            written.setdefault(agent.spec, spec.strip())
             cache.put(agent.spec, agent)
         return canonical[spec]
 
     if pool:
-        return plan_round_robin([check(spec) for spec in pool])
+        return plan_round_robin([check(spec) for spec in pool]), written
     pairs = []
     for pair in matchups:
         if len(pair) != 2:
             raise ValueError(f"matchup {pair!r} is not valid: expected (challenger, reference)")
         pairs.append((check(pair[0]), check(pair[1])))
-    return plan_one_vs_three(pairs)
+    return plan_one_vs_three(pairs), written
+
+
+def _display_names(schedule: Schedule, written: dict[str, str]) -> dict[str, str]:
+    """:attr:`TournamentResult.names`: labels start with their spec (:mod:`arena.schedule`)."""
+    names = dict(written)
+    for group in schedule.groups:
+        for label, spec in zip(group.labels, group.specs, strict=True):
+            names[label] = written[spec] + label[len(spec) :]
+        if group.challenger is not None:
+            challenger, reference = group.specs
+            names[group.name] = matchup_name(written[challenger], written[reference])
+    return names
 
 
 def _group_stats(

@@ -1,29 +1,42 @@
 """Training: self-play MaskablePPO for 121 (:mod:`training.ppo_selfplay`).
 
 * :func:`train` / :class:`Config` / :func:`load_config` — run a preset
-  (``training/presets/*.yaml``) with overrides, or resume a run;
+  (``training/presets/*.yaml``, listed by :func:`available_presets`) with
+  overrides, or resume a run;
 * :mod:`training.pool` — the on-disk pool of learner snapshots and the
   opponent mixture the environments draw from;
 * :mod:`training.stats` — the learner's per-episode rates (``charts/…``);
+* :mod:`training.curves` — a run's learning curves, ``curves.png``;
 * :mod:`training.checkpoint` — weights-only export and pickle-free resume;
 * :mod:`training.evaluation` — the arena's 1-vs-3 evaluation.
 
-The names above load torch and Stable-Baselines3 on first use.
+The names above load torch and Stable-Baselines3 on first use, except
+:func:`available_presets` (the command line lists the presets in its help).
 """
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+PRESETS_DIR = Path(__file__).parent / "presets"
+"""The shipped presets: ``NAME.yaml`` is ``--preset NAME``."""
+
+
+def available_presets() -> list[str]:
+    """Names of the shipped presets."""
+    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+
+
 if TYPE_CHECKING:
-    from training.ppo_selfplay import Config, TrainResult, available_presets, load_config, train
+    from training.ppo_selfplay import Config, TrainResult, load_config, train
 else:
 
     def __getattr__(name: str) -> Any:
         """Load :mod:`training.ppo_selfplay` on first use of its names."""
-        if name in ("Config", "TrainResult", "available_presets", "load_config", "train"):
+        if name in ("Config", "TrainResult", "load_config", "train"):
             from training import ppo_selfplay
 
             return getattr(ppo_selfplay, name)
         raise AttributeError(f"module 'training' has no attribute {name!r}")
 
 
-__all__ = ["Config", "TrainResult", "available_presets", "load_config", "train"]
+__all__ = ["PRESETS_DIR", "Config", "TrainResult", "available_presets", "load_config", "train"]

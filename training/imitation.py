@@ -32,10 +32,11 @@ three for the network of a training preset (``--teacher`` picks another agent).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,10 +224,6 @@ def _empty(width: int) -> Demonstrations:
     )
 
 
-def _play_matches(teacher: str, seeds: Sequence[int], gamma: float, inputs: str) -> Demonstrations:
-    return Demonstrations.concatenate([play_match(teacher, s, gamma, inputs) for s in seeds])
-
-
 def collect(
     teacher: str = "greedy",
     matches: int = 100,
@@ -234,25 +231,30 @@ def collect(
     gamma: float = 0.995,
     jobs: int = 1,
     inputs: str = "observation",
+    progress: Callable[[int, int], None] | None = None,
 ) -> Demonstrations:
     """Demonstrations of ``matches`` seeded matches (seeds ``seed``,
     ``seed + 1``, …) in ``jobs`` processes; the same arguments give the same
-    rows in the same order for any ``jobs``."""
+    rows in the same order for any ``jobs``. ``progress(done, matches)`` is
+    called as each match is added, in seed order."""
     if matches < 1 or jobs < 1:
         raise ValueError(f"matches={matches}, jobs={jobs} are not valid: expected both ≥ 1")
     make_agent(teacher)  # a bad spec fails here, before any process starts
     if inputs not in INPUTS:
         raise ValueError(f"inputs={inputs!r} is not valid: expected one of {sorted(INPUTS)}")
-    seeds = list(range(seed, seed + matches))
-    if jobs == 1:
-        return _play_matches(teacher, seeds, gamma, inputs)
-    chunks = [seeds[i::jobs] for i in range(jobs)]
-    with ProcessPoolExecutor(jobs) as pool:
-        parts = list(
-            pool.map(_play_matches, [teacher] * jobs, chunks, [gamma] * jobs, [inputs] * jobs)
-        )
-    everything = Demonstrations.concatenate(parts)
-    return everything.subset(np.argsort(everything.matches, kind="stable"))
+    seeds = range(seed, seed + matches)
+    arguments = ([teacher] * matches, seeds, [gamma] * matches, [inputs] * matches)
+    with contextlib.ExitStack() as stack:
+        if jobs == 1:
+            played: Iterator[Demonstrations] = map(play_match, *arguments)
+        else:
+            played = stack.enter_context(ProcessPoolExecutor(jobs)).map(play_match, *arguments)
+        parts = []
+        for part in played:  # in seed order
+            parts.append(part)
+            if progress is not None:
+                progress(len(parts), matches)
+    return Demonstrations.concatenate(parts)
 
 
 # ------------------------------------------------------------------ fitting
@@ -291,9 +293,11 @@ def fit(
     learning_rate: float = 1e-3,
     held_out: float = 0.1,
     seed: int = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> tuple[MaskableActorCriticPolicy, FitReport]:
     """Fit a fresh policy to ``demos``; the last ``held_out`` share of the
-    matches is kept out of training and reported on."""
+    matches is kept out of training and reported on. ``progress(done,
+    epochs)`` is called after each epoch."""
     if not 0 <= held_out < 1:
         raise ValueError(f"held_out={held_out} is not valid: expected 0 ≤ held_out < 1")
     if len(demos) == 0:
@@ -314,12 +318,14 @@ def fit(
     tensors = _tensors(train)
     optimizer = torch.optim.Adam(parameter_groups(policy, learning_rate))
     rng = np.random.default_rng(seed)
-    for _ in range(epochs):
+    for epoch in range(1, epochs + 1):
         for batch in np.array_split(rng.permutation(len(train)), max(1, len(train) // batch_size)):
             policy_loss, value_loss = _losses(policy, *(t[batch] for t in tensors))
             optimizer.zero_grad()
             torch.autograd.backward(policy_loss + 0.5 * value_loss)
             optimizer.step()
+        if progress is not None:
+            progress(epoch, epochs)
     agreement, rmse = evaluate(policy, test) if len(test) else (float("nan"), float("nan"))
     report = FitReport(
         train_rows=len(train),

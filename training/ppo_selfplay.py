@@ -28,6 +28,7 @@ A run directory holds::
     config.yaml          the config (rewritten on --resume with its overrides)
     tb/                  TensorBoard: SB3's train/… and rollout/…, charts/…, eval/…
     charts.jsonl         the charts/… values per rollout (step, then the rates)
+    curves.png           charts.jsonl and eval.jsonl drawn (env121 train; training.curves)
     eval.csv, eval.jsonl one row per evaluation
     pool/                snapshots + manifest.json (the opponent pool)
     checkpoints/         step_<N>/ (training state + policy), latest.json
@@ -65,6 +66,7 @@ from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import REWARD_MODES
 from env121.envs.single_seat import SingleSeat
 from env121.rules.config import RuleConfig
+from training import PRESETS_DIR, available_presets
 from training.checkpoint import (
     Network,
     export_policy,
@@ -76,7 +78,6 @@ from training.imitation import load_warm_start
 from training.pool import POOL, MixtureOpponent, OpponentMixture, SnapshotPool
 from training.stats import LearnerStats, StatsWindow
 
-PRESETS_DIR = Path(__file__).parent / "presets"
 VEC_ENVS = ("subproc", "dummy")
 
 
@@ -228,11 +229,6 @@ def _at_least(name: str, value: int, minimum: int) -> None:
 
 
 # ------------------------------------------------------------------ presets
-
-
-def available_presets() -> list[str]:
-    """Names of the shipped presets."""
-    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
 
 
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -1,9 +1,16 @@
 """The ``env121`` command line.
 
-* ``env121 score "<six cards>" --chi-diem CARD [--an-si CARD …] [--locked]
+``env121`` alone prints this help; ``env121 --version`` the version; every
+subcommand's ``--help`` shows its options' defaults.
+
+* ``env121 score "<six cards>" [--chi-diem CARD [--an-si CARD …]] [--locked]
   [--nhat-ban] [--dealer] [--self-drawn] [--last-card]`` scores a hand the way
   the engine does and prints the arrangement, the Thế and the point breakdown.
-* ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]`` plays
+  Without ``--chi-diem`` (a deal always has one, but a hand is often asked
+  about on its own) the indicators are not counted and the Quốc Sĩ members
+  that need the Chỉ Điểm (Thất Sĩ and above) cannot match; the output says so.
+* ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]
+  [rule options]`` plays
   a seeded match between random players — or, with ``--agents``, between the
   four agents of the specs (``greedy``, ``mc:budget=8``,
   ``ppo:FILE.safetensors``, …; loaded only then) — and prints it move by move;
@@ -13,10 +20,15 @@
   arena and the agents load only when this subcommand runs).
 * ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
   trains a self-play MaskablePPO agent (:mod:`training.ppo_selfplay`; torch
-  and Stable-Baselines3 load only when this subcommand runs).
+  and Stable-Baselines3 load only when this subcommand runs), then draws the
+  run's learning curves (``RUN_DIR/curves.png``).
 * ``env121 imitate [--preset NAME] [--teacher greedy] [--matches N] [--out DIR]``
   clones an agent's play into a warm start for ``env121 train --set
-  warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`).
+  warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`), with a
+  progress bar for the matches played and the epochs fitted.
+
+The rule options (``--num-van``, ``--payment-rounding``, …) are the same
+for ``play``, ``tournament`` and ``score`` (:mod:`env121.rules.options`).
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+import env121
 from env121.cli.game import add_subcommands as add_game_subcommands
 from env121.cli.train import add_subcommands as add_training_subcommands
 from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
@@ -40,7 +53,7 @@ from env121.rules.cards import (
     parse_card,
     parse_cards,
 )
-from env121.rules.config import RuleConfig
+from env121.rules.options import SCORING_FIELDS, HelpFormatter, add_rule_options, rule_config
 from env121.rules.payment import win_payments
 from env121.rules.scoring import HandScore, explain_no_win, score_hand
 from env121.rules.thes import THE_BY_ID
@@ -48,9 +61,13 @@ from env121.rules.thes import THE_BY_ID
 
 def _score(args: argparse.Namespace) -> int:
     cards = parse_cards(args.cards)
-    chi_diem = parse_card(args.chi_diem)
+    if args.an_si and args.chi_diem is None:
+        raise ValueError(
+            "--an-si needs --chi-diem: the Ẩn Sĩ are revealed in a deal, which has a Chỉ Điểm"
+        )
+    chi_diem = None if args.chi_diem is None else parse_card(args.chi_diem)
     an_si = parse_cards(args.an_si) if args.an_si else ()
-    config = RuleConfig(payment_rounding=args.payment_rounding)
+    config = rule_config(args)
     result = score_hand(
         cards,
         chi_diem=chi_diem,
@@ -63,7 +80,12 @@ def _score(args: argparse.Namespace) -> int:
         config=config,
     )
     print(f"hand:      {format_cards(cards)}")
-    print(f"Chỉ Điểm:  {format_card(chi_diem)}   Ẩn Sĩ revealed: {format_cards(an_si) or '-'}")
+    if chi_diem is None:
+        print("Chỉ Điểm:  not given: no indicator points, no Thất Sĩ or above (they need it);")
+        print("           --chi-diem CARD counts them")
+    else:
+        shown = format_cards(an_si) or "-"
+        print(f"Chỉ Điểm:  {format_card(chi_diem)}   Ẩn Sĩ revealed: {shown}")
     if result is None:
         reason = explain_no_win(cards, locked=args.locked, nhat_ban=args.nhat_ban, config=config)
         print(f"no win: {reason}")
@@ -78,7 +100,7 @@ def _score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _breakdown(score: HandScore, chi_diem: int, an_si: Sequence[int]) -> list[str]:
+def _breakdown(score: HandScore, chi_diem: int | None, an_si: Sequence[int]) -> list[str]:
     lines = [f"laid out:  {format_cards(score.arrangement)}"]
     if score.the is None:
         lines.append("Thế:       none (a completed hand under Nhất Bản)          +0")
@@ -92,7 +114,7 @@ def _breakdown(score: HandScore, chi_diem: int, an_si: Sequence[int]) -> list[st
     if score.indicator_points:
         figures = {FIG[c] for c in score.arrangement}
         suits = {SUIT[c] for c in score.arrangement}
-        for indicator in (chi_diem, *an_si):
+        for indicator in an_si if chi_diem is None else (chi_diem, *an_si):
             hits = [FIGURE_NAMES_VI[FIG[indicator]]] if FIG[indicator] in figures else []
             hits += [SUIT_NAMES_VI[SUIT[indicator]]] if SUIT[indicator] in suits else []
             if hits:
@@ -104,18 +126,38 @@ def _breakdown(score: HandScore, chi_diem: int, an_si: Sequence[int]) -> list[st
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``env121`` command."""
-    parser = argparse.ArgumentParser(prog="env121", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    score = commands.add_parser("score", help="score a six-card hand")
+    parser = argparse.ArgumentParser(
+        prog="env121",
+        description="121, the four-player Vietnamese card game: score hands, play and "
+        "replay matches, run tournaments between agents, train agents.",
+        epilog="`env121 COMMAND --help` shows a command's options and their defaults.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"env121 {env121.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    score = commands.add_parser(
+        "score",
+        help="score a six-card hand",
+        description="Score six cards as a win: the arrangement, the Thế, the Thưởng, the "
+        "indicators and the payment.",
+        formatter_class=HelpFormatter,
+    )
     score.add_argument("cards", help='six cards in the notation, e.g. "ASA/FR ASA/BR ..."')
-    score.add_argument("--chi-diem", required=True, help="the Chỉ Điểm card")
-    score.add_argument("--an-si", nargs="*", default=[], help="revealed Ẩn Sĩ cards")
+    score.add_argument(
+        "--chi-diem",
+        metavar="CARD",
+        help="the Chỉ Điểm; without it no indicator points are counted and no Thất Sĩ or "
+        "above can match (they need it)",
+    )
+    score.add_argument(
+        "--an-si", nargs="*", default=[], metavar="CARD", help="revealed Ẩn Sĩ (needs --chi-diem)"
+    )
     score.add_argument("--locked", action="store_true", help="the winner is in Bội ước")
     score.add_argument("--nhat-ban", action="store_true", help="the cards are a Nhất Bản layout")
     score.add_argument("--dealer", action="store_true", help="the winner is the dealer")
     score.add_argument("--self-drawn", action="store_true", help="won on own flip (Tự thân)")
     score.add_argument("--last-card", action="store_true", help="won on the last Nọc card")
-    score.add_argument("--payment-rounding", choices=["exact", "hundreds"], default="exact")
+    add_rule_options(score, SCORING_FIELDS)
     score.set_defaults(func=_score)
     add_game_subcommands(commands)
     add_training_subcommands(commands)
@@ -134,7 +176,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from arena.cli import main as tournament_main  # the arena loads only here
 
         return tournament_main(arguments[1:])
-    args = build_parser().parse_args(arguments)
+    parser = build_parser()
+    args = parser.parse_args(arguments)
+    if args.command is None:  # `env121` alone: what it can do
+        parser.print_help()
+        return 0
     try:
         status: int = args.func(args)
     except (CardNotationError, ValueError) as error:

@@ -1,12 +1,13 @@
 """The ``play`` and ``replay`` subcommands of the ``env121`` CLI.
 
 * ``env121 play --seed S [--rotation R] [--agents SPEC …] [--human SEAT]
-  [--json FILE] [--verbose]`` — a seeded match, printed as it is played in
+  [--json FILE] [--verbose] [rule options]`` — a seeded match, printed as it is played in
   the readable form (:class:`env121.engine.render.ReadableTranscript`: grouped
   by vòng and lượt, each swapper's cards after its swap, passes and declined
   Thế trắng / Nhất Bản left out unless ``--verbose``); with ``--json`` its
-  game record is saved too (``replay`` replays it). Without ``--agents`` all
-  four seats are uniform-random players
+  game record is saved too (``replay`` replays it). The rule options are
+  ``tournament``'s (:mod:`env121.rules.options`; a bad value: ``error: …``,
+  exit status 2). Without ``--agents`` all four seats are uniform-random players
   (:func:`env121.play.random_agent.random_players`: one generator, the stream
   ``RANDOM_PLAYERS`` of ``S``). With ``--agents`` seats ``S0`` … ``S3`` are
   played by four new agents built from the specs, as the arena accepts them
@@ -49,6 +50,7 @@ from env121.engine.state import NUM_SEATS, State
 from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.random_agent import random_players
+from env121.rules.options import HelpFormatter, add_rule_options, rule_config
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
@@ -61,6 +63,7 @@ def add_subcommands(subparsers: Any) -> None:
         help="play a seeded match between random players or the given agents",
         description="Play a seeded match, printed move by move: uniform-random players, "
         "or the four agents given with --agents.",
+        formatter_class=HelpFormatter,
     )
     play.add_argument("--seed", type=int, required=True, help="match seed (non-negative)")
     play.add_argument("--json", metavar="FILE", help="also save the game record to FILE")
@@ -83,12 +86,14 @@ def add_subcommands(subparsers: Any) -> None:
         "other three seats in order",
     )
     play.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
+    add_rule_options(play)
     play.set_defaults(func=run_play)
 
     replay = subparsers.add_parser(
         "replay",
         help="replay a game record and print its transcript",
         description="Load a JSON game record, replay every action, print the transcript.",
+        formatter_class=HelpFormatter,
     )
     replay.add_argument("file", help="a record written by `play --json` or records.save")
     replay.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
@@ -117,7 +122,7 @@ def run_play(args: argparse.Namespace) -> int:
     """``play``: print the match as it is played; save the record if asked
     (always with ``--human``)."""
     try:
-        state = new_game(args.seed, rotation=args.rotation)
+        state = new_game(args.seed, rule_config(args), rotation=args.rotation)
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -7,10 +7,14 @@ are imported inside the functions), so the other commands stay light.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+
+from env121.rules.options import HelpFormatter
+from training import available_presets
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -24,8 +28,14 @@ def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    train = commands.add_parser("train", help="self-play MaskablePPO training (training/)")
-    train.add_argument("--preset", help="tiny, small, default (training/presets) or a YAML file")
+    train = commands.add_parser(
+        "train",
+        help="self-play MaskablePPO training (training/)",
+        description="Self-play MaskablePPO: one learning seat against an opponent pool "
+        "(training/README.md).",
+        formatter_class=HelpFormatter,
+    )
+    train.add_argument("--preset", help=f"{_presets()} (training/presets/) or a YAML file")
     train.add_argument(
         "--set",
         nargs="+",
@@ -42,16 +52,22 @@ def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.Argument
 
 def _imitate(args: argparse.Namespace) -> int:
     settings = (args.teacher, args.matches, args.seed, args.jobs, args.epochs)
-    return run_imitate(args.preset, args.set, *settings, args.out)
+    return run_imitate(args.preset, args.set, *settings, args.out, progress=not args.no_progress)
 
 
 def _add_imitate_subcommand(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> None:
     imitate = commands.add_parser(
-        "imitate", help="behaviour cloning of an agent: a warm start for env121 train"
+        "imitate",
+        help="behaviour cloning of an agent: a warm start for env121 train",
+        description="Collect an agent's decisions in seeded matches, fit the network of a "
+        "training preset to them, and write a warm start and a ppo: checkpoint.",
+        formatter_class=HelpFormatter,
     )
-    imitate.add_argument("--preset", default="small", help="the training preset it is for")
+    imitate.add_argument(
+        "--preset", default="small", help=f"the training preset it is for: {_presets()}"
+    )
     imitate.add_argument(
         "--set",
         nargs="+",
@@ -66,7 +82,13 @@ def _add_imitate_subcommand(
     imitate.add_argument("--jobs", type=int, default=2, help="processes collecting")
     imitate.add_argument("--epochs", type=int, default=10, help="passes over the demonstrations")
     imitate.add_argument("--out", default="runs/imitate", help="where the files go")
+    imitate.add_argument("--no-progress", action="store_true", help="no progress bars")
     imitate.set_defaults(func=_imitate)
+
+
+def _presets() -> str:
+    """The shipped presets, ``"default, hinted, …"`` (listing them loads no torch)."""
+    return ", ".join(available_presets())
 
 
 def run_train(
@@ -77,7 +99,8 @@ def run_train(
     progress: bool = True,
 ) -> int:
     """``env121 train``: train, then print where everything went."""
-    from training.ppo_selfplay import available_presets, load_config, train
+    from training.curves import plot_curves
+    from training.ppo_selfplay import load_config, train
 
     if resume is not None and preset is not None:
         raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
@@ -94,6 +117,7 @@ def run_train(
         f"({result.steps_per_second:,.0f} steps/s)"
     )
     print(f"run:    {result.out}   (tensorboard --logdir {result.out / 'tb'})")
+    print(f"curves: {plot_curves(result.out)}")
     print(f"policy: ppo:{result.policy}")
     if result.evaluations:
         last = result.evaluations[-1]
@@ -113,8 +137,10 @@ def run_imitate(
     jobs: int,
     epochs: int,
     out: str,
+    progress: bool = True,
 ) -> int:
-    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network."""
+    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network
+    (with ``progress``, a bar for the matches collected and one for the epochs fitted)."""
     from training.checkpoint import export_policy
     from training.imitation import collect, fit, write_warm_start
     from training.ppo_selfplay import load_config, network_of
@@ -127,9 +153,11 @@ def run_imitate(
         )
     network = network_of(config)
     start = time.perf_counter()
-    demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs)
+    with _bar("collect", "matches", progress) as advance:
+        demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs, advance)
     print(f"collected {len(demos):,} decisions of {teacher} in {time.perf_counter() - start:.0f} s")
-    policy, report = fit(demos, network, epochs, seed=seed)
+    with _bar("fit", "epochs", progress) as advance:
+        policy, report = fit(demos, network, epochs, seed=seed, progress=advance)
     print(
         f"fitted in {report.seconds:.0f} s: agreement with {teacher} {report.agreement:.1%} "
         f"and critic RMSE {report.value_rmse:.2f} (returns' std {report.return_std:.2f}) "
@@ -143,3 +171,37 @@ def run_imitate(
     print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
     print(f"policy:     ppo:{actor}")
     return 0
+
+
+@contextlib.contextmanager
+def _bar(description: str, unit: str, shown: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A rich progress bar while the block runs (none unless ``shown``); yields
+    the ``progress(done, total)`` callback that moves it."""
+    if not shown:
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn(f"[bold]{description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns) as bar:
+        task = bar.add_task(description, total=None)
+
+        def advance(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield advance

@@ -73,7 +73,7 @@ class HandScore:
 def score_hand(
     cards: Sequence[int],
     *,
-    chi_diem: int,
+    chi_diem: int | None,
     an_si: Iterable[int] = (),
     locked: bool = False,
     nhat_ban: bool = False,
@@ -86,7 +86,9 @@ def score_hand(
 
     ``cards``: six distinct card ids in any order — or, with ``nhat_ban=True``,
     the fixed arrangement with the winning card in its slot. ``chi_diem``: the
-    Chỉ Điểm; ``an_si``: the *revealed* Ẩn Sĩ (0–4). ``locked``: the winner is
+    Chỉ Điểm, or ``None`` for a hand scored without one (no indicator points;
+    Thất Sĩ and above, which need it, never match: as :func:`thes_of`);
+    ``an_si``: the *revealed* Ẩn Sĩ (0–4, only with a Chỉ Điểm). ``locked``: the winner is
     in Bội ước (no Quốc Sĩ family, no indicators). ``dealer``/``self_drawn``/
     ``last_card``: Thắng cái / Tự thân / Kết chung.
 
@@ -196,14 +198,7 @@ def thes_of(
     """
     config = DEFAULT_CONFIG if config is None else config
     hand = _six_cards(arrangement, "arrangement")
-    if chi_diem is None:
-        extra = list(an_si)
-        if extra:
-            raise ValueError(f"an_si {extra} given without chi_diem: expected chi_diem too")
-        table = Table(config)
-    else:
-        table = _table(hand, chi_diem, an_si, config)
-    return thes_matching(hand, table)
+    return thes_matching(hand, _table(hand, chi_diem, an_si, config))
 
 
 def is_completed(arrangement: Sequence[int], config: RuleConfig | None = None) -> bool:
@@ -248,7 +243,14 @@ def _six_cards(cards: object, what: str) -> tuple[int, ...]:
     return hand
 
 
-def _table(hand: tuple[int, ...], chi_diem: int, an_si: Iterable[int], config: RuleConfig) -> Table:
+def _table(
+    hand: tuple[int, ...], chi_diem: int | None, an_si: Iterable[int], config: RuleConfig
+) -> Table:
+    if chi_diem is None:
+        extra = list(an_si)
+        if extra:
+            raise ValueError(f"an_si {extra} given without chi_diem: expected chi_diem too")
+        return Table(config)
     chi = _card_id(chi_diem, "chi_diem")
     revealed = tuple(_card_id(c, "an_si entry") for c in an_si)
     if chi in hand:

@@ -58,3 +58,13 @@ def test_excludes_zero():
 def test_mismatched_lengths_are_refused():
     with pytest.raises(ValueError, match="same length"):
         clustered_ratio([1, 2], [1])
+
+
+def test_an_interval_is_clipped_to_the_range_of_its_ratio():
+    # A share of 1/2 on two deals: 0.5 ± 12.7·0.5 unclipped, [0, 1] clipped.
+    unclipped = clustered_ratio([1, 0], [1, 1])
+    assert unclipped.low < -5 and unclipped.high > 6
+    share = clustered_ratio([1, 0], [1, 1], bounds=(0.0, 1.0))
+    assert (share.mean, share.low, share.high) == (0.5, 0.0, 1.0)
+    inside = clustered_ratio([3, 5, 4, 4], [10, 10, 10, 10], bounds=(0.0, 1.0))
+    assert inside.high - inside.mean == pytest.approx(inside.mean - inside.low)  # untouched

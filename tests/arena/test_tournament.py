@@ -10,7 +10,7 @@ import pytest
 
 import tests.support.arena_agents  # noqa: F401  # registers coin, dice and cheat
 from agents.registry import AgentSpecError
-from arena import IllegalAgentActionError, MatchupResult, one_vs_three, run_tournament
+from arena import METRICS, IllegalAgentActionError, MatchupResult, one_vs_three, run_tournament
 from arena.export import result_to_dict
 from arena.schedule import Lineup, round_robin_lineups
 from env121.rules.config import RuleConfig
@@ -151,3 +151,16 @@ def test_records_are_plain_frozen_data():
     record = run_tournament(pool=["random", "coin"], deals=1, config=CONFIG).games[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         record.deal = 3  # type: ignore[misc]
+
+
+def test_every_interval_stays_in_its_metrics_range():
+    # Two deals: t(0.975, 1) = 12.7, so a share's unclipped interval leaves [0, 1].
+    result = run_tournament(matchups=[("random", "coin")], deals=2, seed=7, config=CONFIG)
+    bounds = {m.name: m.bounds for m in METRICS}
+    clipped = 0
+    for stats in result.matchups[0].agents.values():
+        for name, estimate in stats.metrics.items():
+            low, high = bounds[name]
+            assert low <= estimate.low <= estimate.mean <= estimate.high <= high, name
+            clipped += estimate.low == low or estimate.high == high
+    assert clipped > 0

@@ -610,6 +610,19 @@ def test_thes_of_without_chi_diem_has_no_that_si() -> None:
     assert not found & {t.id for t in THES if t.needs_chi_diem}
 
 
+def test_score_hand_without_chi_diem_counts_no_indicator() -> None:
+    cards = parse_cards("GEN/FR GEN/BB GEN/LP ASA/FR ASA/BB ASA/LP")
+    unknown = score_hand(cards, chi_diem=None)
+    known = score_hand(cards, chi_diem=parse_card("ASA/KY"))
+    assert unknown is not None and known is not None
+    assert (unknown.the, unknown.indicator_points) == (known.the, 0)
+    assert known.indicator_points == 1 and known.points == unknown.points + 1
+    quoc_si = score_hand(parse_cards(QS), chi_diem=None)
+    assert quoc_si is not None and quoc_si.the == "quoc_si"
+    with pytest.raises(ValueError, match="without chi_diem"):
+        score_hand(cards, chi_diem=None, an_si=parse_cards("CRE/FR"))
+
+
 # ------------------------------------------------------ Thưởng (spec §6)
 
 THUONG_CASES = [

@@ -98,9 +98,11 @@ def test_hinted_demonstrations_hold_only_the_networks_decisions():
 
 
 def test_collect_is_the_same_for_any_number_of_jobs(demos):
-    two = collect("greedy", matches=2, seed=11, jobs=2)
+    calls: list[tuple[int, int]] = []
+    two = collect("greedy", matches=2, seed=11, jobs=2, progress=lambda *c: calls.append(c))
     for name in ("observations", "masks", "actions", "returns", "matches"):
         assert np.array_equal(getattr(two, name), getattr(demos, name)), name
+    assert calls == [(1, 2), (2, 2)]  # one call per match, in seed order
 
 
 def test_collect_rejects_bad_arguments_before_playing():
@@ -120,7 +122,11 @@ def test_the_fit_learns_the_teachers_choices(demos):
 
 
 def test_held_out_rows_are_whole_matches(demos):
-    _, report = fit(demos, Network([16]), epochs=1, held_out=0.5)
+    calls: list[tuple[int, int]] = []
+    _, report = fit(
+        demos, Network([16]), epochs=2, held_out=0.5, progress=lambda *c: calls.append(c)
+    )
+    assert calls == [(1, 2), (2, 2)]  # one call per epoch
     assert report.held_out_rows == int((demos.matches == 12).sum())
     assert 0 <= report.agreement <= 1
     with pytest.raises(ValueError, match="held_out=1"):
@@ -163,6 +169,7 @@ def test_the_cli_writes_a_warm_start_and_a_playable_policy(tmp_path, capsys):
     assert main(["imitate", *args, "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "agreement with greedy" in printed and "warm_start=" in printed
+    assert "1/1 matches" in printed and "1/1 epochs" in printed  # the progress bars
     assert (out / "warm_start.safetensors").is_file()
     agent = PPOAgent(str(out / "policy.safetensors"))
     state = new_game(3)

@@ -10,11 +10,11 @@ import pytest
 
 from env121.cli import main
 from tests.support.training_helpers import TINY, tiny_run
+from training import available_presets
 from training.checkpoint import load_training_state
 from training.pool import read_manifest
 from training.ppo_selfplay import (
     RunFiles,
-    available_presets,
     load_config,
     make_model,
     make_vec_env,
@@ -47,6 +47,7 @@ def test_the_cli_trains_and_rejects_bad_settings(tmp_path, capsys):
         main(["train", "--preset", "tiny", "--out", str(out), "--no-progress", "--set", *TINY]) == 0
     )
     assert f"ppo:{out / 'policy.safetensors'}" in capsys.readouterr().out
+    assert (out / "curves.png").is_file()
     assert main(["train", "--preset", "tiny", "--set", "n_stesp=64"]) == 2
     assert "'n_stesp' is not a config field" in capsys.readouterr().err
     assert main(["train", "--preset", "tiny", "--set", "n_envs=two"]) == 2

@@ -1,0 +1,160 @@
+"""A run's learning curves with named axes and units: ``RUN_DIR/curves.png``.
+
+Four panels, each over the learner's steps (its decisions, summed over the
+``n_envs`` environments: the x axis of every ``charts/…`` and ``eval/…``
+value in TensorBoard):
+
+1. **return** — the learner's mean return over its last ``stats_window``
+   episodes (one episode is one match), in Điểm (points / 100) under
+   ``reward_mode="points"``, the placement reward under ``"rank"``;
+2. **per vòng** — the share of vòng it won, and its Cướp and Đền per vòng;
+3. **head-to-head** — against each kind of opponent seat (pool snapshots,
+   built-in agents), the share of such seats it finished above (a tie counts
+   ½); 50% is even;
+4. **evaluation** — its advantage over three copies of ``eval_opponent`` in
+   the arena's duplicate 1-vs-3 format, in points per ván with the 95%
+   interval clustered by deal; 0 is as strong as the opponent.
+
+:func:`curves_figure` draws the rows of ``charts.jsonl`` and ``eval.jsonl``
+(``TrainResult.charts`` / ``.evaluations``); :func:`plot_curves` reads a run
+directory and writes its ``curves.png`` (``env121 train`` does, at the end
+of a run). No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+STEPS = "learner steps (its decisions, all environments)"
+"""The x axis of every panel."""
+RETURN_UNITS = {"points": "Điểm per match", "rank": "placement reward per match"}
+"""The unit of an episode's return, by ``reward_mode``."""
+PER_VONG = {
+    "win_rate_per_vong": "wins (share of vòng)",
+    "cuop_per_vong": "Cướp",
+    "den_rate_per_vong": "Đền",
+}
+"""The per-vòng curves of panel 2 and their legend entries."""
+BEAT_RATE = "beat_rate_vs_"
+"""The prefix of the head-to-head curves (``beat_rate_vs_pool``, …)."""
+
+
+def curves_figure(
+    charts: Sequence[Mapping[str, Any]],
+    evaluations: Sequence[Mapping[str, Any]] = (),
+    *,
+    reward_mode: str = "points",
+) -> Figure:
+    """The four panels of the module docstring from ``charts`` rows (``step``
+    and the rates) and ``evaluations`` rows (``step``, ``opponent``,
+    ``advantage``, ``low``, ``high``)."""
+    if reward_mode not in RETURN_UNITS:
+        raise ValueError(
+            f"reward_mode={reward_mode!r} is not valid: expected one of {sorted(RETURN_UNITS)}"
+        )
+    figure = Figure(figsize=(12, 7), layout="constrained")
+    FigureCanvasAgg(figure)
+    (returns, rates), (head_to_head, evaluation) = figure.subplots(2, 2, sharex=True)
+
+    _curve(returns, charts, "episode_return", None)
+    returns.axhline(0, color="grey", linewidth=0.8, zorder=0)
+    returns.set(title="mean return per episode (0 is even)", ylabel=RETURN_UNITS[reward_mode])
+
+    for key, label in PER_VONG.items():
+        _curve(rates, charts, key, label)
+    rates.set(title="the learner's rates per vòng", ylabel="per vòng (wins: share)")
+    _legend(rates)
+
+    kinds = sorted({k for row in charts for k in row if k.startswith(BEAT_RATE)})
+    for key in kinds:
+        _curve(head_to_head, charts, key, f"vs {key.removeprefix(BEAT_RATE)}", scale=100)
+    head_to_head.axhline(50, color="grey", linewidth=0.8, zorder=0)
+    head_to_head.set(
+        title="head-to-head: opponent seats out-scored",
+        ylabel="share of those seats (%)",
+        ylim=(0, 100),
+        xlabel=STEPS,
+    )
+    _legend(head_to_head)
+
+    _evaluations(evaluation, evaluations)
+    evaluation.set(xlabel=STEPS)
+    return figure
+
+
+def plot_curves(run_dir: str | Path) -> Path:
+    """Write ``run_dir/curves.png`` from the run's ``charts.jsonl`` and
+    ``eval.jsonl`` (its ``reward_mode`` from ``config.yaml``); returns it."""
+    run = Path(run_dir)
+    config = run / "config.yaml"
+    saved = yaml.safe_load(config.read_text()) if config.is_file() else {}
+    figure = curves_figure(
+        _read_jsonl(run / "charts.jsonl"),
+        _read_jsonl(run / "eval.jsonl"),
+        reward_mode=saved.get("reward_mode", "points"),
+    )
+    out = run / "curves.png"
+    figure.savefig(out, dpi=100)
+    return out
+
+
+def _curve(
+    axes: Axes,
+    rows: Sequence[Mapping[str, Any]],
+    key: str,
+    label: str | None,
+    scale: float = 1.0,
+) -> None:
+    points = [(row["step"], scale * row[key]) for row in rows if key in row]
+    if points:
+        steps, values = zip(*points, strict=True)
+        axes.plot(steps, values, marker="o", markersize=3, label=label)
+
+
+def _evaluations(axes: Axes, rows: Sequence[Mapping[str, Any]]) -> None:
+    opponents = sorted({str(row["opponent"]) for row in rows})
+    axes.set(
+        title=f"evaluation: 1 vs 3× {', '.join(opponents) or 'eval_opponent'} (95% CI)",
+        ylabel="advantage (points per ván)",
+    )
+    axes.axhline(0, color="grey", linewidth=0.8, zorder=0)
+    for opponent in opponents:
+        mine = [row for row in rows if row["opponent"] == opponent]
+        steps = [row["step"] for row in mine]
+        means = [row["advantage"] for row in mine]
+        below = [_spread(row, "low") for row in mine]
+        above = [_spread(row, "high") for row in mine]
+        axes.errorbar(steps, means, yerr=[below, above], fmt="o-", capsize=3, label=opponent)
+    if not rows:
+        axes.text(0.5, 0.5, "no evaluation (eval_every = 0)", transform=axes.transAxes, ha="center")
+
+
+def _spread(row: Mapping[str, Any], end: str) -> float:
+    """The distance from the advantage to the interval's ``end`` (0 if there is none)."""
+    value = row[end]
+    if value is None or math.isnan(value):
+        return 0.0
+    return abs(float(value) - float(row["advantage"]))
+
+
+def _legend(axes: Axes) -> None:
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend(fontsize="small")
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
+
+
+__all__ = ["curves_figure", "plot_curves"]

@@ -46,13 +46,18 @@ TINY_TRAINING = (
 
 
 def documents() -> list[str]:
-    """``README.md`` and every ``README.md`` below it, outside hidden and virtualenv folders."""
-    found = sorted(
-        path.relative_to(REPOSITORY).as_posix()
-        for path in REPOSITORY.rglob("README.md")
-        if not any(part.startswith(".") for part in path.relative_to(REPOSITORY).parts[:-1])
-    )
-    return sorted(found, key=lambda name: (name != "README.md", name))
+    """``README.md`` and every ``README.md`` below it, hidden folders and
+    virtualenvs left out; the top one first."""
+    found = []
+    for folder, subfolders, files in os.walk(REPOSITORY):
+        subfolders[:] = sorted(
+            name
+            for name in subfolders
+            if not name.startswith(".") and not (Path(folder, name, "pyvenv.cfg")).exists()
+        )
+        if "README.md" in files:
+            found.append((Path(folder) / "README.md").relative_to(REPOSITORY).as_posix())
+    return found
 
 
 @dataclass(frozen=True)
@@ -81,9 +86,14 @@ SUBSTITUTIONS = (
         "the tables on the page come from the full number of deals",
     ),
     Substitution(
+        r"--jobs \d+",
+        "--jobs 1",
+        "one deal plays faster in one process than in two (each worker loads the agents anew)",
+    ),
+    Substitution(
         r"--matches \d+",
-        "--matches 2",
-        "imitation from two matches (one per collecting process) runs every step",
+        "--matches 1 --jobs 1",
+        "imitation from one match, collected in one process, runs every step",
     ),
     Substitution(r"--epochs \d+", "--epochs 1", "one pass over the demonstrations"),
     Substitution(
@@ -104,9 +114,9 @@ EDITS: dict[tuple[str, str], tuple[str, str]] = {
     ("training/README.md", "result = train(load_config("): (
         '["total_timesteps=200_000"]',
         '["total_timesteps=128", "n_steps=64", "batch_size=64", "n_epochs=1", '
-        '"eval_every=128", "eval_deals=1"]',
+        '"n_envs=1", "eval_every=128", "eval_deals=1"]',
     ),
-    ("training/README.md", "row = evaluate_policy("): ("deals=200", "deals=1"),
+    ("training/README.md", "row = evaluate_policy("): ("deals=200, jobs=2", "deals=1, jobs=1"),
 }
 """(document, text the block contains) → (its text on the page, the text run):
 training and evaluation budgets of seconds, as :data:`SUBSTITUTIONS` give the
@@ -227,7 +237,9 @@ class Reader:
         except subprocess.TimeoutExpired:
             return f"did not finish in {TIMEOUT_S} s:\n{' '.join(command)}"
         if done.returncode != 0:
-            return f"exit status {done.returncode}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+            ran = text if block.language == "python" else command[-1]
+            output = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+            return f"exit status {done.returncode}; it ran:\n{ran}\n{output}"
         return None
 
 

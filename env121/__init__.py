@@ -11,15 +11,21 @@
 
 The engine imports no RL framework; the environments sit on top and load
 their framework on first use, so ``import env121`` stays light:
-``env121.env()`` / ``env121.raw_env`` (PettingZoo AEC, id ``env121_v0``,
-:mod:`env121.envs.aec_env`) and ``env121.SingleSeat`` (gymnasium, one
-learning seat, :mod:`env121.envs.single_seat`).
+
+* ``env121.env()`` / ``env121.raw_env`` / ``env121.parallel_env()``
+  (PettingZoo, AEC and turn-based parallel, :mod:`env121.envs.aec_env`), also
+  as the versioned module ``from env121 import env121_v0``;
+* ``env121.SingleSeat`` (gymnasium, one learning seat, opponents given as
+  agents or agent specs: :mod:`agents.environments`), also registered as the
+  Gymnasium id ``env121/SingleSeat-v0`` as soon as gymnasium is imported too
+  (:mod:`env121.registration`), without importing it here.
 
 The code is in layers, each importing only the ones below it:
 :mod:`env121.rules` → :mod:`env121.engine` → :mod:`env121.play` →
 :mod:`env121.envs` → ``agents`` → ``arena`` → ``training`` → :mod:`env121.cli`.
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from env121.engine.actions import NUM_ACTIONS, format_action
@@ -36,6 +42,7 @@ from env121.engine.game import (
 from env121.engine.state import Phase, State
 from env121.engine.validate import InvariantError, validate
 from env121.engine.view import SeatView, observe, sample_determinization
+from env121.registration import register_when_gymnasium_is_imported
 from env121.rules.cards import (
     CardNotationError,
     Figure,
@@ -53,21 +60,27 @@ from env121.rules.scoring import HandScore, is_completed, score_hand, thes_of
 from env121.rules.thes import THE_BY_ID, THES, The
 
 if TYPE_CHECKING:
-    from env121.envs.aec_env import env, raw_env
-    from env121.envs.single_seat import SingleSeat
+    from agents.environments import SingleSeat
+    from env121 import env121_v0
+    from env121.envs.aec_env import env, parallel_env, raw_env
 else:
 
     def __getattr__(name: str) -> Any:
         """The environments import their framework on first use."""
-        if name in ("env", "raw_env"):
+        if name in ("env", "raw_env", "parallel_env"):
             from env121.envs import aec_env
 
             return getattr(aec_env, name)
+        if name == "env121_v0":
+            return importlib.import_module("env121.env121_v0")
         if name == "SingleSeat":
-            from env121.envs.single_seat import SingleSeat
+            from agents.environments import SingleSeat
 
             return SingleSeat
         raise AttributeError(f"module 'env121' has no attribute {name!r}")
+
+
+register_when_gymnasium_is_imported()
 
 
 __version__ = "0.1.0"
@@ -96,6 +109,7 @@ __all__ = [
     "den_payments",
     "describe_card",
     "env",
+    "env121_v0",
     "format_action",
     "format_card",
     "format_cards",
@@ -104,6 +118,7 @@ __all__ = [
     "legal_actions",
     "new_game",
     "observe",
+    "parallel_env",
     "parse_card",
     "parse_cards",
     "raw_env",

@@ -9,7 +9,9 @@ top of the rules engine (:mod:`env121.engine.game`). One episode is one match:
 ``player_i`` sits in seat ``i``; seat 0 deals the first vòng and the deal
 passes to the next seat every vòng. ``env121.env(**kwargs)`` is
 :class:`raw_env` in PettingZoo's classic wrappers; ``env121.raw_env`` is the
-bare environment. Keyword arguments:
+bare environment; ``env121.parallel_env(**kwargs)`` is ``env()`` through
+PettingZoo's parallel API (see Parallel API). The same three are the module
+``env121.env121_v0``. Keyword arguments:
 
 * ``config`` — a :class:`~env121.rules.config.RuleConfig` (every rule variant,
   ``num_van`` included); rule fields may also be given directly, e.g.
@@ -109,6 +111,21 @@ rewards it accumulates until the agent next acts:
 Terminations come when the match ends; truncation is not used (the engine's
 ``max_actions_per_vong`` ends a too-long vòng as a draw instead).
 
+## Parallel API
+
+121 is turn-based: one agent acts at a time, and who acts next depends on
+the play (a card offered is answered seat by seat, a Cướp takes the turn).
+``parallel_env()`` is ``env()`` in PettingZoo's own
+``turn_based_aec_to_parallel``: ``step(actions)`` plays the action of the one
+agent to act, the agent whose ``"action_mask"`` has a 1 (every other mask is
+all zeros), and ignores the others; after a step, every agent's info names
+it as ``"active_agent"``. Rewards are those of that one action, so they
+add up as in the AEC game. PettingZoo's ``aec_to_parallel`` does not
+apply: it steps every agent once per cycle, in a fixed order, and refuses
+environments whose ``is_parallelizable`` is False, as here. Once the match
+is over the agents list is empty; do not step further (PettingZoo's wrapper
+then returns four empty dicts, not five).
+
 ## Version History
 
 * v0: first release.
@@ -123,8 +140,9 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from env121.engine import actions as action_layout
 from env121.engine.actions import NUM_ACTIONS
@@ -173,6 +191,14 @@ def env(illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> AgentE
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
+
+
+def parallel_env(
+    illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any
+) -> ParallelEnv[str, dict[str, Any], Any]:
+    """:func:`env` through PettingZoo's parallel API, turn-based (see the module
+    docstring's Parallel API)."""
+    return turn_based_aec_to_parallel(env(illegal_reward, **kwargs))
 
 
 def placement_rewards(ranks: tuple[int, ...]) -> tuple[float, ...]:
@@ -415,7 +441,7 @@ def _property_table() -> str:
     rows = [
         ("Import", "``import env121; env = env121.env()``"),
         ("Actions", "Discrete"),
-        ("Parallel API", "No (turn-based; ``is_parallelizable`` is False)"),
+        ("Parallel API", "Yes, turn-based: ``env121.parallel_env()``"),
         ("Manual Control", "Yes, in the terminal: ``env121 play --human S0``"),
         ("Agents", f"``agents = {list(AGENTS)}``"),
         ("Agents", str(len(AGENTS))),
@@ -462,6 +488,7 @@ __all__ = [
     "REWARD_MODES",
     "env",
     "match_info",
+    "parallel_env",
     "placement_rewards",
     "raw_env",
     "render_table",

@@ -20,6 +20,11 @@ mask) -> action id`` that gets the seat's PettingZoo observation
 actions as either (it is an agent, and callable as a policy). Opponents and
 the environment are picklable (with module-level callables), so
 ``SubprocVecEnv`` can run copies.
+
+Opponents given as agent specs (``"greedy"``, ``"mc:budget=8"``, ``"ppo:small"``)
+are built one layer up, where the agents are: ``env121.SingleSeat`` and the
+Gymnasium id ``env121/SingleSeat-v0`` are :class:`agents.environments.SingleSeat`,
+this class with its opponents built from specs.
 """
 
 from __future__ import annotations
@@ -88,7 +93,11 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
     """
 
     # gymnasium.Env declares metadata as an instance variable: no ClassVar here.
-    metadata = {"render_modes": list(RENDER_MODES), "name": f"{ENV_ID}_single_seat"}  # noqa: RUF012
+    metadata = {  # noqa: RUF012
+        "render_modes": list(RENDER_MODES),
+        "name": f"{ENV_ID}_single_seat",
+        "render_fps": 1,
+    }
 
     def __init__(
         self,
@@ -236,6 +245,13 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
 
 
 def _opponent_list(opponents: Opponent | Sequence[Opponent]) -> list[Opponent]:
+    given = [opponents] if isinstance(opponents, str) else opponents
+    if isinstance(given, Sequence) and any(isinstance(o, str) for o in given):
+        raise ValueError(
+            f"opponents={opponents!r} is not valid here: this class takes built agents or "
+            "policies; agent specs are built one layer up, by env121.SingleSeat "
+            "(agents.environments.SingleSeat) or gym.make('env121/SingleSeat-v0', opponents=…)"
+        )
     if callable(opponents) or isinstance(opponents, Agent):
         return [opponents] * (NUM_SEATS - 1)
     policies = list(opponents) if isinstance(opponents, Sequence) else []

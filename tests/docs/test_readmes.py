@@ -1,0 +1,294 @@
+"""Every code block of the READMEs runs as written, and every link stays in the checkout.
+
+The documents are ``README.md`` and every ``README.md`` below it. Their
+``python`` and ``bash`` blocks run in the order of the page, one working
+directory per document that looks like the checkout (its top-level entries
+are linked into it), so what a block writes (``game.json``, ``runs/…``,
+``results.*``) is there for the blocks after it and never in the checkout.
+A Python block is saved as a file and run by this interpreter; a shell
+block runs in ``bash`` with ``set -e``. Blocks tagged ``text`` (or not
+tagged) are output and pictures, not code; any other tag is an error.
+
+What differs between the page and the run is all in this file, each with
+its reason: :data:`SUBSTITUTIONS` rewrite every shell command (the
+reader's ``.venv`` is this interpreter; tournaments and training shrink to
+seconds), :data:`EDITS` rewrite one block's text, and :data:`NOT_RUN` names
+the blocks that are not run and why (pytest lists them as skipped, with
+the reason). A substitution or an edit that no longer finds its text fails,
+so this file cannot drift from the pages silently.
+
+The tests run the shipped checkpoints (``ppo:small``, …) and the repository's
+own files only: a block that needs a file the reader does not have fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.docs.markdown import CodeBlock, code_blocks, link_targets
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+TIMEOUT_S = 300
+RUN_LANGUAGES = {"python", "bash"}
+PROSE_LANGUAGES = {"text", ""}
+TINY_TRAINING = (
+    "--no-progress --set total_timesteps=128 n_steps=64 batch_size=64 n_epochs=1 n_envs=1 "
+    "vec_env=dummy eval_every=0"
+)
+
+
+def documents() -> list[str]:
+    """``README.md`` and every ``README.md`` below it, hidden folders and
+    virtualenvs left out; the top one first."""
+    found = []
+    for folder, subfolders, files in os.walk(REPOSITORY):
+        subfolders[:] = sorted(
+            name
+            for name in subfolders
+            if not name.startswith(".") and not (Path(folder, name, "pyvenv.cfg")).exists()
+        )
+        if "README.md" in files:
+            found.append((Path(folder) / "README.md").relative_to(REPOSITORY).as_posix())
+    return found
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """A rewrite of every shell command that matches ``pattern`` (before its comment)."""
+
+    pattern: str
+    replacement: str
+    reason: str
+
+    def apply(self, command: str) -> str:
+        return re.sub(self.pattern, self.replacement, command)
+
+
+SUBSTITUTIONS = (
+    Substitution(
+        r"^python3 -m venv \.venv && \.venv/bin/pip install -q -e \. && ",
+        "",
+        "setting up the virtualenv is what scripts/test.sh did before these tests",
+    ),
+    Substitution(r"\.venv/bin/", f"{BIN}/", "the reader's .venv is the one running the tests"),
+    Substitution(
+        r"--deals \d+",
+        "--deals 1",
+        "a tournament of one deal (four ván per matchup) runs every step of the command; "
+        "the tables on the page come from the full number of deals",
+    ),
+    Substitution(
+        r"--jobs \d+",
+        "--jobs 1",
+        "one deal plays faster in one process than in two (each worker loads the agents anew)",
+    ),
+    Substitution(
+        r"--matches \d+",
+        "--matches 1 --jobs 1",
+        "imitation from one match, collected in one process, runs every step",
+    ),
+    Substitution(r"--epochs \d+", "--epochs 1", "one pass over the demonstrations"),
+    Substitution(
+        r"total_timesteps=[\d_.e]+",
+        "total_timesteps=192",
+        "a resumed run goes on for 64 steps past the smoke run's 128",
+    ),
+    Substitution(
+        r"^(?!.*--resume)(.*env121 train\b.*)$",
+        rf"\1 {TINY_TRAINING}",
+        "a training run of 128 steps, no evaluation, no progress bar, in one process "
+        "(the settings of the smoke test in training/README.md)",
+    ),
+    Substitution(r"^(.*env121 train --resume\b.*)$", r"\1 --no-progress", "no progress bar"),
+)
+
+EDITS: dict[tuple[str, str], tuple[str, str]] = {
+    ("training/README.md", "result = train(load_config("): (
+        '["total_timesteps=200_000"]',
+        '["total_timesteps=128", "n_steps=64", "batch_size=64", "n_epochs=1", '
+        '"n_envs=1", "eval_every=128", "eval_deals=1"]',
+    ),
+    ("training/README.md", "row = evaluate_policy("): ("deals=200, jobs=2", "deals=1, jobs=1"),
+}
+"""(document, text the block contains) → (its text on the page, the text run):
+training and evaluation budgets of seconds, as :data:`SUBSTITUTIONS` give the
+commands."""
+
+NOT_RUN: dict[tuple[str, str], str] = {
+    ("README.md", "bash scripts/test.sh"): "it is the command that runs these tests",
+    ("README.md", "env121.score_hand(cards, *, chi_diem"): (
+        "signatures (what help() shows), not a program"
+    ),
+    ("README.md", "--vs mc greedy --deals 128"): (
+        "its matchup is in the leaderboard's command above, which runs with one deal"
+    ),
+    ("training/README.md", "--matches 400 --epochs 2 --seed 300000"): (
+        "the two commands of 'Start from greedy' below, which run, with the seed and the "
+        "budget that made ppo:hinted"
+    ),
+    ("training/README.md", "--teacher mc --matches 240"): (
+        "the record of how ppo:searched was made (24 minutes); even two matches take half a "
+        "minute (mc searches in all four seats and for every decision's hints); "
+        "tests/training/test_imitation.py collects from an mc teacher with its search hints"
+    ),
+    ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("notebooks/README.md", "pytest --nbmake notebooks/"): (
+        "scripts/test.sh runs this very command, after these tests"
+    ),
+}
+"""(document, text the block contains) → why the block is not run."""
+
+
+def matching(table: dict[tuple[str, str], str], block: CodeBlock) -> str | None:
+    keys = [key for key in table if key[0] == block.document and key[1] in block.text]
+    assert len(keys) <= 1, f"{block.id} matches several entries: {keys}"
+    return table[keys[0]] if keys else None
+
+
+def edit(block: CodeBlock) -> str:
+    """The text to run: the block's, with its edit."""
+    keys = [key for key in EDITS if key[0] == block.document and key[1] in block.text]
+    text = block.text
+    for key in keys:
+        old, new = EDITS[key]
+        assert old in text, f"{block.id}: the edit {old!r} → {new!r} no longer finds its text"
+        text = text.replace(old, new)
+    return text
+
+
+def shell_script(text: str) -> str:
+    """A shell block with :data:`SUBSTITUTIONS` applied to each command (continuation
+    lines joined first; comments left alone)."""
+    lines = []
+    for line in text.replace("\\\n", " ").splitlines():
+        command, hash_, comment = line.partition(" #")
+        for substitution in SUBSTITUTIONS:
+            command = substitution.apply(command)
+        lines.append(f"{command}{hash_}{comment}")
+    return "\n".join(lines) + "\n"
+
+
+def all_blocks() -> list[CodeBlock]:
+    return [block for doc in documents() for block in code_blocks(REPOSITORY / doc, doc)]
+
+
+def runnable_blocks() -> list[CodeBlock]:
+    return [block for block in all_blocks() if block.language in RUN_LANGUAGES]
+
+
+@dataclass
+class Reader:
+    """A reader working through one document: its blocks run in order, once each."""
+
+    document: str
+    workdir: Path
+    blocks: list[CodeBlock]
+    outcomes: dict[int, str | None] = field(default_factory=dict)
+    """Block line → None if it ran, else what went wrong."""
+
+    def run_through(self, block: CodeBlock) -> None:
+        """Run the blocks before ``block`` that have not run, then ``block``;
+        fail with its output if it failed (naming earlier failures)."""
+        for earlier in self.blocks:
+            if earlier.line not in self.outcomes and matching(NOT_RUN, earlier) is None:
+                self.outcomes[earlier.line] = self._run(earlier)
+            if earlier == block:
+                break
+        failed_before = [
+            f"{self.document}:{line}"
+            for line, outcome in self.outcomes.items()
+            if outcome is not None and line < block.line
+        ]
+        outcome = self.outcomes[block.line]
+        if outcome is not None:
+            before = f" (earlier blocks failed too: {failed_before})" if failed_before else ""
+            pytest.fail(f"{block.id} failed{before}:\n{outcome}", pytrace=False)
+
+    def _run(self, block: CodeBlock) -> str | None:
+        text = edit(block)
+        if block.language == "python":
+            script = self.workdir / f"block_{block.line}.py"
+            script.write_text(text, encoding="utf-8")
+            command = [sys.executable, script.name]
+        else:
+            command = ["bash", "-e", "-c", shell_script(text)]
+        environment = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")]),
+            "MPLBACKEND": "Agg",
+        }
+        try:
+            done = subprocess.run(
+                command,
+                cwd=self.workdir,
+                env=environment,
+                capture_output=True,
+                text=True,
+                timeout=TIMEOUT_S,
+            )
+        except subprocess.TimeoutExpired:
+            return f"did not finish in {TIMEOUT_S} s:\n{' '.join(command)}"
+        if done.returncode != 0:
+            ran = text if block.language == "python" else command[-1]
+            output = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+            return f"exit status {done.returncode}; it ran:\n{ran}\n{output}"
+        return None
+
+
+@pytest.fixture(scope="session")
+def readers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Reader]:
+    by_document: dict[str, Reader] = {}
+    for doc in documents():
+        workdir = tmp_path_factory.mktemp(doc.replace("/", "_").replace(".", "_"))
+        for entry in REPOSITORY.iterdir():
+            if not entry.name.startswith("."):
+                (workdir / entry.name).symlink_to(entry)
+        blocks = [b for b in code_blocks(REPOSITORY / doc, doc) if b.language in RUN_LANGUAGES]
+        by_document[doc] = Reader(doc, workdir, blocks)
+    return by_document
+
+
+@pytest.mark.parametrize("block", runnable_blocks(), ids=lambda block: block.id)
+def test_the_block_runs_as_written(block: CodeBlock, readers: dict[str, Reader]) -> None:
+    reason = matching(NOT_RUN, block)
+    if reason is not None:
+        pytest.skip(f"not run: {reason}")
+    readers[block.document].run_through(block)
+
+
+def test_every_block_is_tagged_as_code_or_as_text():
+    for block in all_blocks():
+        assert block.language in RUN_LANGUAGES | PROSE_LANGUAGES, (
+            f"{block.id}: a block tagged {block.language!r}: tag it python or bash "
+            "(it is run) or text (it is not)"
+        )
+
+
+def test_every_substitution_edit_and_exception_still_finds_its_text():
+    blocks = runnable_blocks()
+    shell = "\n".join(b.text.replace("\\\n", " ") for b in blocks if b.language == "bash")
+    for substitution in SUBSTITUTIONS:
+        assert re.search(substitution.pattern, shell, re.MULTILINE), substitution
+    for document, text in [*EDITS, *NOT_RUN]:
+        assert any(b.document == document and text in b.text for b in blocks), (document, text)
+
+
+@pytest.mark.parametrize("document", documents())
+def test_every_link_is_a_file_in_the_checkout(document: str) -> None:
+    path = REPOSITORY / document
+    for line, target in link_targets(path):
+        where = f"{document}:{line}: the link {target!r}"
+        assert "://" not in target and not target.startswith("mailto:"), (
+            f"{where} leaves the repository: name the page in the text, or link a file here"
+        )
+        resolved = (path.parent / target.partition("#")[0]).resolve()
+        assert resolved.is_relative_to(REPOSITORY), f"{where} leaves the repository"
+        assert resolved.exists(), f"{where} names nothing in the repository"

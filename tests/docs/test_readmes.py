@@ -108,6 +108,12 @@ SUBSTITUTIONS = (
         "(the settings of the smoke test in training/README.md)",
     ),
     Substitution(r"^(.*env121 train --resume\b.*)$", r"\1 --no-progress", "no progress bar"),
+    Substitution(
+        r"^(.*env121 play .*--human\b.*)$",
+        r"yes 1 | \1",
+        "the person at the keyboard answers 1, the first legal move, at every turn "
+        "(tests/cli/test_play_human.py plays through a pseudo-terminal, typos included)",
+    ),
 )
 
 EDITS: dict[tuple[str, str], tuple[str, str]] = {

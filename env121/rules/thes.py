@@ -1,20 +1,38 @@
-"""The Thế (winning patterns) of spec §4 and the completed-hand shapes of §3.
+"""The Thế (winning patterns) of spec §4: **the rule for one Thế is here**.
 
 Every Thế is one :class:`The` record in :data:`THES`, listed in the spec's
-order (the Special table first, then Thế 1 … Thế 7, then Thế 0). Its
-``predicate`` is the spec's *positional* definition on an arrangement
-a1…a6 (``a[0]…a[5]`` here) under a :class:`Table` (the rule config and the
-indicator cards). These predicates are the definition; the fast search in
-:mod:`env121.rules.search` must agree with them on every hand.
+order (the Special table first, then Thế 1 … Thế 7, then Thế 0). The record
+is all the code knows about that Thế:
 
-What a Thế supersedes (used only among Thế of equal points and tier) is data:
-:attr:`The.supersedes`.
+* ``shape`` — the cut of the six cards it lives on (:class:`Shape`: two
+  triples, three pairs, a Củng and its tail, a Ngũ and one card, the six as a
+  whole);
+* ``predicate`` — the spec's *positional* definition on an arrangement
+  a1…a6 (``a[0]…a[5]`` here) under a :class:`Table` (the rule config and the
+  indicator cards). For a two-triple Thế it is a :class:`Halves`: the groups
+  of a1a2a3 and a4a5a6 and how they line up, written as data;
+* ``tier``, ``supersedes`` (what it is preferred over at equal points and
+  tier), its Quốc Sĩ family membership, its names.
+
+Nothing else in the code names a Thế. The fast search
+(:mod:`env121.rules.search`) walks the cuts of each shape and asks the
+predicates of the Thế of that shape (:data:`THES_BY_SHAPE`); the
+necessary-condition filters (:func:`env121.rules.wins.may_have_the` and the
+win table's sixth-card filter) reason per shape and read the halves of the
+two-triple Thế. So adding a Thế of an existing shape is one record here plus
+its cases in ``tests/rules/test_patterns.py`` (and its row in RULES.md); the
+brute force over all 720 orders in ``tests/rules/test_search.py`` checks the
+search finds it exactly.
+
+Also here: the completed-hand shapes of §3 (:func:`completed_shape`) and the
+choice of the reported Thế among those a hand allows (:func:`select_best`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 from itertools import combinations
 
 from env121.rules.cards import FIG, IS_HONOR, SUIT, Figure, Suit, pairwise_unrelated, related
@@ -56,31 +74,138 @@ class Table:
 Predicate = Callable[[Arrangement, Table], bool]
 
 
+class Shape(Enum):
+    """The cut of the six cards a Thế lives on: which positions form its groups.
+
+    Every Thế implies a completed hand (spec §3), so it lives on one of these
+    cuts; the search lays the six cards out only in the orders of each cut
+    (:mod:`env121.rules.search` says which) and asks the Thế of that shape.
+    """
+
+    WHOLE = "the six cards as one: Lục bộ or six pairwise unrelated (§3 shape 6)"
+    TWO_TRIPLES = "a1a2a3 | a4a5a6, each a Phu or a Phe (§3 shape 1)"
+    THREE_PAIRS = "a1a2 | a3a4 | a5a6, three pairs of one kind (§3 shape 2)"
+    CUNG_TAIL = "a Củng a1…a4, its tail a4a5a6 sharing a4 (§3 shapes 3 and 4)"
+    NGU_TAIL = "a Ngũ a1…a5 and a6 (§3 shape 5)"
+
+
+class Triple(Enum):
+    """The group (spec §2) a half a1a2a3 or a4a5a6 of a two-triple Thế must be."""
+
+    PHU = "Phu"
+    PHE = "Phe of any type"
+    PHE_LM = "Phe Liên minh"
+    PHE_DS = "Phe Đồng sắc"
+    PHE_PT = "Phe Phân tranh"
+    PHIEN = "Phiên"
+    KYOTO3 = "Phu Cố Đô"
+    EDO3 = "Phu Giang Hộ"
+
+    def holds(self, x: int, y: int, z: int) -> bool:
+        """Whether the three cards are this group."""
+        return _TRIPLE_TESTS[self](x, y, z)
+
+
+_TRIPLE_TESTS: dict[Triple, Callable[[int, int, int], bool]] = {
+    Triple.PHU: lambda x, y, z: bool(phu(x, y, z)),
+    Triple.PHE: lambda x, y, z: bool(phe(x, y, z)),
+    Triple.PHE_LM: lambda x, y, z: phe(x, y, z) == PheType.LM,
+    Triple.PHE_DS: lambda x, y, z: phe(x, y, z) == PheType.DS,
+    Triple.PHE_PT: lambda x, y, z: phe(x, y, z) == PheType.PT,
+    Triple.PHIEN: lambda x, y, z: bool(phien(x, y, z)),
+    Triple.KYOTO3: kyoto3,
+    Triple.EDO3: edo3,
+}
+
+
+@dataclass(frozen=True)
+class Halves:
+    """The positional predicate of a two-triple Thế, as data: ``first`` on
+    a1a2a3, ``second`` on a4a5a6, and what ties the halves together.
+
+    The filters read the groups and the line-up (a necessary condition); the
+    search asks :meth:`in_order` on both orders of every two-triple cut.
+    """
+
+    first: Triple
+    second: Triple
+    either_order: bool = False
+    """The spec's "either order": it also holds with a1a2a3 and a4a5a6 swapped."""
+    aligned: Kind = Kind.NONE
+    """The halves line up position by position: fig(a_i) = fig(a_{i+3})
+    (``Kind.FIGURE``) or suit(a_i) = suit(a_{i+3}) (``Kind.SUIT``), i = 1, 2, 3."""
+    same_kind: bool = False
+    """Both halves are Phu of one kind (both of one figure, or both of one suit)."""
+    also: Predicate | None = None
+    """Any further condition, on a1…a6 as laid."""
+    _tests: tuple[Callable[[int, int, int], bool], ...] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        # The group tests looked up once: the search asks in_order often.
+        object.__setattr__(self, "_tests", (_TRIPLE_TESTS[self.first], _TRIPLE_TESTS[self.second]))
+
+    def in_order(self, a: Arrangement, t: Table) -> bool:
+        """The definition with the halves in the order named (no swap)."""
+        first, second = self._tests
+        if not (first(a[0], a[1], a[2]) and second(a[3], a[4], a[5])):
+            return False
+        if self.aligned and not _lined_up(a, FIG if self.aligned == Kind.FIGURE else SUIT):
+            return False
+        if self.same_kind and phu(a[0], a[1], a[2]) != phu(a[3], a[4], a[5]):
+            return False
+        return self.also is None or self.also(a, t)
+
+    def __call__(self, a: Arrangement, t: Table) -> bool:
+        """The spec's definition: :meth:`in_order`, or swapped when ``either_order``."""
+        return self.in_order(a, t) or (self.either_order and self.in_order((*a[3:], *a[:3]), t))
+
+
 @dataclass(frozen=True)
 class The:
     """One Thế: a named winning pattern worth ``tier`` Điểm."""
 
     id: str
+    """Fixed id of spec §4, used by the engine, its records and tests."""
     tier: int
     """Điểm of the Thế; ``quoc_si_vo_song`` (the book's "Thế 0") counts 10 [R-13]."""
-    name_vi: str
-    gloss: str
-    predicate: Predicate
     heading: str
     """The book's table it is listed in: "Special", "Thế 1" … "Thế 7", "Thế 0"."""
+    name_vi: str
+    gloss: str
+    """The definition in a few English words."""
+    shape: Shape
+    """The cut of the six cards it lives on; the search asks it only there."""
+    predicate: Predicate
+    """The spec's positional definition on a1…a6; a :class:`Halves` exactly
+    when ``shape`` is ``Shape.TWO_TRIPLES``."""
     quoc_si_family: bool = False
     """Forbidden in Bội ước (§5.5)."""
     an_si_needed: int | None = None
     """For the Quốc Sĩ members the indicators decide (Thất Sĩ and above): how
     many revealed Ẩn Sĩ must join the six and the Chỉ Điểm, all pairwise
-    unrelated; their predicate is ``clean_an_si_count >= an_si_needed``."""
+    unrelated; their predicate is ``clean_an_si_count >= an_si_needed``. The
+    search leaves them out; the scorer adds them to a ``quoc_si``."""
     supersedes: frozenset[str] = frozenset()
     """Thế this one is preferred over at equal points and tier (spec §4)."""
+
+    def __post_init__(self) -> None:
+        if (self.shape is Shape.TWO_TRIPLES) != isinstance(self.predicate, Halves):
+            raise ValueError(
+                f"Thế {self.id!r} of shape {self.shape.name}: expected a Halves predicate "
+                "exactly for Shape.TWO_TRIPLES (the filters read its groups)"
+            )
 
     @property
     def needs_chi_diem(self) -> bool:
         """Decided by the indicators (Thất Sĩ and above)."""
         return self.an_si_needed is not None
+
+    @property
+    def halves(self) -> Halves | None:
+        """The groups of a two-triple Thế; ``None`` for the other shapes."""
+        return self.predicate if isinstance(self.predicate, Halves) else None
 
     def matches(self, arrangement: Arrangement, table: Table) -> bool:
         """Whether this exact order of six cards is this Thế."""
@@ -90,53 +215,9 @@ class The:
 # ------------------------------------------------------------ shared pieces
 
 
-def _halves(a: Arrangement) -> tuple[Arrangement, Arrangement]:
-    return a[0:3], a[3:6]
-
-
-def _either_order(
-    first: Callable[[Arrangement], bool], second: Callable[[Arrangement], bool]
-) -> Callable[[Arrangement], bool]:
-    """``first`` on one half and ``second`` on the other, in either order."""
-
-    def test(a: Arrangement) -> bool:
-        h1, h2 = _halves(a)
-        return (first(h1) and second(h2)) or (first(h2) and second(h1))
-
-    return test
-
-
-def _is_phe(h: Arrangement) -> bool:
-    return bool(phe(h[0], h[1], h[2]))
-
-
-def _is_phien(h: Arrangement) -> bool:
-    return bool(phien(h[0], h[1], h[2]))
-
-
-def _is_kyoto3(h: Arrangement) -> bool:
-    return kyoto3(h[0], h[1], h[2])
-
-
-def _is_edo3(h: Arrangement) -> bool:
-    return edo3(h[0], h[1], h[2])
-
-
-_phe_co_do = _either_order(_is_phe, _is_kyoto3)
-_phe_giang_ho = _either_order(_is_phe, _is_edo3)
-_phien_co_do = _either_order(_is_phien, _is_kyoto3)
-_phien_giang_ho = _either_order(_is_phien, _is_edo3)
-_kyoto_edo = _either_order(_is_kyoto3, _is_edo3)
-
-
-def _aligned_figures(a: Arrangement) -> bool:
-    """fig(a_i) = fig(a_{i+3}) for i = 1, 2, 3."""
-    return FIG[a[0]] == FIG[a[3]] and FIG[a[1]] == FIG[a[4]] and FIG[a[2]] == FIG[a[5]]
-
-
-def _aligned_suits(a: Arrangement) -> bool:
-    """suit(a_i) = suit(a_{i+3}) for i = 1, 2, 3."""
-    return SUIT[a[0]] == SUIT[a[3]] and SUIT[a[1]] == SUIT[a[4]] and SUIT[a[2]] == SUIT[a[5]]
+def _lined_up(a: Arrangement, key: Sequence[int]) -> bool:
+    """key(a_i) = key(a_{i+3}) for i = 1, 2, 3 (``key`` is FIG or SUIT)."""
+    return key[a[0]] == key[a[3]] and key[a[1]] == key[a[4]] and key[a[2]] == key[a[5]]
 
 
 def _three_pairs_kind(a: Arrangement) -> Kind:
@@ -192,8 +273,9 @@ def clean_an_si_count(six: Arrangement, table: Table) -> int:
 
 
 # ------------------------------------------------------------- predicates
-# One function per Thế, named after its id, each a literal reading of the
-# spec's table row.
+# One function per Thế of the shapes other than two triples, named after its
+# id, each a literal reading of the spec's table row; the conditions two-triple
+# Thế add to their Halves.
 
 
 def quoc_si(a: Arrangement, t: Table) -> bool:
@@ -204,31 +286,25 @@ def ba_doi(a: Arrangement, t: Table) -> bool:
     return bool(_three_pairs_kind(a))
 
 
-def _phe_phe(kind: PheType) -> Predicate:
-    def test(a: Arrangement, t: Table) -> bool:
-        if phe(a[0], a[1], a[2]) != kind or phe(a[3], a[4], a[5]) != kind:
-            return False
-        return not t.config.phe_phe_same_suits or _aligned_suits(a)
-
-    return test
+def _same_suits_in_variant(a: Arrangement, t: Table) -> bool:
+    """[R-2]: under ``phe_phe_same_suits`` the two Phe also line up by suit."""
+    return not t.config.phe_phe_same_suits or _lined_up(a, SUIT)
 
 
-def phe_phe_ba_doi(a: Arrangement, t: Table) -> bool:
-    h1, h2 = _halves(a)
-    return _is_phe(h1) and _is_phe(h2) and _aligned_figures(a)
+def _different_figures(a: Arrangement, t: Table) -> bool:
+    """fig(a1) ≠ fig(a4)."""
+    return FIG[a[0]] != FIG[a[3]]
 
 
-def phe_co_do(a: Arrangement, t: Table) -> bool:
-    return _phe_co_do(a)
+def _same_figure(a: Arrangement, t: Table) -> bool:
+    """fig(a1) = fig(a4)."""
+    return FIG[a[0]] == FIG[a[3]]
 
 
-def phe_giang_ho(a: Arrangement, t: Table) -> bool:
-    return _phe_giang_ho(a)
-
-
-def phu_phu(a: Arrangement, t: Table) -> bool:
-    k = phu(a[0], a[1], a[2])
-    return bool(k) and phu(a[3], a[4], a[5]) == k
+def _paired_by_the_other_kind(a: Arrangement, t: Table) -> bool:
+    """pair(a_i, a_{i+3}) is of the other kind than the Phu, for i = 1, 2, 3."""
+    other = phu(a[0], a[1], a[2]).other
+    return all(pair(a[i], a[i + 3]) == other for i in range(3))
 
 
 def cung_doi(a: Arrangement, t: Table) -> bool:
@@ -238,19 +314,6 @@ def cung_doi(a: Arrangement, t: Table) -> bool:
 
 def cung_phu(a: Arrangement, t: Table) -> bool:
     return bool(_cung4(a)) and bool(phu(a[3], a[4], a[5]))
-
-
-def phien_phien(a: Arrangement, t: Table) -> bool:
-    h1, h2 = _halves(a)
-    return _is_phien(h1) and _is_phien(h2) and FIG[a[0]] != FIG[a[3]]
-
-
-def phien_co_do(a: Arrangement, t: Table) -> bool:
-    return _phien_co_do(a)
-
-
-def phien_giang_ho(a: Arrangement, t: Table) -> bool:
-    return _phien_giang_ho(a)
 
 
 def cung_phien(a: Arrangement, t: Table) -> bool:
@@ -271,10 +334,6 @@ def cung_phien_doi(a: Arrangement, t: Table) -> bool:
 
 def ngu_luan_doi(a: Arrangement, t: Table) -> bool:
     return bool(ngu(a[0:5])) and not IS_HONOR[a[5]] and bool(_pair56(a)) and not luc(a)
-
-
-def phu_co_do_giang_ho(a: Arrangement, t: Table) -> bool:
-    return _kyoto_edo(a)
 
 
 def _cung_phien_phu_in(suit: Suit) -> Predicate:
@@ -361,13 +420,6 @@ def ba_doi_ba_doi(a: Arrangement, t: Table) -> bool:
     return bool(k) and _splits_into_pairs_of(a, k.other)
 
 
-def phu_phu_ba_doi(a: Arrangement, t: Table) -> bool:
-    k = phu(a[0], a[1], a[2])
-    if not k or phu(a[3], a[4], a[5]) != k:
-        return False
-    return all(pair(a[i], a[i + 3]) == k.other for i in range(3))
-
-
 def luc_bo(a: Arrangement, t: Table) -> bool:
     return bool(luc(a))
 
@@ -379,27 +431,6 @@ def _sieu_ngu_luan(left: bool) -> Predicate:
         return _facing_five(a, figures) and FIG[sixth] == Figure.CREST and SUIT[sixth] == SUIT[a[0]]
 
     return test
-
-
-def phien_phien_ba_doi(a: Arrangement, t: Table) -> bool:
-    return phien_phien(a, t) and _aligned_suits(a)
-
-
-def phien_phien_luc_bo(a: Arrangement, t: Table) -> bool:
-    h1, h2 = _halves(a)
-    return _is_phien(h1) and _is_phien(h2) and FIG[a[0]] == FIG[a[3]]
-
-
-def phe_co_do_ba_doi(a: Arrangement, t: Table) -> bool:
-    return _phe_co_do(a) and _aligned_figures(a)
-
-
-def phe_giang_ho_ba_doi(a: Arrangement, t: Table) -> bool:
-    return _phe_giang_ho(a) and _aligned_figures(a)
-
-
-def phu_co_do_giang_ho_ba_doi(a: Arrangement, t: Table) -> bool:
-    return _kyoto_edo(a) and _aligned_figures(a)
 
 
 def ba_doi_phu_co_do_giang_ho(a: Arrangement, t: Table) -> bool:
@@ -420,6 +451,10 @@ def luc_bo_danh_du(a: Arrangement, t: Table) -> bool:
 # --------------------------------------------------------------- registry
 
 SPECIAL = "Special"
+WHOLE, TWO_TRIPLES, THREE_PAIRS = Shape.WHOLE, Shape.TWO_TRIPLES, Shape.THREE_PAIRS
+CUNG_TAIL, NGU_TAIL = Shape.CUNG_TAIL, Shape.NGU_TAIL
+PHU, PHE, PHIEN, KYOTO3, EDO3 = Triple.PHU, Triple.PHE, Triple.PHIEN, Triple.KYOTO3, Triple.EDO3
+FIGURE = Kind.FIGURE
 
 
 def _t(
@@ -428,6 +463,7 @@ def _t(
     heading: str,
     name_vi: str,
     gloss: str,
+    shape: Shape,
     predicate: Predicate,
     *,
     quoc_si_family: bool = False,
@@ -440,6 +476,7 @@ def _t(
         heading=heading,
         name_vi=name_vi,
         gloss=gloss,
+        shape=shape,
         predicate=predicate,
         quoc_si_family=quoc_si_family,
         an_si_needed=an_si_needed,
@@ -455,6 +492,7 @@ def _qs(id: str, tier: int, heading: str, name_vi: str, gloss: str, an_si_needed
         heading,
         name_vi,
         gloss,
+        WHOLE,
         _quoc_si_with(an_si_needed),
         quoc_si_family=True,
         an_si_needed=an_si_needed,
@@ -463,122 +501,129 @@ def _qs(id: str, tier: int, heading: str, name_vi: str, gloss: str, an_si_needed
 
 THES: tuple[The, ...] = (
     # Special (§5.4.1): "bất khóa vô chỉ"
-    _t("quoc_si", 1, SPECIAL, "Quốc Sĩ", "six pairwise unrelated cards", quoc_si,
+    _t("quoc_si", 1, SPECIAL, "Quốc Sĩ", "six pairwise unrelated cards", WHOLE, quoc_si,
        quoc_si_family=True),
     # Thế 1
-    _t("ba_doi", 1, "Thế 1", "Ba Đôi", "three pairs of one kind", ba_doi),
+    _t("ba_doi", 1, "Thế 1", "Ba Đôi", "three pairs of one kind", THREE_PAIRS, ba_doi),
     _t("phe_phe_lien_minh", 1, "Thế 1", "Phe – Phe liên minh", "two Liên minh Phe",
-       _phe_phe(PheType.LM)),
+       TWO_TRIPLES, Halves(Triple.PHE_LM, Triple.PHE_LM, also=_same_suits_in_variant)),
     _t("phe_phe_dong_sac", 1, "Thế 1", "Phe – Phe đồng sắc", "two Đồng sắc Phe",
-       _phe_phe(PheType.DS)),
+       TWO_TRIPLES, Halves(Triple.PHE_DS, Triple.PHE_DS, also=_same_suits_in_variant)),
     _t("phe_phe_phan_tranh", 1, "Thế 1", "Phe – Phe phân tranh", "two Phân tranh Phe",
-       _phe_phe(PheType.PT)),
+       TWO_TRIPLES, Halves(Triple.PHE_PT, Triple.PHE_PT, also=_same_suits_in_variant)),
     _t("phe_phe_ba_doi", 1, "Thế 1", "Phe – Phe ba đôi",
-       "two Phe whose figures pair up position by position", phe_phe_ba_doi,
-       supersedes=("ba_doi",)),
-    _t("phe_co_do", 1, "Thế 1", "Phe – Cố Đô", "a Phe and a Phu of Kyoto", phe_co_do),
-    _t("phe_giang_ho", 1, "Thế 1", "Phe – Giang Hộ", "a Phe and a Phu of Edo", phe_giang_ho),
-    _t("phu_phu", 1, "Thế 1", "Phu – Phu", "two Phu of the same kind", phu_phu),
+       "two Phe whose figures pair up position by position",
+       TWO_TRIPLES, Halves(PHE, PHE, aligned=FIGURE), supersedes=("ba_doi",)),
+    _t("phe_co_do", 1, "Thế 1", "Phe – Cố Đô", "a Phe and a Phu of Kyoto",
+       TWO_TRIPLES, Halves(PHE, KYOTO3, either_order=True)),
+    _t("phe_giang_ho", 1, "Thế 1", "Phe – Giang Hộ", "a Phe and a Phu of Edo",
+       TWO_TRIPLES, Halves(PHE, EDO3, either_order=True)),
+    _t("phu_phu", 1, "Thế 1", "Phu – Phu", "two Phu of the same kind",
+       TWO_TRIPLES, Halves(PHU, PHU, same_kind=True)),
     _t("cung_doi", 1, "Thế 1", "Củng – Đôi", "a Củng and a pair of its kind, not a Lục bộ",
-       cung_doi, supersedes=("ba_doi",)),
+       CUNG_TAIL, cung_doi, supersedes=("ba_doi",)),
     _t("cung_phu", 1, "Thế 1", "Củng – Phu", "a Củng and a Phu sharing its 4th card",
-       cung_phu),
+       CUNG_TAIL, cung_phu),
     # Thế 2
     _t("phien_phien", 2, "Thế 2", "Phiên – Phiên", "two Phiên of different figures",
-       phien_phien),
-    _t("phien_co_do", 2, "Thế 2", "Phiên – Cố Đô", "a Phiên and a Phu of Kyoto", phien_co_do),
+       TWO_TRIPLES, Halves(PHIEN, PHIEN, also=_different_figures)),
+    _t("phien_co_do", 2, "Thế 2", "Phiên – Cố Đô", "a Phiên and a Phu of Kyoto",
+       TWO_TRIPLES, Halves(PHIEN, KYOTO3, either_order=True)),
     _t("phien_giang_ho", 2, "Thế 2", "Phiên – Giang Hộ", "a Phiên and a Phu of Edo",
-       phien_giang_ho),
+       TWO_TRIPLES, Halves(PHIEN, EDO3, either_order=True)),
     _t("cung_phien", 2, "Thế 2", "Củng – Phiên", "a Củng and a Phiên sharing its 4th card",
-       cung_phien),
+       CUNG_TAIL, cung_phien),
     _t("cung_phien_doi_phu", 2, "Thế 2", "Củng Phiên – Đôi Phu",
        "a Củng whose first three are a Phiên; its 4th card makes a Phu with the pair",
-       cung_phien_doi_phu),
+       CUNG_TAIL, cung_phien_doi_phu),
     _t("cung_doi_phe", 2, "Thế 2", "Củng – Đôi Phe",
-       "a Củng and a pair that makes a Phe with its 4th card", cung_doi_phe),
+       "a Củng and a pair that makes a Phe with its 4th card", CUNG_TAIL, cung_doi_phe),
     _t("cung_phien_doi", 2, "Thế 2", "Củng Phiên – Đôi",
-       "a Củng whose first three are a Phiên, and a pair", cung_phien_doi),
+       "a Củng whose first three are a Phiên, and a pair", CUNG_TAIL, cung_phien_doi),
     _t("ngu_luan_doi", 2, "Thế 2", "Ngũ Luân – Đôi",
-       "a Ngũ and a regular card pairing with its 5th card", ngu_luan_doi),
+       "a Ngũ and a regular card pairing with its 5th card", NGU_TAIL, ngu_luan_doi),
     _t("phu_co_do_giang_ho", 2, "Thế 2", "Phu Cố Đô – Giang Hộ",
-       "a Phu of Kyoto and a Phu of Edo", phu_co_do_giang_ho),
+       "a Phu of Kyoto and a Phu of Edo", TWO_TRIPLES, Halves(KYOTO3, EDO3, either_order=True)),
     # Thế 3
     _t("cung_phien_phu_giang_ho", 3, "Thế 3", "Củng Phiên – Phu Giang Hộ",
        "a Củng whose first three are a Phiên; its 4th card and the pair are Edo",
-       _cung_phien_phu_in(Suit.EDO)),
+       CUNG_TAIL, _cung_phien_phu_in(Suit.EDO)),
     _t("cung_phien_phu_co_do", 3, "Thế 3", "Củng Phiên – Phu Cố Đô",
        "a Củng whose first three are a Phiên; its 4th card and the pair are Kyoto",
-       _cung_phien_phu_in(Suit.KYOTO)),
+       CUNG_TAIL, _cung_phien_phu_in(Suit.KYOTO)),
     _t("cung_doi_hai_doi", 3, "Thế 3", "Củng – Đôi Hai Đôi",
        "a Củng and a pair of its kind, each pair card pairing by the other kind "
-       "with a different Củng card", cung_doi_hai_doi),
+       "with a different Củng card", CUNG_TAIL, cung_doi_hai_doi),
     _t("cung_doi_phien", 3, "Thế 3", "Củng – Đôi Phiên",
-       "a Củng and a pair that makes a Phiên with its 4th card", cung_doi_phien),
+       "a Củng and a pair that makes a Phiên with its 4th card", CUNG_TAIL, cung_doi_phien),
     _t("cung_phien_doi_phe", 3, "Thế 3", "Củng Phiên – Đôi Phe",
        "a Củng whose first three are a Phiên, and a pair making a Phe with its 4th card",
-       cung_phien_doi_phe),
+       CUNG_TAIL, cung_phien_doi_phe),
     _t("ngu_luan_trai", 3, "Thế 3", "Ngũ luân trái",
        "the five left-facing figures of one suit and a card pairing with the 5th",
-       ngu_luan_trai),
+       NGU_TAIL, ngu_luan_trai),
     _t("ngu_luan_phai", 3, "Thế 3", "Ngũ luân phải",
        "the five right-facing figures of one suit and a card pairing with the 5th",
-       ngu_luan_phai),
+       NGU_TAIL, ngu_luan_phai),
     _t("ngu_luan_danh_du", 3, "Thế 3", "Ngũ luân danh dự",
        "a Ngũ of honor cards and an honor card of another suit with the 5th's figure",
-       ngu_luan_danh_du),
+       NGU_TAIL, ngu_luan_danh_du),
     # Thế 4 [R-4]
     _t("cung_phien_doi_hai_doi", 4, "Thế 4", "Củng Phiên – Đôi hai đôi",
-       "Củng – Đôi Hai Đôi whose first three are a Phiên", cung_phien_doi_hai_doi),
+       "Củng – Đôi Hai Đôi whose first three are a Phiên", CUNG_TAIL, cung_phien_doi_hai_doi),
     _t("cung_phien_doi_phe_lien_minh", 4, "Thế 4", "Củng Phiên – Đôi Phe Liên minh",
        "Củng Phiên – Đôi Phe with a Liên minh Phiên and Phe",
-       _cung_phien_doi_phe_of(PheType.LM)),
+       CUNG_TAIL, _cung_phien_doi_phe_of(PheType.LM)),
     _t("cung_phien_doi_phe_dong_sac", 4, "Thế 4", "Củng Phiên – Đôi Phe Đồng sắc",
        "Củng Phiên – Đôi Phe with a Đồng sắc Phiên and Phe",
-       _cung_phien_doi_phe_of(PheType.DS)),
+       CUNG_TAIL, _cung_phien_doi_phe_of(PheType.DS)),
     _t("cung_phien_doi_phe_phan_tranh", 4, "Thế 4", "Củng Phiên – Đôi Phe Phân Tranh",
        "Củng Phiên – Đôi Phe with a Phân tranh Phiên and Phe",
-       _cung_phien_doi_phe_of(PheType.PT)),
+       CUNG_TAIL, _cung_phien_doi_phe_of(PheType.PT)),
     _t("quoc_si_trai", 4, "Thế 4", "Quốc Sĩ Trái", "a Quốc Sĩ holding all five left figures",
-       _quoc_si_facing(left=True), quoc_si_family=True),
+       WHOLE, _quoc_si_facing(left=True), quoc_si_family=True),
     _t("quoc_si_phai", 4, "Thế 4", "Quốc Sĩ Phải", "a Quốc Sĩ holding all five right figures",
-       _quoc_si_facing(left=False), quoc_si_family=True),
+       WHOLE, _quoc_si_facing(left=False), quoc_si_family=True),
     _qs("that_si", 4, "Thế 4", "Thất Sĩ", "a Quốc Sĩ unrelated to the Chỉ Điểm", 0),
     # Thế 5
     _t("ba_doi_ba_doi", 5, "Thế 5", "Ba đôi – Ba đôi",
-       "three pairs of one kind that also split into three pairs of the other", ba_doi_ba_doi),
+       "three pairs of one kind that also split into three pairs of the other",
+       THREE_PAIRS, ba_doi_ba_doi),
     _t("phu_phu_ba_doi", 5, "Thế 5", "Phu – Phu ba đôi",
        "two Phu of one kind pairing up position by position by the other kind",
-       phu_phu_ba_doi),
-    _t("luc_bo", 5, "Thế 5", "Lục Bộ", "six cards of one figure or one suit", luc_bo),
+       TWO_TRIPLES, Halves(PHU, PHU, same_kind=True, also=_paired_by_the_other_kind)),
+    _t("luc_bo", 5, "Thế 5", "Lục Bộ", "six cards of one figure or one suit", WHOLE, luc_bo),
     _t("sieu_ngu_luan_trai", 5, "Thế 5", "Siêu Ngũ luân trái",
        "the five left-facing figures of one suit and that suit's Gia huy",
-       _sieu_ngu_luan(left=True), supersedes=("luc_bo",)),
+       NGU_TAIL, _sieu_ngu_luan(left=True), supersedes=("luc_bo",)),
     _t("sieu_ngu_luan_phai", 5, "Thế 5", "Siêu Ngũ luân phải",
        "the five right-facing figures of one suit and that suit's Gia huy",
-       _sieu_ngu_luan(left=False), supersedes=("luc_bo",)),
+       NGU_TAIL, _sieu_ngu_luan(left=False), supersedes=("luc_bo",)),
     _qs("bat_si", 5, "Thế 5", "Bát Sĩ",
         "Quốc Sĩ, Chỉ Điểm and one revealed Ẩn Sĩ all unrelated", 1),
     # Thế 6
     _t("phien_phien_ba_doi", 6, "Thế 6", "Phiên – Phiên Ba Đôi",
        "two Phiên of different figures with the same suits position by position",
-       phien_phien_ba_doi),
+       TWO_TRIPLES, Halves(PHIEN, PHIEN, aligned=Kind.SUIT, also=_different_figures)),
     _t("phien_phien_luc_bo", 6, "Thế 6", "Phiên – Phiên Lục bộ",
-       "two Phiên of the same figure", phien_phien_luc_bo),
+       "two Phiên of the same figure", TWO_TRIPLES, Halves(PHIEN, PHIEN, also=_same_figure)),
     _t("phe_co_do_ba_doi", 6, "Thế 6", "Phe – Cố Đô Ba Đôi",
-       "Phe – Cố Đô pairing up by figure position by position", phe_co_do_ba_doi),
+       "Phe – Cố Đô pairing up by figure position by position",
+       TWO_TRIPLES, Halves(PHE, KYOTO3, either_order=True, aligned=FIGURE)),
     _t("phe_giang_ho_ba_doi", 6, "Thế 6", "Phe – Giang Hộ Ba Đôi",
-       "Phe – Giang Hộ pairing up by figure position by position", phe_giang_ho_ba_doi),
+       "Phe – Giang Hộ pairing up by figure position by position",
+       TWO_TRIPLES, Halves(PHE, EDO3, either_order=True, aligned=FIGURE)),
     _qs("cuu_si", 6, "Thế 6", "Cửu Sĩ",
         "Quốc Sĩ, Chỉ Điểm and two revealed Ẩn Sĩ all unrelated", 2),
     # Thế 7
     _t("phu_co_do_giang_ho_ba_doi", 7, "Thế 7", "Phu Cố Đô – Giang Hộ – Ba đôi",
        "Phu of Kyoto and Phu of Edo pairing up by figure position by position",
-       phu_co_do_giang_ho_ba_doi),
+       TWO_TRIPLES, Halves(KYOTO3, EDO3, either_order=True, aligned=FIGURE)),
     _t("ba_doi_phu_co_do_giang_ho", 7, "Thế 7", "Ba đôi – Phu Cố Đô – Giang Hộ",
        "three figure pairs of one Kyoto and one Edo card, Kyoto always on the same side",
-       ba_doi_phu_co_do_giang_ho),
+       THREE_PAIRS, ba_doi_phu_co_do_giang_ho),
     _t("luc_bo_danh_du", 7, "Thế 7", "Lục bộ Danh dự", "a Lục bộ of six honor cards",
-       luc_bo_danh_du),
+       WHOLE, luc_bo_danh_du),
     _qs("thap_si", 7, "Thế 7", "Thập Sĩ",
        "Quốc Sĩ, Chỉ Điểm and three revealed Ẩn Sĩ all unrelated", 3),
     # Thế 0: match win, counted as 10 [R-13]
@@ -588,6 +633,10 @@ THES: tuple[The, ...] = (
 
 THE_BY_ID: dict[str, The] = {t.id: t for t in THES}
 THE_ORDER: dict[str, int] = {t.id: i for i, t in enumerate(THES)}
+THES_BY_SHAPE: dict[Shape, tuple[The, ...]] = {
+    shape: tuple(t for t in THES if t.shape is shape) for shape in Shape
+}
+"""The Thế of each shape, in registry order: what the search asks on each cut."""
 QUOC_SI_VO_SONG = "quoc_si_vo_song"
 
 
@@ -606,8 +655,7 @@ def _triple(h: Arrangement) -> bool:
 def completed_shape(a: Arrangement) -> int:
     """The number (1–6) of the first completed-hand shape of spec §3 that this
     order matches, or 0 when it is not a completed hand."""
-    h1, h2 = _halves(a)
-    if _triple(h1) and _triple(h2):
+    if _triple(a[0:3]) and _triple(a[3:6]):
         return 1
     if pair(a[0], a[1]) and pair(a[2], a[3]) and _pair56(a):
         return 2

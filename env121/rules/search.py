@@ -95,20 +95,30 @@ def _whole(cards: Cards, figures: list[int], suits: list[int], largest: int) -> 
     return (cards,) if largest == 6 or unrelated else ()
 
 
+def triple_splits(
+    cards: Sequence[int], figures: Sequence[int], suits: Sequence[int]
+) -> list[tuple[Cards, Cards]]:
+    """The splits of six cards into two triples, each a Phu or a Phe (spec §3
+    shape 1): the cuts of ``Shape.TWO_TRIPLES``. ``figures`` and ``suits`` are
+    those of the cards, in order."""
+    splits: list[tuple[Cards, Cards]] = []
+    for (i, j, k), (p, q, r) in _TRIPLE_SPLITS:
+        if (
+            _TRIPLE_SUITS[(suits[i] * NUM_SUITS + suits[j]) * NUM_SUITS + suits[k]]
+            or figures[i] == figures[j] == figures[k]
+        ) and (
+            _TRIPLE_SUITS[(suits[p] * NUM_SUITS + suits[q]) * NUM_SUITS + suits[r]]
+            or figures[p] == figures[q] == figures[r]
+        ):
+            splits.append(((cards[i], cards[j], cards[k]), (cards[p], cards[q], cards[r])))
+    return splits
+
+
 def _two_triples(
     cards: Cards, figures: list[int], suits: list[int], largest: int
 ) -> Sequence[Cards]:
     layouts: list[Cards] = []
-    for (i, j, k), (p, q, r) in _TRIPLE_SPLITS:
-        if not (
-            _TRIPLE_SUITS[(suits[i] * NUM_SUITS + suits[j]) * NUM_SUITS + suits[k]]
-            or figures[i] == figures[j] == figures[k]
-        ) or not (
-            _TRIPLE_SUITS[(suits[p] * NUM_SUITS + suits[q]) * NUM_SUITS + suits[r]]
-            or figures[p] == figures[q] == figures[r]
-        ):
-            continue
-        a, b = (cards[i], cards[j], cards[k]), (cards[p], cards[q], cards[r])
+    for a, b in triple_splits(cards, figures, suits):
         for first, second in ((a, b), (b, a)):
             layouts.append(first + second)
             for key in (FIG, SUIT):

@@ -31,7 +31,7 @@ choice of the reported Thế among those a hand allows (:func:`select_best`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from itertools import combinations
 
@@ -90,32 +90,27 @@ class Shape(Enum):
 
 
 class Triple(Enum):
-    """The group (spec §2) a half a1a2a3 or a4a5a6 of a two-triple Thế must be."""
+    """The group (spec §2) a half a1a2a3 or a4a5a6 of a two-triple Thế must be.
 
-    PHU = "Phu"
-    PHE = "Phe of any type"
-    PHE_LM = "Phe Liên minh"
-    PHE_DS = "Phe Đồng sắc"
-    PHE_PT = "Phe Phân tranh"
-    PHIEN = "Phiên"
-    KYOTO3 = "Phu Cố Đô"
-    EDO3 = "Phu Giang Hộ"
+    Like every group of §2, each is decided by the three suits and whether
+    the three figures are one (the win table's filter relies on it)."""
 
-    def holds(self, x: int, y: int, z: int) -> bool:
-        """Whether the three cards are this group."""
-        return _TRIPLE_TESTS[self](x, y, z)
+    PHU = ("Phu", lambda x, y, z: bool(phu(x, y, z)))
+    PHE = ("Phe of any type", lambda x, y, z: bool(phe(x, y, z)))
+    PHE_LM = ("Phe Liên minh", lambda x, y, z: phe(x, y, z) == PheType.LM)
+    PHE_DS = ("Phe Đồng sắc", lambda x, y, z: phe(x, y, z) == PheType.DS)
+    PHE_PT = ("Phe Phân tranh", lambda x, y, z: phe(x, y, z) == PheType.PT)
+    PHIEN = ("Phiên", lambda x, y, z: bool(phien(x, y, z)))
+    KYOTO3 = ("Phu Cố Đô", kyoto3)
+    EDO3 = ("Phu Giang Hộ", edo3)
 
+    def __init__(self, label: str, holds: Callable[[int, int, int], bool]) -> None:
+        self.label = label
+        self.holds = holds
+        """Whether three cards (x, y, z) are this group."""
 
-_TRIPLE_TESTS: dict[Triple, Callable[[int, int, int], bool]] = {
-    Triple.PHU: lambda x, y, z: bool(phu(x, y, z)),
-    Triple.PHE: lambda x, y, z: bool(phe(x, y, z)),
-    Triple.PHE_LM: lambda x, y, z: phe(x, y, z) == PheType.LM,
-    Triple.PHE_DS: lambda x, y, z: phe(x, y, z) == PheType.DS,
-    Triple.PHE_PT: lambda x, y, z: phe(x, y, z) == PheType.PT,
-    Triple.PHIEN: lambda x, y, z: bool(phien(x, y, z)),
-    Triple.KYOTO3: kyoto3,
-    Triple.EDO3: edo3,
-}
+    def __repr__(self) -> str:
+        return f"Triple.{self.name}"
 
 
 @dataclass(frozen=True)
@@ -138,18 +133,10 @@ class Halves:
     """Both halves are Phu of one kind (both of one figure, or both of one suit)."""
     also: Predicate | None = None
     """Any further condition, on a1…a6 as laid."""
-    _tests: tuple[Callable[[int, int, int], bool], ...] = field(
-        init=False, repr=False, compare=False
-    )
-
-    def __post_init__(self) -> None:
-        # The group tests looked up once: the search asks in_order often.
-        object.__setattr__(self, "_tests", (_TRIPLE_TESTS[self.first], _TRIPLE_TESTS[self.second]))
 
     def in_order(self, a: Arrangement, t: Table) -> bool:
         """The definition with the halves in the order named (no swap)."""
-        first, second = self._tests
-        if not (first(a[0], a[1], a[2]) and second(a[3], a[4], a[5])):
+        if not (self.first.holds(a[0], a[1], a[2]) and self.second.holds(a[3], a[4], a[5])):
             return False
         if self.aligned and not _lined_up(a, FIG if self.aligned == Kind.FIGURE else SUIT):
             return False

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from env121.rules.cards import (
 from env121.rules.config import RuleConfig
 from env121.rules.groups import Kind, PheType, pair, phe, phu
 from env121.rules.scoring import score_valid_hand
-from env121.rules.thes import THES_BY_SHAPE, Shape, Table, Triple
+from env121.rules.thes import THES_BY_SHAPE, TRIPLE_GROUPS, Shape, Table, Triple, triple_key
 from env121.rules.waits import fill_gap, winning_cards
 
 _C = NUM_CARDS
@@ -169,43 +169,21 @@ that half's group, and the line-up and same-kind conditions of the Thế's
 :class:`~env121.rules.thes.Halves`."""
 
 
-def _triple_key(x: int, y: int, z: int) -> int:
-    """What the groups of spec §2 see of three cards (:class:`Triple`): their
-    suits and whether they share a figure."""
-    suits = (SUIT[x] * NUM_SUITS + SUIT[y]) * NUM_SUITS + SUIT[z]
-    return suits * 2 + (FIG[x] == FIG[y] == FIG[z])
-
-
 def _partners_by_triple_key() -> list[tuple[Partner, ...]]:
-    """For each :func:`_triple_key` of a half b: the partners of every
-    two-triple Thế that has b's group as one half, the other half to complete."""
+    """For each :func:`~env121.rules.thes.triple_key` of a half b: how c can
+    complete (x, y, c) into the other half of a two-triple Thế that has one of
+    b's groups for a half. A completion with a line-up or same-kind condition
+    is left out where the same completion without one is there (a subset)."""
     by_group: dict[Triple, dict[Partner, None]] = {group: {} for group in Triple}
     for halves in (t.halves for t in THES_BY_SHAPE[Shape.TWO_TRIPLES] if t.halves):
         for b, c in ((halves.first, halves.second), (halves.second, halves.first)):
             by_group[b][(_COMPLETING[c], halves.aligned, halves.same_kind)] = None
-    table: list[tuple[Partner, ...]] = [()] * (NUM_SUITS**3 * 2)
-    for s1, s2, s3 in product(range(NUM_SUITS), repeat=3):
-        if len({s1, s2, s3}) == 3:  # one figure: three cards of it (distinct suits)
-            triple = (card(1, s1), card(1, s2), card(1, s3))
-            table[_triple_key(*triple)] = _partners_of(triple, by_group)
-        triple = (card(1, s1), card(2, s2), card(3, s3))  # three figures
-        table[_triple_key(*triple)] = _partners_of(triple, by_group)
-    return table
-
-
-def _partners_of(
-    triple: tuple[int, int, int], by_group: dict[Triple, dict[Partner, None]]
-) -> tuple[Partner, ...]:
-    """The partners of the groups ``triple`` is, less those another one covers
-    (a group's completion with a line-up or same-kind condition is a subset
-    of the same completion without)."""
-    partners = dict.fromkeys(p for g, ps in by_group.items() if g.holds(*triple) for p in ps)
-    plain = {completing for completing, aligned, same_kind in partners if not aligned | same_kind}
-    return tuple(
-        (completing, aligned, same_kind)
-        for completing, aligned, same_kind in partners
-        if completing not in plain or not aligned | same_kind
-    )
+    by_groups: dict[frozenset[Triple], tuple[Partner, ...]] = {}
+    for groups in set(TRIPLE_GROUPS):
+        partners = dict.fromkeys(p for g in groups for p in by_group[g])
+        plain = {p[0] for p in partners if not (p[1] or p[2])}
+        by_groups[groups] = tuple(p for p in partners if not (p[1] or p[2]) or p[0] not in plain)
+    return [by_groups[groups] for groups in TRIPLE_GROUPS]
 
 
 _PARTNERS = _partners_by_triple_key()
@@ -216,8 +194,7 @@ def _two_triples(h: tuple[int, ...], runs: list[Run], maybe: np.ndarray) -> None
     two-triple Thế declare them (:attr:`env121.rules.thes.The.halves`)."""
     for (i, j), (p, q, r) in _PAIRS_OF_FIVE:
         b = (h[p], h[q], h[r])
-        suits = (SUIT[b[0]] * NUM_SUITS + SUIT[b[1]]) * NUM_SUITS + SUIT[b[2]]  # _triple_key,
-        partners = _PARTNERS[suits * 2 + (FIG[b[0]] == FIG[b[1]] == FIG[b[2]])]  # inlined
+        partners = _PARTNERS[triple_key(*b)]
         if not partners:
             continue
         x, y = h[i], h[j]
@@ -276,22 +253,26 @@ def _ngu_tails(h: tuple[int, ...], runs: list[Run], maybe: np.ndarray) -> None:
                 maybe |= same & _RELATED[x]  # c is a5, pairing with x
 
 
-def _whole(h: tuple[int, ...], runs: list[Run], maybe: np.ndarray) -> None:
-    """A Lục bộ (c joins five of one figure or suit) or six pairwise-unrelated
-    cards (c unrelated to five such cards) (spec §3 shape 6)."""
-    for same, members in runs:
-        if len(members) == 5:
-            maybe |= same
+def _quoc_si(h: tuple[int, ...], runs: list[Run], maybe: np.ndarray) -> None:
+    """Six pairwise-unrelated cards: c unrelated to five such cards (spec §3 shape 6)."""
     if pairwise_unrelated(h):
         maybe |= ~_RELATED[list(h)].any(axis=0)
 
 
+def _luc_bo(h: tuple[int, ...], runs: list[Run], maybe: np.ndarray) -> None:
+    """A Lục bộ: c joins five of one figure or suit (spec §3 shape 6)."""
+    for same, members in runs:
+        if len(members) == 5:
+            maybe |= same
+
+
 _SIXTH_CARDS: dict[Shape, Callable[[tuple[int, ...], list[Run], np.ndarray], None]] = {
-    Shape.WHOLE: _whole,
+    Shape.QUOC_SI: _quoc_si,
     Shape.TWO_TRIPLES: _two_triples,
     Shape.THREE_PAIRS: _three_pairs,
     Shape.CUNG_TAIL: _cung_tails,
     Shape.NGU_TAIL: _ngu_tails,
+    Shape.LUC_BO: _luc_bo,
 }
 _FILTERS = tuple(_SIXTH_CARDS[shape] for shape, thes in THES_BY_SHAPE.items() if thes)
 

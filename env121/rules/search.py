@@ -9,13 +9,15 @@ each shape, lays the cards out in the few orders that cut allows, and asks
 the Thế of that shape their own predicates; the first layout a Thế matches is
 its witness. It never names a Thế. The layouts of each shape:
 
-* ``WHOLE`` — the cards as given, when they are a Lục bộ or pairwise
-  unrelated;
+* ``QUOC_SI`` and ``LUC_BO`` — the cards as given, when they are pairwise
+  unrelated / a Lục bộ;
 * ``TWO_TRIPLES`` — each of the 10 splits into two triples (Phu or Phe), in
   both orders of the halves, the second half as it comes, lined up with the
-  first by figure, and lined up by suit. A two-triple Thế is asked in the order
-  its halves are named (:meth:`~env121.rules.thes.Halves.in_order`): both
-  orders are laid out anyway, and the witness lays the first-named half first;
+  first by figure, and lined up by suit. A two-triple Thế is asked only where
+  its halves' groups are the cut's (:data:`~env121.rules.thes.TRIPLE_GROUPS`),
+  and in the order its halves are named
+  (:meth:`~env121.rules.thes.Halves.in_order`): both orders are laid out
+  anyway, and the witness lays the first-named half first;
 * ``THREE_PAIRS`` — each of the 15 splits into three pairs of one kind, each
   pair laid lower card first (the cards come in ascending order, figure-major,
   so the pairs of one figure all lay their suits the same way round);
@@ -35,19 +37,45 @@ by :mod:`env121.rules.scoring`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
-from env121.rules.cards import FIG, NUM_SUITS, SUIT, card
+from env121.rules.cards import FIG, NUM_SUITS, SUIT
 from env121.rules.config import RuleConfig
-from env121.rules.groups import pair, phe
-from env121.rules.thes import THES_BY_SHAPE, Predicate, Shape, Table
+from env121.rules.groups import pair
+from env121.rules.thes import (
+    THES_BY_SHAPE,
+    TRIPLE_GROUPS,
+    Layout,
+    Predicate,
+    Shape,
+    Table,
+    Triple,
+)
 
 Cards = tuple[int, ...]
 Found = dict[str, Cards]
-Layouts = Callable[[Cards, list[int], list[int], int], Sequence[Cards]]
-"""(cards, their figures, their suits, the largest run of one figure or suit)
-→ the orders of the cards that a shape's Thế are asked on."""
+_Asked = tuple[tuple[str, Predicate], ...]
+"""The (id, test) of the Thế asked on a layout."""
+
+
+class _Hand(NamedTuple):
+    """The six cards and what the layouts of every shape look at first."""
+
+    cards: Cards
+    """Ascending."""
+    figures: list[int]
+    suits: list[int]
+    largest: int
+    """The most cards sharing one figure or one suit."""
+    partnered: bool
+    """Every card shares a figure or a suit with another."""
+
+
+_Layouts = Callable[[_Hand, _Asked], list[tuple[Layout, _Asked]]]
+"""(the hand, the shape's searched Thế) → the orders of the cards that the
+shape's Thế are asked on, each with those of them that can match it."""
 
 _IDX = range(6)
 _TRIPLE_SPLITS = [
@@ -55,17 +83,10 @@ _TRIPLE_SPLITS = [
 ]
 _QUADS = [(q, tuple(i for i in _IDX if i not in q)) for q in combinations(_IDX, 4)]
 _FIVES = [(f, next(i for i in _IDX if i not in f)) for f in combinations(_IDX, 5)]
-_TRIPLE_SUITS = tuple(
-    s1 == s2 == s3 or bool(phe(card(0, s1), card(0, s2), card(0, s3)))
-    for s1 in range(NUM_SUITS)
-    for s2 in range(NUM_SUITS)
-    for s3 in range(NUM_SUITS)
-)
-"""By (s1 · 11 + s2) · 11 + s3: three cards of these suits are a Phu of one
-suit or a Phe; with one figure they are a Phu whatever the suits."""
 
 
 def _pairings(idx: tuple[int, ...]) -> list[list[tuple[int, int]]]:
+    """Every way to split the positions ``idx`` into pairs."""
     if not idx:
         return [[]]
     first, rest = idx[0], idx[1:]
@@ -74,7 +95,7 @@ def _pairings(idx: tuple[int, ...]) -> list[list[tuple[int, int]]]:
     ]
 
 
-_PAIRINGS = _pairings(tuple(_IDX))
+_PAIRINGS = [tuple(pairing) for pairing in _pairings(tuple(_IDX))]
 
 
 def _line_up(a: Cards, b: Cards, key: tuple[int, ...]) -> Cards | None:
@@ -90,65 +111,94 @@ def _line_up(a: Cards, b: Cards, key: tuple[int, ...]) -> Cards | None:
     return tuple(out)
 
 
-def _whole(cards: Cards, figures: list[int], suits: list[int], largest: int) -> Sequence[Cards]:
-    unrelated = len(set(figures)) == 6 and len(set(suits)) == 6
-    return (cards,) if largest == 6 or unrelated else ()
+def _quoc_si(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    return [(Layout(hand.cards), asked)] if hand.largest == 1 else []  # nothing shared
+
+
+def _luc_bo(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    return [(Layout(hand.cards), asked)] if hand.largest == 6 else []
+
+
+Split = tuple[Cards, Cards, frozenset[Triple], frozenset[Triple]]
+"""Two triples of the six cards and the groups (:class:`Triple`) each is."""
 
 
 def triple_splits(
     cards: Sequence[int], figures: Sequence[int], suits: Sequence[int]
-) -> list[tuple[Cards, Cards]]:
+) -> list[Split]:
     """The splits of six cards into two triples, each a Phu or a Phe (spec §3
-    shape 1): the cuts of ``Shape.TWO_TRIPLES``. ``figures`` and ``suits`` are
-    those of the cards, in order."""
-    splits: list[tuple[Cards, Cards]] = []
+    shape 1), with their groups: the cuts of ``Shape.TWO_TRIPLES``.
+    ``figures`` and ``suits`` are those of the cards, in order."""
+    splits: list[Split] = []
     for (i, j, k), (p, q, r) in _TRIPLE_SPLITS:
-        if (
-            _TRIPLE_SUITS[(suits[i] * NUM_SUITS + suits[j]) * NUM_SUITS + suits[k]]
-            or figures[i] == figures[j] == figures[k]
-        ) and (
-            _TRIPLE_SUITS[(suits[p] * NUM_SUITS + suits[q]) * NUM_SUITS + suits[r]]
-            or figures[p] == figures[q] == figures[r]
-        ):
-            splits.append(((cards[i], cards[j], cards[k]), (cards[p], cards[q], cards[r])))
+        # TRIPLE_GROUPS[triple_key(...)], inlined: most splits stop here
+        first = TRIPLE_GROUPS[
+            ((suits[i] * NUM_SUITS + suits[j]) * NUM_SUITS + suits[k]) * 2
+            + (figures[i] == figures[j] == figures[k])
+        ]
+        if not first:
+            continue
+        second = TRIPLE_GROUPS[
+            ((suits[p] * NUM_SUITS + suits[q]) * NUM_SUITS + suits[r]) * 2
+            + (figures[p] == figures[q] == figures[r])
+        ]
+        if second:
+            a, b = (cards[i], cards[j], cards[k]), (cards[p], cards[q], cards[r])
+            splits.append((a, b, first, second))
     return splits
 
 
-def _two_triples(
-    cards: Cards, figures: list[int], suits: list[int], largest: int
-) -> Sequence[Cards]:
-    layouts: list[Cards] = []
-    for a, b in triple_splits(cards, figures, suits):
-        for first, second in ((a, b), (b, a)):
-            layouts.append(first + second)
+_HALVES = tuple(
+    (t.id, t.halves) for t in THES_BY_SHAPE[Shape.TWO_TRIPLES] if t.halves and not t.needs_chi_diem
+)
+
+
+@cache
+def _asked_on_halves(first: frozenset[Triple], second: frozenset[Triple]) -> _Asked:
+    """The two-triple Thế whose halves, in the order named, can be halves of
+    these groups (the others cannot match)."""
+    return tuple(
+        (the_id, halves.in_order)
+        for the_id, halves in _HALVES
+        if halves.first in first and halves.second in second
+    )
+
+
+def _two_triples(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    layouts = []
+    for a, b, groups_a, groups_b in triple_splits(*hand[:3]):
+        for first, second, on_it in (
+            (a, b, _asked_on_halves(groups_a, groups_b)),
+            (b, a, _asked_on_halves(groups_b, groups_a)),
+        ):
+            if not on_it:
+                continue
+            layouts.append((Layout(first + second), on_it))
             for key in (FIG, SUIT):
                 lined = _line_up(first, second, key)
                 if lined is not None and lined != second:
-                    layouts.append(first + lined)
+                    layouts.append((Layout(first + lined), on_it))
     return layouts
 
 
-def _three_pairs(
-    cards: Cards, figures: list[int], suits: list[int], largest: int
-) -> Sequence[Cards]:
-    if not all(
-        figures.count(f) > 1 or suits.count(s) > 1 for f, s in zip(figures, suits, strict=True)
-    ):
-        return ()  # some card has no partner
+def _three_pairs(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    if not hand.partnered:
+        return []
+    cards, figures, suits = hand[:3]
     layouts = []
-    for pairing in _PAIRINGS:
-        pairs = [(cards[i], cards[j]) for i, j in pairing]
-        kind = pair(*pairs[0])
-        if kind and all(pair(x, y) == kind for x, y in pairs[1:]):
-            layouts.append(tuple(c for p in pairs for c in p))
+    for (i, j), (k, m), (n, p) in _PAIRINGS:
+        if figures[i] == figures[j]:
+            if figures[k] == figures[m] and figures[n] == figures[p]:
+                layouts.append((Layout(cards[x] for x in (i, j, k, m, n, p)), asked))
+        elif suits[i] == suits[j] and suits[k] == suits[m] and suits[n] == suits[p]:
+            layouts.append((Layout(cards[x] for x in (i, j, k, m, n, p)), asked))
     return layouts
 
 
-def _cung_tails(
-    cards: Cards, figures: list[int], suits: list[int], largest: int
-) -> Sequence[Cards]:
-    if largest < 4:
-        return ()
+def _cung_tails(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    if hand.largest < 4:
+        return []
+    cards = hand.cards
     layouts = []
     for iq, (ix, iy) in _QUADS:
         quad = tuple(cards[i] for i in iq)
@@ -156,13 +206,15 @@ def _cung_tails(
         if not kind or any(pair(quad[0], c) != kind for c in quad[2:]):
             continue
         for k in range(4):
-            layouts.append((*quad[:k], *quad[k + 1 :], quad[k], cards[ix], cards[iy]))
+            layout = Layout((*quad[:k], *quad[k + 1 :], quad[k], cards[ix], cards[iy]))
+            layouts.append((layout, asked))
     return layouts
 
 
-def _ngu_tails(cards: Cards, figures: list[int], suits: list[int], largest: int) -> Sequence[Cards]:
-    if largest < 5:
-        return ()
+def _ngu_tails(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    if hand.largest < 5:
+        return []
+    cards = hand.cards
     layouts = []
     for i5, i6 in _FIVES:
         five = tuple(cards[i] for i in i5)
@@ -170,30 +222,30 @@ def _ngu_tails(cards: Cards, figures: list[int], suits: list[int], largest: int)
         if not kind or any(pair(five[0], c) != kind for c in five[2:]):
             continue
         for k in range(5):
-            layouts.append((*five[:k], *five[k + 1 :], five[k], cards[i6]))
+            layouts.append((Layout((*five[:k], *five[k + 1 :], five[k], cards[i6])), asked))
     return layouts
 
 
-_LAYOUTS: dict[Shape, Layouts] = {
-    Shape.WHOLE: _whole,
+_LAYOUTS: dict[Shape, _Layouts] = {
+    Shape.QUOC_SI: _quoc_si,
     Shape.TWO_TRIPLES: _two_triples,
     Shape.THREE_PAIRS: _three_pairs,
     Shape.CUNG_TAIL: _cung_tails,
     Shape.NGU_TAIL: _ngu_tails,
+    Shape.LUC_BO: _luc_bo,
 }
-_ASKED: tuple[tuple[Layouts, tuple[tuple[str, Predicate], ...]], ...] = tuple(
-    (
-        _LAYOUTS[shape],
-        tuple(
-            (t.id, t.halves.in_order if t.halves else t.predicate)
-            for t in thes
-            if not t.needs_chi_diem
-        ),
-    )
+_SHAPES: tuple[tuple[_Layouts, _Asked], ...] = tuple(
+    (_LAYOUTS[shape], tuple((t.id, t.predicate) for t in thes if not t.needs_chi_diem))
     for shape, thes in THES_BY_SHAPE.items()
     if thes
 )
-"""Per shape with Thế: its layouts and the (id, test) of its searched Thế."""
+"""Per shape with Thế: its layouts and the (id, predicate) of its searched Thế."""
+
+
+@lru_cache(maxsize=16)
+def _table(config: RuleConfig) -> Table:
+    """The table the search asks under: the rule config, no indicators."""
+    return Table(config)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -206,15 +258,19 @@ def achievable_thes(cards: Cards, config: RuleConfig) -> dict[str, Cards]:
     """
     figures = [FIG[c] for c in cards]
     suits = [SUIT[c] for c in cards]
-    largest = max(max(map(figures.count, figures)), max(map(suits.count, suits)))
+    by_figure, by_suit = list(map(figures.count, figures)), list(map(suits.count, suits))
+    largest = max(max(by_figure), max(by_suit))
+    partnered = all(f > 1 or s > 1 for f, s in zip(by_figure, by_suit, strict=True))
+    hand = _Hand(cards, figures, suits, largest, partnered)
     found: Found = {}
-    for layouts, asked in _ASKED:
-        laid = layouts(cards, figures, suits, largest)
+    table = None
+    for layouts, asked in _SHAPES:
+        laid = layouts(hand, asked)
         if not laid:
             continue  # most hands: no cut of this shape
-        table = Table(config)
-        for layout in laid:
-            for the_id, test in asked:
+        table = table or _table(config)
+        for layout, on_it in laid:
+            for the_id, test in on_it:
                 if the_id not in found and test(layout, table):
-                    found[the_id] = layout
+                    found[the_id] = tuple(layout)
     return found

@@ -51,8 +51,8 @@ def may_have_the(six: Sequence[int]) -> bool:
     if (n_figs <= 3 or n_suits <= 3) and _cung_with_phe_tail(six, figs, suits):
         return True
     return any(
-        first.holds(*a) and second.holds(*b)
-        for a, b in triple_splits(six, figs, suits)
+        first in groups_a and second in groups_b
+        for _, _, groups_a, groups_b in triple_splits(six, figs, suits)
         for first, second in _HALVES
     )
 

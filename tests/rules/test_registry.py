@@ -17,7 +17,7 @@ import pytest
 
 from env121.rules.cards import NUM_FIGURES, NUM_SUITS, card, format_cards, parse_cards
 from env121.rules.scoring import score_hand
-from env121.rules.thes import Halves, Predicate, Shape, Table, The, Triple, ba_doi
+from env121.rules.thes import Halves, Layout, Predicate, Shape, Table, The, Triple, ba_doi
 from env121.rules.wins import may_have_the
 from tests.rules.test_patterns import POSITIVE, Hand
 
@@ -48,9 +48,9 @@ def test_a_record_declares_halves_for_two_triples_only(shape: Shape, predicate: 
 )
 def test_halves_either_order(hand: str, either_order: bool, in_order: bool, matches: bool) -> None:
     halves = Halves(Triple.PHE, Triple.KYOTO3, either_order=either_order)
-    cards = parse_cards(hand)
-    assert halves.in_order(cards, Table()) == in_order
-    assert halves(cards, Table()) == matches
+    layout = Layout(parse_cards(hand))
+    assert halves.in_order(layout, Table()) == in_order
+    assert halves(layout, Table()) == matches
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,9 @@ A Thế is one record of :mod:`env121.rules.thes`; the fast search and the
 necessary-condition filters use its shape and, for a two-triple Thế, its
 :class:`~env121.rules.thes.Halves`. These tests pin what they rely on: a
 two-triple Thế declares its halves, the halves mean what the spec's "either
-order" says, the witness lays the first-named half first, the groups a half
-can be see only suits and one figure (the win table's table of them), and
-the filter :func:`~env121.rules.wins.may_have_the` keeps every Thế's hand.
+order" says, the witness lays the first-named half first, the table of the
+groups a half can be (``TRIPLE_GROUPS``) agrees with the groups, and the
+filter :func:`~env121.rules.wins.may_have_the` keeps every Thế's hand.
 """
 
 from __future__ import annotations
@@ -17,7 +17,18 @@ import pytest
 
 from env121.rules.cards import NUM_FIGURES, NUM_SUITS, card, format_cards, parse_cards
 from env121.rules.scoring import score_hand
-from env121.rules.thes import Halves, Layout, Predicate, Shape, Table, The, Triple, ba_doi
+from env121.rules.thes import (
+    TRIPLE_GROUPS,
+    Halves,
+    Layout,
+    Predicate,
+    Shape,
+    Table,
+    The,
+    Triple,
+    ba_doi,
+    triple_key,
+)
 from env121.rules.wins import may_have_the
 from tests.rules.test_patterns import POSITIVE, Hand
 
@@ -83,18 +94,16 @@ FIGURE_PATTERNS = [
 ]
 
 
-def test_triple_groups_see_only_suits_and_one_figure() -> None:
-    """Each group a half can be is decided by the three suits and whether the
-    figures are one: the win table tabulates the groups on those alone."""
-    for group, suits in product(Triple, product(range(NUM_SUITS), repeat=3)):
-        by_one_figure: dict[bool, bool] = {}
+def test_the_table_of_triple_groups_agrees_with_the_groups() -> None:
+    """TRIPLE_GROUPS is built from one example per key (suits, one figure or
+    not): every three cards of that key are the same groups."""
+    for suits in product(range(NUM_SUITS), repeat=3):
         for figures in FIGURE_PATTERNS:
             cards = tuple(card(f, s) for f, s in zip(figures, suits, strict=True))
             if len(set(cards)) < 3:
                 continue
-            holds = group.holds(*cards)
-            seen = by_one_figure.setdefault(len(set(figures)) == 1, holds)
-            assert holds == seen, (group, format_cards(cards))
+            groups = {group for group in Triple if group.holds(*cards)}
+            assert TRIPLE_GROUPS[triple_key(*cards)] == groups, format_cards(cards)
 
 
 @pytest.mark.parametrize("h", POSITIVE)

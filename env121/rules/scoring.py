@@ -29,8 +29,10 @@ from env121.rules.cards import NUM_CARDS, format_card, format_cards
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.search import achievable_thes
 from env121.rules.thes import (
+    QUOC_SI,
     THE_BY_ID,
     THES,
+    Layout,
     Table,
     clean_an_si_count,
     completed_shape,
@@ -41,6 +43,7 @@ from env121.rules.thes import (
 MAX_AN_SI = 4
 _INDICATOR_THES = tuple(t for t in THES if t.needs_chi_diem)
 _QUOC_SI_FAMILY = frozenset(t.id for t in THES if t.quoc_si_family)
+_NO_INDICATORS = frozenset(t.id for t in THES if not t.counts_indicators)
 
 
 @dataclass(frozen=True)
@@ -127,7 +130,7 @@ def score_valid_hand(
     if not witness:
         return None
     indicators = 0 if locked else indicator_points(hand, table.indicators)
-    counted = {i: (0 if i == "quoc_si" else indicators) for i in witness}
+    counted = {i: (0 if i in _NO_INDICATORS else indicators) for i in witness}
     best = select_best({i: THE_BY_ID[i].tier + counted[i] for i in witness})
     tier = THE_BY_ID[best].tier
     bonuses = thuongs_of(hand, situation)
@@ -146,13 +149,13 @@ def _achievable(hand: tuple[int, ...], table: Table) -> dict[str, tuple[int, ...
     arrangement each: the cached search plus the indicator-decided Quốc Sĩ
     members (they need the six pairwise unrelated, i.e. a ``quoc_si``)."""
     found = achievable_thes(tuple(sorted(hand)), table.config)
-    if "quoc_si" not in found:
+    if QUOC_SI not in found:
         return found
     witness = dict(found)
-    clean = clean_an_si_count(found["quoc_si"], table)
+    clean = clean_an_si_count(found[QUOC_SI], table)
     for the in _INDICATOR_THES:
         if the.an_si_needed is not None and clean >= the.an_si_needed:
-            witness[the.id] = found["quoc_si"]
+            witness[the.id] = found[QUOC_SI]
     return witness
 
 
@@ -164,7 +167,8 @@ def _score_nhat_ban(
     Only the Thế some order of the six allows can match this order, so only
     their positional predicates are asked."""
     candidates = _achievable(arrangement, table)
-    thes = [i for i in candidates if THE_BY_ID[i].predicate(arrangement, table)]
+    layout = Layout(arrangement)
+    thes = [i for i in candidates if THE_BY_ID[i].predicate(layout, table)]
     if thes:
         best: str | None = select_best({i: THE_BY_ID[i].tier for i in thes})
         tier = THE_BY_ID[best].tier if best else 0

@@ -1,20 +1,33 @@
 """Fast search for every Thế a set of six cards allows in *some* order.
 
-The positional predicates of :mod:`env121.rules.thes` define the Thế, but trying
-them on all 720 orders is far too slow for an environment that asks "can I win
-with this card?" on every offer. Every Thế is built from a cut of the six
-cards into groups, and there are few cuts:
+The registry (:mod:`env121.rules.thes`) defines each Thế by a positional
+predicate on a1…a6, but trying every predicate on all 720 orders is far too
+slow for an environment that asks "can I win with this card?" on every offer.
+Each Thế also names its :class:`~env121.rules.thes.Shape`, the cut of the six
+cards it lives on, and there are few cuts. So the search walks the cuts of
+each shape, lays the cards out in the few orders that cut allows, and asks
+the Thế of that shape their own predicates; the first layout a Thế matches is
+its witness. It never names a Thế. The layouts of each shape:
 
-* 10 splits into two triples (two Phu / Phe / Phiên / Phu Cố Đô / Giang Hộ),
-* 15 splits into three pairs,
-* 15 Củng + two cards, times 4 choices of the Củng card a4 that the tail uses,
-* 6 Ngũ + one card, times 5 choices of the card a5 the sixth card pairs with,
-* the six cards as a whole (Lục bộ, Quốc Sĩ).
+* ``QUOC_SI`` and ``LUC_BO`` — the cards as given, when they are pairwise
+  unrelated / a Lục bộ;
+* ``TWO_TRIPLES`` — each of the 10 splits into two triples (Phu or Phe), in
+  both orders of the halves, the second half as it comes, lined up with the
+  first by figure, and lined up by suit. A two-triple Thế is asked only where
+  its halves' groups are the cut's (:data:`~env121.rules.thes.TRIPLE_GROUPS`),
+  and in the order its halves are named
+  (:meth:`~env121.rules.thes.Halves.in_order`): both orders are laid out
+  anyway, and the witness lays the first-named half first;
+* ``THREE_PAIRS`` — each of the 15 splits into three pairs of one kind, each
+  pair laid lower card first (the cards come in ascending order, figure-major,
+  so the pairs of one figure all lay their suits the same way round);
+* ``CUNG_TAIL`` — each Củng, times its 4 choices of the card a4 the tail
+  a4a5a6 shares;
+* ``NGU_TAIL`` — each Ngũ, times its 5 choices of the card a5 next to a6.
 
-For each cut the search checks the Thế of that shape directly and records
-one arrangement (a1…a6) that realises it. Tests check that every recorded
-arrangement satisfies its positional predicate and that the search finds
-exactly what a brute force over 720 orders finds.
+That these layouts are enough (no Thế asks anything else of the order) is
+checked, not assumed: tests compare the search with a brute force over all
+720 orders, and check every witness against its Thế's predicate.
 
 Indicator-dependent members of the Quốc Sĩ family (Thất Sĩ and above) are
 not searched here: they are ``quoc_si`` plus a condition on the table, added
@@ -23,15 +36,46 @@ by :mod:`env121.rules.scoring`.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
 from itertools import combinations
+from typing import NamedTuple
 
-from env121.rules.cards import FIG, IS_HONOR, SUIT, Figure, Suit, pairwise_unrelated
+from env121.rules.cards import FIG, NUM_SUITS, SUIT
 from env121.rules.config import RuleConfig
-from env121.rules.groups import Kind, PheType, all_honor, edo3, kyoto3, pair, phe, phien, phu
+from env121.rules.groups import pair
+from env121.rules.thes import (
+    THES_BY_SHAPE,
+    TRIPLE_GROUPS,
+    Layout,
+    Predicate,
+    Shape,
+    Table,
+    Triple,
+)
 
 Cards = tuple[int, ...]
 Found = dict[str, Cards]
+_Asked = tuple[tuple[str, Predicate], ...]
+"""The (id, test) of the Thế asked on a layout."""
+
+
+class _Hand(NamedTuple):
+    """The six cards and what the layouts of every shape look at first."""
+
+    cards: Cards
+    """Ascending."""
+    figures: list[int]
+    suits: list[int]
+    largest: int
+    """The most cards sharing one figure or one suit."""
+    partnered: bool
+    """Every card shares a figure or a suit with another."""
+
+
+_Layouts = Callable[[_Hand, _Asked], list[tuple[Layout, _Asked]]]
+"""(the hand, the shape's searched Thế) → the orders of the cards that the
+shape's Thế are asked on, each with those of them that can match it."""
 
 _IDX = range(6)
 _TRIPLE_SPLITS = [
@@ -42,6 +86,7 @@ _FIVES = [(f, next(i for i in _IDX if i not in f)) for f in combinations(_IDX, 5
 
 
 def _pairings(idx: tuple[int, ...]) -> list[list[tuple[int, int]]]:
+    """Every way to split the positions ``idx`` into pairs."""
     if not idx:
         return [[]]
     first, rest = idx[0], idx[1:]
@@ -50,20 +95,10 @@ def _pairings(idx: tuple[int, ...]) -> list[list[tuple[int, int]]]:
     ]
 
 
-_PAIRINGS = _pairings(tuple(_IDX))
-_PHE_PHE = {
-    PheType.LM: "phe_phe_lien_minh",
-    PheType.DS: "phe_phe_dong_sac",
-    PheType.PT: "phe_phe_phan_tranh",
-}
-_CUNG_PHIEN_DOI_PHE = {
-    PheType.LM: "cung_phien_doi_phe_lien_minh",
-    PheType.DS: "cung_phien_doi_phe_dong_sac",
-    PheType.PT: "cung_phien_doi_phe_phan_tranh",
-}
+_PAIRINGS = [tuple(pairing) for pairing in _pairings(tuple(_IDX))]
 
 
-def _align(a: Cards, b: Cards, key: tuple[int, ...]) -> Cards | None:
+def _line_up(a: Cards, b: Cards, key: tuple[int, ...]) -> Cards | None:
     """``b`` reordered so that key[b'_i] == key[a_i] for every i, or None."""
     left = list(b)
     out = []
@@ -76,179 +111,141 @@ def _align(a: Cards, b: Cards, key: tuple[int, ...]) -> Cards | None:
     return tuple(out)
 
 
-def _two_triples(cards: Cards, config: RuleConfig, found: Found) -> None:
-    for ia, ib in _TRIPLE_SPLITS:
-        a = (cards[ia[0]], cards[ia[1]], cards[ia[2]])
-        b = (cards[ib[0]], cards[ib[1]], cards[ib[2]])
-        if (phu(*a) or phe(*a)) and (phu(*b) or phe(*b)):  # every such Thế is two triples
-            _triple_pair(a, b, config, found)
-            _triple_pair(b, a, config, found)
+def _quoc_si(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    return [(Layout(hand.cards), asked)] if hand.largest == 1 else []  # nothing shared
 
 
-def _triple_pair(a: Cards, b: Cards, config: RuleConfig, found: Found) -> None:
-    """Thế made of triple ``a`` (laid first) and triple ``b``."""
-    phe_a, phe_b = phe(*a), phe(*b)
-    phu_a, phu_b = phu(*a), phu(*b)
-    phien_a, phien_b = phien(*a), phien(*b)
-    ky_b, edo_b = kyoto3(*b), edo3(*b)
-    same_figure = FIG[a[0]] == FIG[b[0]]
-
-    if phe_a and phe_a == phe_b:
-        b_suits = _align(a, b, SUIT) if config.phe_phe_same_suits else b
-        if b_suits is not None:
-            found.setdefault(_PHE_PHE[phe_a], a + b_suits)
-    if phe_a and phe_b and (b_figs := _align(a, b, FIG)) is not None:
-        found.setdefault("phe_phe_ba_doi", a + b_figs)
-    for honor_b, plain, ba_doi in (
-        (ky_b, "phe_co_do", "phe_co_do_ba_doi"),
-        (edo_b, "phe_giang_ho", "phe_giang_ho_ba_doi"),
-    ):
-        if phe_a and honor_b:
-            found.setdefault(plain, a + b)
-            if (b_figs := _align(a, b, FIG)) is not None:
-                found.setdefault(ba_doi, a + b_figs)
-    if phien_a and ky_b:
-        found.setdefault("phien_co_do", a + b)
-    if phien_a and edo_b:
-        found.setdefault("phien_giang_ho", a + b)
-    if phu_a and phu_a == phu_b:
-        found.setdefault("phu_phu", a + b)
-        key = SUIT if phu_a == Kind.FIGURE else FIG
-        if (b_other := _align(a, b, key)) is not None:
-            found.setdefault("phu_phu_ba_doi", a + b_other)
-    if phien_a and phien_b:
-        if same_figure:
-            found.setdefault("phien_phien_luc_bo", a + b)
-        else:
-            found.setdefault("phien_phien", a + b)
-            if (b_suits := _align(a, b, SUIT)) is not None:
-                found.setdefault("phien_phien_ba_doi", a + b_suits)
-    if kyoto3(*a) and edo_b:
-        found.setdefault("phu_co_do_giang_ho", a + b)
-        if (b_figs := _align(a, b, FIG)) is not None:
-            found.setdefault("phu_co_do_giang_ho_ba_doi", a + b_figs)
+def _luc_bo(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    return [(Layout(hand.cards), asked)] if hand.largest == 6 else []
 
 
-def _three_pairs(cards: Cards, found: Found) -> None:
-    by_kind: dict[Kind, Cards] = {}
-    for pairing in _PAIRINGS:
-        pairs = [(cards[i], cards[j]) for i, j in pairing]
-        kind = pair(*pairs[0])
-        if not kind or any(pair(x, y) != kind for x, y in pairs[1:]):
+Split = tuple[Cards, Cards, frozenset[Triple], frozenset[Triple]]
+"""Two triples of the six cards and the groups (:class:`Triple`) each is."""
+
+
+def triple_splits(
+    cards: Sequence[int], figures: Sequence[int], suits: Sequence[int]
+) -> list[Split]:
+    """The splits of six cards into two triples, each a Phu or a Phe (spec §3
+    shape 1), with their groups: the cuts of ``Shape.TWO_TRIPLES``.
+    ``figures`` and ``suits`` are those of the cards, in order."""
+    splits: list[Split] = []
+    for (i, j, k), (p, q, r) in _TRIPLE_SPLITS:
+        # TRIPLE_GROUPS[triple_key(...)], inlined: most splits stop here
+        first = TRIPLE_GROUPS[
+            ((suits[i] * NUM_SUITS + suits[j]) * NUM_SUITS + suits[k]) * 2
+            + (figures[i] == figures[j] == figures[k])
+        ]
+        if not first:
             continue
-        arrangement = tuple(c for p in pairs for c in p)
-        by_kind.setdefault(kind, arrangement)
-        if kind == Kind.FIGURE and all(
-            {SUIT[x], SUIT[y]} == {Suit.KYOTO, Suit.EDO} for x, y in pairs
+        second = TRIPLE_GROUPS[
+            ((suits[p] * NUM_SUITS + suits[q]) * NUM_SUITS + suits[r]) * 2
+            + (figures[p] == figures[q] == figures[r])
+        ]
+        if second:
+            a, b = (cards[i], cards[j], cards[k]), (cards[p], cards[q], cards[r])
+            splits.append((a, b, first, second))
+    return splits
+
+
+_HALVES = tuple(
+    (t.id, t.halves) for t in THES_BY_SHAPE[Shape.TWO_TRIPLES] if t.halves and not t.needs_chi_diem
+)
+
+
+@cache
+def _asked_on_halves(first: frozenset[Triple], second: frozenset[Triple]) -> _Asked:
+    """The two-triple Thế whose halves, in the order named, can be halves of
+    these groups (the others cannot match)."""
+    return tuple(
+        (the_id, halves.in_order)
+        for the_id, halves in _HALVES
+        if halves.first in first and halves.second in second
+    )
+
+
+def _two_triples(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    layouts = []
+    for a, b, groups_a, groups_b in triple_splits(*hand[:3]):
+        for first, second, on_it in (
+            (a, b, _asked_on_halves(groups_a, groups_b)),
+            (b, a, _asked_on_halves(groups_b, groups_a)),
         ):
-            kyoto_first = [(x, y) if SUIT[x] == Suit.KYOTO else (y, x) for x, y in pairs]
-            found.setdefault("ba_doi_phu_co_do_giang_ho", tuple(c for p in kyoto_first for c in p))
-    for arrangement in by_kind.values():
-        found.setdefault("ba_doi", arrangement)
-    if len(by_kind) == 2:
-        found.setdefault("ba_doi_ba_doi", by_kind[Kind.FIGURE])
+            if not on_it:
+                continue
+            layouts.append((Layout(first + second), on_it))
+            for key in (FIG, SUIT):
+                lined = _line_up(first, second, key)
+                if lined is not None and lined != second:
+                    layouts.append((Layout(first + lined), on_it))
+    return layouts
 
 
-def _cung_tails(cards: Cards, is_luc: bool, found: Found) -> None:
+def _three_pairs(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    if not hand.partnered:
+        return []
+    cards, figures, suits = hand[:3]
+    layouts = []
+    for (i, j), (k, m), (n, p) in _PAIRINGS:
+        if figures[i] == figures[j]:
+            if figures[k] == figures[m] and figures[n] == figures[p]:
+                layouts.append((Layout(cards[x] for x in (i, j, k, m, n, p)), asked))
+        elif suits[i] == suits[j] and suits[k] == suits[m] and suits[n] == suits[p]:
+            layouts.append((Layout(cards[x] for x in (i, j, k, m, n, p)), asked))
+    return layouts
+
+
+def _cung_tails(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    if hand.largest < 4:
+        return []
+    cards = hand.cards
+    layouts = []
     for iq, (ix, iy) in _QUADS:
         quad = tuple(cards[i] for i in iq)
         kind = pair(quad[0], quad[1])
         if not kind or any(pair(quad[0], c) != kind for c in quad[2:]):
             continue
-        x, y = cards[ix], cards[iy]
-        tail_pair = pair(x, y)
-        hai_doi = (
-            tail_pair == kind and not is_luc and _pairs_with_two_different(x, y, quad, kind.other)
-        )
         for k in range(4):
-            a4 = quad[k]
-            head = quad[:k] + quad[k + 1 :]
-            arrangement = (*head, a4, x, y)
-            tail_phu, tail_phe, tail_phien = phu(a4, x, y), phe(a4, x, y), phien(a4, x, y)
-            head_phien = phien(*head)
-            if tail_pair == kind and not is_luc:
-                found.setdefault("cung_doi", arrangement)
-            if hai_doi:
-                found.setdefault("cung_doi_hai_doi", arrangement)
-                if head_phien:
-                    found.setdefault("cung_phien_doi_hai_doi", arrangement)
-            if tail_phu:
-                found.setdefault("cung_phu", arrangement)
-            if tail_phien:
-                found.setdefault("cung_phien", arrangement)
-                found.setdefault("cung_doi_phien", arrangement)  # a Phiên tail is a pair + a4
-            if tail_pair and tail_phe:
-                found.setdefault("cung_doi_phe", arrangement)
-            if not head_phien:
-                continue
-            if tail_phu:
-                found.setdefault("cung_phien_doi_phu", arrangement)
-            if tail_pair:
-                found.setdefault("cung_phien_doi", arrangement)
-                if tail_phe:
-                    found.setdefault("cung_phien_doi_phe", arrangement)
-                    if tail_phe == head_phien:
-                        found.setdefault(_CUNG_PHIEN_DOI_PHE[head_phien], arrangement)
-            if SUIT[a4] == SUIT[x] == SUIT[y] == Suit.EDO:
-                found.setdefault("cung_phien_phu_giang_ho", arrangement)
-            if SUIT[a4] == SUIT[x] == SUIT[y] == Suit.KYOTO:
-                found.setdefault("cung_phien_phu_co_do", arrangement)
+            layout = Layout((*quad[:k], *quad[k + 1 :], quad[k], cards[ix], cards[iy]))
+            layouts.append((layout, asked))
+    return layouts
 
 
-def _pairs_with_two_different(x: int, y: int, quad: Cards, kind: Kind) -> bool:
-    """x and y each pair (by ``kind``) with a different card of the quad."""
-    px = [q for q in quad if pair(x, q) == kind]
-    py = [q for q in quad if pair(y, q) == kind]
-    return any(p != q for p in px for q in py)
-
-
-def _ngu_tails(cards: Cards, is_luc: bool, config: RuleConfig, found: Found) -> None:
+def _ngu_tails(hand: _Hand, asked: _Asked) -> list[tuple[Layout, _Asked]]:
+    if hand.largest < 5:
+        return []
+    cards = hand.cards
+    layouts = []
     for i5, i6 in _FIVES:
         five = tuple(cards[i] for i in i5)
         kind = pair(five[0], five[1])
         if not kind or any(pair(five[0], c) != kind for c in five[2:]):
             continue
-        sixth = cards[i6]
-        figures = {FIG[c] for c in five}
-        facing = (
-            ("ngu_luan_trai", "sieu_ngu_luan_trai", config.left_figures),
-            ("ngu_luan_phai", "sieu_ngu_luan_phai", config.right_figures),
-        )
-        honor_five = all_honor(five)
         for k in range(5):
-            a5 = five[k]
-            arrangement = (*five[:k], *five[k + 1 :], a5, sixth)
-            tail_pair = pair(a5, sixth)
-            if tail_pair and not IS_HONOR[sixth] and not is_luc:
-                found.setdefault("ngu_luan_doi", arrangement)
-            if kind == Kind.SUIT:
-                for ngu_id, sieu_id, wanted in facing:
-                    if figures == wanted and tail_pair:
-                        found.setdefault(ngu_id, arrangement)
-                    if figures == wanted and FIG[sixth] == Figure.CREST and SUIT[sixth] == SUIT[a5]:
-                        found.setdefault(sieu_id, arrangement)
-            if (
-                honor_five
-                and IS_HONOR[sixth]
-                and FIG[sixth] == FIG[a5]
-                and SUIT[sixth] != SUIT[a5]
-                and not is_luc
-            ):
-                found.setdefault("ngu_luan_danh_du", arrangement)
+            layouts.append((Layout((*five[:k], *five[k + 1 :], five[k], cards[i6])), asked))
+    return layouts
 
 
-def _whole(cards: Cards, is_luc: bool, config: RuleConfig, found: Found) -> None:
-    if is_luc:
-        found.setdefault("luc_bo", cards)
-        if all_honor(cards):
-            found.setdefault("luc_bo_danh_du", cards)
-    if pairwise_unrelated(cards):
-        found.setdefault("quoc_si", cards)
-        figures = {FIG[c] for c in cards}
-        if config.left_figures <= figures:
-            found.setdefault("quoc_si_trai", cards)
-        if config.right_figures <= figures:
-            found.setdefault("quoc_si_phai", cards)
+_LAYOUTS: dict[Shape, _Layouts] = {
+    Shape.QUOC_SI: _quoc_si,
+    Shape.TWO_TRIPLES: _two_triples,
+    Shape.THREE_PAIRS: _three_pairs,
+    Shape.CUNG_TAIL: _cung_tails,
+    Shape.NGU_TAIL: _ngu_tails,
+    Shape.LUC_BO: _luc_bo,
+}
+_SHAPES: tuple[tuple[_Layouts, _Asked], ...] = tuple(
+    (_LAYOUTS[shape], tuple((t.id, t.predicate) for t in thes if not t.needs_chi_diem))
+    for shape, thes in THES_BY_SHAPE.items()
+    if thes
+)
+"""Per shape with Thế: its layouts and the (id, predicate) of its searched Thế."""
+
+
+@lru_cache(maxsize=16)
+def _table(config: RuleConfig) -> Table:
+    """The table the search asks under: the rule config, no indicators."""
+    return Table(config)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -259,17 +256,21 @@ def achievable_thes(cards: Cards, config: RuleConfig) -> dict[str, Cards]:
     ``cards`` must be six distinct card ids in ascending order (the cache key);
     the caller must not mutate the returned dict.
     """
-    found: Found = {}
     figures = [FIG[c] for c in cards]
     suits = [SUIT[c] for c in cards]
-    largest_run = max(max(map(figures.count, figures)), max(map(suits.count, suits)))
-    is_luc = largest_run == 6
-    _whole(cards, is_luc, config, found)
-    _two_triples(cards, config, found)
-    if all(figures.count(f) > 1 or suits.count(s) > 1 for f, s in zip(figures, suits, strict=True)):
-        _three_pairs(cards, found)  # only when every card has a partner
-    if largest_run >= 4:
-        _cung_tails(cards, is_luc, found)
-    if largest_run >= 5:
-        _ngu_tails(cards, is_luc, config, found)
+    by_figure, by_suit = list(map(figures.count, figures)), list(map(suits.count, suits))
+    largest = max(max(by_figure), max(by_suit))
+    partnered = all(f > 1 or s > 1 for f, s in zip(by_figure, by_suit, strict=True))
+    hand = _Hand(cards, figures, suits, largest, partnered)
+    found: Found = {}
+    table = None
+    for layouts, asked in _SHAPES:
+        laid = layouts(hand, asked)
+        if not laid:
+            continue  # most hands: no cut of this shape
+        table = table or _table(config)
+        for layout, on_it in laid:
+            for the_id, test in on_it:
+                if the_id not in found and test(layout, table):
+                    found[the_id] = tuple(layout)
     return found

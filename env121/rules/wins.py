@@ -5,13 +5,17 @@
   :func:`env121.rules.scoring.score_hand` (the authority) only on the rest.
 * :func:`the_trang_eligible` — five dealt cards pairwise unrelated, no honor.
 
-Why :func:`may_have_the` is necessary: every Thế is a completed hand (spec §3),
-and in every completed shape each card shares a figure or a suit with another
-card, except in a Phe (suits only) and in six pairwise-unrelated cards. The
-only Thế holding a Phe whose cards need not be related to the rest are the
-two-triple ones: Phe–Phe (any types) and Phe + Phu Cố Đô / Giang Hộ. So a hand
-with a card related to no other card is a Thế only if it is pairwise unrelated
-or splits into a Phe and a (Phe | Phu Cố Đô | Phu Giang Hộ).
+Why :func:`may_have_the` is necessary: every Thế lives on the cut its shape
+names (:class:`env121.rules.thes.Shape`), a completed hand of spec §3. On
+three pairs, on a Ngũ and its sixth card, in a Lục bộ, and in a Củng with a
+pair or a Phu for tail, each card shares a figure or a suit with another
+card. A card related to no other card can only sit in a Phe (suits only) —
+a half of a two-triple Thế, or a Củng's tail (§3 shape 4) — or among six
+pairwise-unrelated cards. So a hand with such a card is kept only when it is
+pairwise unrelated, holds a Củng with a Phe tail, or splits into the two halves of a
+two-triple Thế of the registry (:attr:`env121.rules.thes.The.halves`, either
+half first). No Thế is named here: a new one of an existing shape keeps
+this true by itself.
 """
 
 from __future__ import annotations
@@ -20,30 +24,50 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from env121.rules.cards import FIG, IS_HONOR, SUIT, pairwise_unrelated
-from env121.rules.groups import edo3, kyoto3, phe
+from env121.rules.groups import phe
+from env121.rules.search import triple_splits
+from env121.rules.thes import THES, Triple
 
-_SIX = range(6)
-_TRIPLE_SPLITS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
-    (a, tuple(i for i in _SIX if i not in a)) for a in combinations(_SIX, 3) if 0 in a
+_HALVES: tuple[tuple[Triple, Triple], ...] = tuple(
+    dict.fromkeys(
+        groups
+        for t in THES
+        if t.halves
+        for groups in ((t.halves.first, t.halves.second), (t.halves.second, t.halves.first))
+    )
 )
+"""The groups (a1a2a3, a4a5a6) of every two-triple Thế, both ways round."""
 
 
 def may_have_the(six: Sequence[int]) -> bool:
     """False only when the six cards certainly have no Thế in any order."""
     figs = [FIG[c] for c in six]
     suits = [SUIT[c] for c in six]
-    if len(set(figs)) == 6 and len(set(suits)) == 6:
-        return True  # Quốc Sĩ family, or two Phe
     if all(figs.count(f) > 1 or suits.count(s) > 1 for f, s in zip(figs, suits, strict=True)):
         return True  # every card is related to another one
-    for ia, ib in _TRIPLE_SPLITS:
-        a = (six[ia[0]], six[ia[1]], six[ia[2]])
-        b = (six[ib[0]], six[ib[1]], six[ib[2]])
-        phe_a, phe_b = phe(*a), phe(*b)
-        if phe_a and (phe_b or kyoto3(*b) or edo3(*b)):
-            return True
-        if phe_b and (kyoto3(*a) or edo3(*a)):
-            return True
+    n_figs, n_suits = len(set(figs)), len(set(suits))
+    if n_figs == 6 and n_suits == 6:
+        return True  # six pairwise unrelated: the Quốc Sĩ family
+    if (n_figs <= 3 or n_suits <= 3) and _cung_with_phe_tail(six, figs, suits):
+        return True
+    return any(
+        first in groups_a and second in groups_b
+        for _, _, groups_a, groups_b in triple_splits(six, figs, suits)
+        for first, second in _HALVES
+    )
+
+
+def _cung_with_phe_tail(six: Sequence[int], figs: list[int], suits: list[int]) -> bool:
+    """Four of the cards are a Củng and the other two make a Phe with one of them."""
+    for key in (figs, suits):
+        for value in set(key):
+            if key.count(value) < 4:
+                continue
+            members = [c for c, v in zip(six, key, strict=True) if v == value]
+            for quad in combinations(members, 4):
+                x, y = (c for c in six if c not in quad)
+                if any(phe(a4, x, y) for a4 in quad):
+                    return True
     return False
 
 

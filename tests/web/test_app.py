@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -37,13 +38,13 @@ def client(clock: Clock) -> TestClient:
     return TestClient(create_app(tables=Tables(ttl=60.0, clock=clock)))
 
 
-def open_game(client: TestClient, seed: int = 3, seat: int = 0) -> dict:
+def open_game(client: TestClient, seed: int = 3, seat: int = 0) -> Any:
     response = client.post("/api/games", json={"seed": seed, "seat": seat, "agents": RANDOMS})
     assert response.status_code == 201, response.text
     return response.json()
 
 
-def play_first_moves(client: TestClient, game: dict, limit: int = 10_000) -> dict:
+def play_first_moves(client: TestClient, game: Any, limit: int = 10_000) -> Any:
     """The person plays the first listed move until the match ends (or ``limit`` moves)."""
     for _ in range(limit):
         if game["over"]:

@@ -52,7 +52,7 @@ const ReplayViewer = (() => {
       el("label", {}, " else as ", seatSelect));
     root.replaceChildren(controls, el("div", { class: "layout" }, picture,
       el("aside", { class: "side" }, el("h2", {}, "This step"), events,
-        el("h2", {}, "This vòng's result"), result)));
+        el("h2", {}, "The last vòng's result"), result)));
 
     function view() { return godView.checked ? "god" : seatSelect.value; }
     function vongAt(i) {
@@ -80,15 +80,15 @@ const ReplayViewer = (() => {
       const seen = current.events.filter(([, who]) => seat === null || who < 0 || who === seat);
       events.replaceChildren(...(seen.length ? seen.map(([line]) => el("li", {}, line))
         : [el("li", {}, "(nothing this seat sees)")]));
+      const done = data.vongs.filter((v) => v.result && v.result.step <= step);
+      const shown = done.length ? [resultBox(done[done.length - 1].result, data.names)]
+        : ["no vòng finished yet"];
       const vong = data.vongs[k];
-      if (vong.result && vong.result.step <= step) {
-        result.replaceChildren(resultBox(vong.result, data.names));
-      } else if (vong.result) {
-        result.replaceChildren(el("span", { class: "jump", id: "replay-to-end",
-          onclick: () => show(vong.result.step) }, "not finished yet: jump to its end"));
-      } else {
-        result.replaceChildren("not finished in this record");
+      if (vong.result && vong.result.step > step) {
+        shown.push(el("p", { class: "jump", id: "replay-to-end",
+          onclick: () => show(vong.result.step) }, `${vong.title} is not over: jump to its end`));
       }
+      result.replaceChildren(...shown);
     }
     slider.addEventListener("input", () => show(Number(slider.value)));
     vongSelect.addEventListener("change", () => show(data.vongs[Number(vongSelect.value)].start));

@@ -11,7 +11,7 @@ import shutil
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -20,6 +20,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from env121.engine.game import new_game
@@ -85,7 +86,7 @@ def test_a_person_plays_a_seeded_van_to_the_end_by_clicking(server, browser, tmp
             clicked_a_card = True
         else:
             browser.find_element(By.CSS_SELECTOR, "#moves button").click()
-        wait.until(lambda _, s=step: table.get_attribute("data-step") != s)
+        wait.until(step_changed(table, step))
     assert clicked_a_card
     assert "The match is over" in browser.find_element(By.ID, "status").text
     assert browser.find_elements(By.CSS_SELECTOR, "#results .result")
@@ -102,6 +103,11 @@ def test_a_person_plays_a_seeded_van_to_the_end_by_clicking(server, browser, tmp
     viewer = browser.find_element(By.ID, "viewer")
     WebDriverWait(browser, 40).until(lambda _: viewer.get_attribute("data-ready") == "true")
     check_viewer(browser, len(state.actions))
+
+
+def step_changed(table: WebElement, before: str | None) -> Callable[[WebDriver], bool]:
+    """Wait condition: the table shows another step than ``before``."""
+    return lambda _driver: table.get_attribute("data-step") != before
 
 
 def check_viewer(browser: WebDriver, actions: int) -> None:

@@ -42,10 +42,10 @@ const ReplayViewer = (() => {
     const result = el("div", { id: "replay-result" });
     const button = (label, id, go) => el("button", { type: "button", id, onclick: go }, label);
     const controls = el("div", { class: "controls" },
-      button("⏮", "replay-first", () => show(0)),
+      button("« first", "replay-first", () => show(0)),
       button("◀ back", "replay-back", () => show(step - 1)),
       button("forward ▶", "replay-forward", () => show(step + 1)),
-      button("⏭", "replay-last", () => show(last)),
+      button("last »", "replay-last", () => show(last)),
       slider, counter,
       el("label", {}, "vòng ", vongSelect),
       el("label", {}, godView, " show hidden hands"),

@@ -3,6 +3,12 @@
 # Usage: bash scripts/test.sh [extra pytest args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The browser test (tests/web/test_browser.py) drives Debian's chromium through
+# its chromedriver: installed here once (as root), never downloaded at test time.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi

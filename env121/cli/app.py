@@ -41,6 +41,7 @@ from collections.abc import Sequence
 import env121
 from env121.cli.game import add_subcommands as add_game_subcommands
 from env121.cli.train import add_subcommands as add_training_subcommands
+from env121.cli.web import add_subcommands as add_web_subcommands
 from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
 from env121.rules.cards import (
     FIG,
@@ -161,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_score)
     add_game_subcommands(commands)
     add_training_subcommands(commands)
+    add_web_subcommands(commands)
     commands.add_parser(
         "tournament",
         add_help=False,  # its own parser (arena.cli) answers --help

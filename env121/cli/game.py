@@ -28,8 +28,10 @@
   that seat sees is printed. The record is always saved (to ``--json FILE``,
   default ``game-seed<S>.json``). Ctrl-C or ``q`` leaves with one line and
   saves the record so far (exit status 130).
-* ``env121 replay FILE [--verbose]`` — load a game record, replay it, print
-  its transcript in the readable form.
+* ``env121 replay FILE [--verbose] [--html OUT]`` — load a game record, replay
+  it, print its transcript in the readable form; with ``--html`` write the
+  replay viewer instead, one self-contained HTML file
+  (:func:`env121.web.replay.standalone_html`).
 
 :func:`add_subcommands` registers both on an ``argparse`` subparsers object;
 each sets ``func`` (``args.func(args)`` returns the exit status).
@@ -40,6 +42,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from env121.engine.game import new_game
@@ -97,6 +100,12 @@ def add_subcommands(subparsers: Any) -> None:
     )
     replay.add_argument("file", help="a record written by `play --json` or records.save")
     replay.add_argument("--verbose", action="store_true", help=VERBOSE_HELP)
+    replay.add_argument(
+        "--html",
+        metavar="OUT",
+        help="write the replay viewer to OUT instead: one self-contained HTML file (step "
+        "through the match, hidden hands on or off, each vòng's result explained)",
+    )
     replay.set_defaults(func=run_replay)
 
 
@@ -213,5 +222,11 @@ def run_replay(args: argparse.Namespace) -> int:
     except RecordError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.html:
+        from env121.web.replay import standalone_html
+
+        Path(args.html).write_text(standalone_html(state), encoding="utf-8")
+        print(f"replay viewer written to {args.html} ({len(state.actions)} actions)")
+        return 0
     print("\n".join(readable_transcript(state, verbose=args.verbose)))
     return 0

@@ -62,7 +62,7 @@ def test_quiet_round_robin_without_plot(tmp_path, capsys):
         (["--pool", "random,coin", "--deals", "0"], "--deals 0"),
         (["--pool", "random,coin", "--seed", "-2"], "--seed -2"),
         (["--pool", "random,coin", "--vs", "random", "coin"], "not allowed with"),
-        (["--deals", "3"], "one of the arguments --vs --pool is required"),
+        (["--deals", "3"], "one of the arguments --vs --pool --resume is required"),
     ],
 )
 def test_bad_input_exits_with_status_2_and_a_message(argv, message, capsys):

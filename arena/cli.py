@@ -37,7 +37,13 @@ from typing import TYPE_CHECKING
 
 from agents.registry import AgentSpecError, available_agents, parse_spec
 from env121.rules.config import RuleConfig
-from env121.rules.options import HelpFormatter, add_rule_options, rule_config
+from env121.rules.options import (
+    ArgumentParser,
+    HelpFormatter,
+    add_rule_options,
+    error_line,
+    rule_config,
+)
 
 if TYPE_CHECKING:
     from arena.journal import LoggedRun
@@ -50,7 +56,7 @@ PROG = "env121 tournament"
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``env121 tournament``."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog=PROG,
         description="Play a duplicate-format tournament between agents and report "
         "every metric with 95% confidence intervals clustered by deal.",
@@ -195,10 +201,6 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
     from arena.report import print_report, progress_bar
     from arena.tournament import TournamentResult, plan_tournament, play_tournament
 
-    def fail(message: str) -> int:
-        print(f"{PROG}: error: {message}", file=sys.stderr)
-        return 2
-
     console = Console(quiet=args.quiet)
     try:
         plan = plan_tournament(
@@ -209,7 +211,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
             config=tournament.config,
         )
     except ValueError as error:
-        return fail(str(error))
+        return error_line(str(error))
     logged = tournament.logged
     try:
         if logged is None:
@@ -219,12 +221,12 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
             check_log(logged, plan)
             log = GameLog(logged.path, size=logged.size)
     except LogError as error:
-        return fail(str(error))
+        return error_line(str(error))
     except OSError as error:
-        return fail(f"--out {tournament.out}: cannot be written ({error.strerror or error})")
+        return error_line(f"--out {tournament.out}: cannot be written ({error.strerror or error})")
     done = () if logged is None else logged.games
     for note in () if logged is None else logged.notes:
-        print(f"{PROG}: note: {note}; it is played again", file=sys.stderr)
+        print(f"env121: note: {note}; it is played again", file=sys.stderr)
     if done:
         console.print(f"resuming: {len(done)} of {len(plan.tasks)} games already played")
 
@@ -242,7 +244,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
                     result = play(progress)
         except KeyboardInterrupt:
             print(
-                f"{PROG}: interrupted; the games finished are in {tournament.out / LOG_NAME}: "
+                f"env121: interrupted; the games finished are in {tournament.out / LOG_NAME}: "
                 f"`{PROG} --resume {tournament.out}` plays the rest",
                 file=sys.stderr,
             )

@@ -6,7 +6,7 @@
   by vòng and lượt, each swapper's cards after its swap, passes and declined
   Thế trắng / Nhất Bản left out unless ``--verbose``); with ``--json`` its
   game record is saved too (``replay`` replays it). The rule options are
-  ``tournament``'s (:mod:`env121.rules.options`; a bad value: ``error: …``,
+  ``tournament``'s (:mod:`env121.rules.options`; a bad value: ``env121: error: …``,
   exit status 2). Without ``--agents`` all four seats are uniform-random players
   (:func:`env121.play.random_agent.random_players`: one generator, the stream
   ``RANDOM_PLAYERS`` of ``S``). With ``--agents`` seats ``S0`` … ``S3`` are
@@ -17,9 +17,9 @@
   (:func:`agent_seed`, the stream ``PLAY_AGENT`` of :mod:`env121.engine.seeds`),
   so the same seed and specs print the same match. Either way the match is
   played by the arena's loop, :func:`env121.play.match.play_agents`. A bad
-  spec or a wrong count is reported (``error: …``, exit status 2) before
+  spec or a wrong count is reported (``env121: error: …``, exit status 2) before
   anything is played; an agent that returns an illegal action stops the
-  match (``error: …`` naming the seat, spec, action and legal actions: an
+  match (``env121: error: …`` naming the seat, spec, action and legal actions: an
   :class:`~env121.play.match.IllegalAgentActionError`; exit status 1). The
   agents are imported only when ``--agents`` is given.
 * ``--human SEAT`` (``S0`` … ``S3``) seats a person in the terminal
@@ -50,7 +50,7 @@ from env121.engine.state import NUM_SEATS, State
 from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.random_agent import random_players
-from env121.rules.options import HelpFormatter, add_rule_options, rule_config
+from env121.rules.options import ERROR_PREFIX, HelpFormatter, add_rule_options, rule_config
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
@@ -124,7 +124,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         state = new_game(args.seed, rule_config(args), rotation=args.rotation)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 2
     human: int | None = args.human
     seats = [s for s in range(NUM_SEATS) if s != human]
@@ -135,7 +135,7 @@ def run_play(args: argparse.Namespace) -> int:
         try:
             lineup = dict(zip(seats, seat_agents(args.agents, seats), strict=True))
         except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
+            print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
             return 2
         for seat, agent in lineup.items():
             agent.reset(agent_seed(args.seed, seat))
@@ -150,7 +150,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         play_agents(state, agents, on_action=show)
     except IllegalAgentActionError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, LeftTheTable):
         saved = f"; the record so far is saved to {record}" if record else ""
@@ -211,7 +211,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         state = load(args.file)
     except RecordError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 2
     print("\n".join(readable_transcript(state, verbose=args.verbose)))
     return 0

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from env121.rules.options import HelpFormatter
+from env121.rules.options import ArgumentParser, HelpFormatter
 from training import available_presets
 
 
@@ -21,13 +21,13 @@ def _train(args: argparse.Namespace) -> int:
     return run_train(args.preset, args.set, args.out, args.resume, progress=not args.no_progress)
 
 
-def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_subcommands(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
     """Add ``train`` and ``imitate`` to the ``env121`` parser."""
     _add_train_subcommand(commands)
     _add_imitate_subcommand(commands)
 
 
-def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_train_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
     train = commands.add_parser(
         "train",
         help="self-play MaskablePPO training (training/)",
@@ -56,7 +56,7 @@ def _imitate(args: argparse.Namespace) -> int:
 
 
 def _add_imitate_subcommand(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: argparse._SubParsersAction[ArgumentParser],
 ) -> None:
     imitate = commands.add_parser(
         "imitate",

@@ -76,7 +76,7 @@ def test_an_error_found_while_planning_returns_2(tmp_path, capsys):
     argv = ["tournament", "--pool", "random,random", "--deals", "1", "--out", str(tmp_path)]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.startswith("env121 tournament: error:") and "more than once" in err
+    assert err.startswith("env121: error:") and "more than once" in err
 
 
 def test_pool_splitting_keeps_spec_parameters_together():

@@ -38,8 +38,10 @@ each sets ``func`` (``args.func(args)`` returns the exit status).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from env121.engine.game import new_game
@@ -123,6 +125,8 @@ def run_play(args: argparse.Namespace) -> int:
     (always with ``--human``)."""
     try:
         state = new_game(args.seed, rule_config(args), rotation=args.rotation)
+        if args.json is not None:
+            check_record_path(args.json)
     except ValueError as err:
         print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 2
@@ -162,6 +166,18 @@ def run_play(args: argparse.Namespace) -> int:
         save(state, record)
         print(f"record saved to {record}")
     return 0
+
+
+def check_record_path(path: str) -> None:
+    """Raise ``ValueError`` unless a record can be written to ``path`` (checked
+    before the match is played, so no game is lost to a bad path)."""
+    file = Path(path)
+    if file.is_dir():
+        raise ValueError(f"--json {path}: is a directory: expected a file name")
+    if not file.parent.is_dir():
+        raise ValueError(f"--json {path}: the directory {file.parent} does not exist")
+    if not os.access(file.parent, os.W_OK):
+        raise ValueError(f"--json {path}: the directory {file.parent} is not writable")
 
 
 class TranscriptPrinter:
@@ -214,4 +230,9 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 2
     print("\n".join(readable_transcript(state, verbose=args.verbose)))
+    if state.match_end is None:  # e.g. `play --human` left before the end
+        print(
+            f"(the record stops here, at ván {state.van + 1}, vòng {state.vong + 1}: "
+            "the match was not played to its end)"
+        )
     return 0

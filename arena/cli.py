@@ -13,18 +13,42 @@ followed by ``key=value`` continues the previous spec's parameters, so
 ``mc:budget=50,width=2``. Results go to ``--out`` (``results.json``,
 ``results.csv``, ``results.png``). The rule options (``--num-van``,
 ``--payment-rounding``, …) are ``env121 play``'s (:mod:`env121.rules.options`).
-Bad specs or values exit with status 2 and a message naming them.
+Bad specs or values exit with status 2 and a message naming them, before
+any game is played.
+
+Every game is appended to ``OUT/games.jsonl`` as it ends (:mod:`arena.journal`),
+so Ctrl-C or a kill loses only the games being played;
+``env121 tournament --resume OUT`` plays the missing games and writes the
+same results as an uninterrupted run (wall-clock fields aside). With
+``--resume`` the tournament is the log's: ``--jobs``, ``--quiet`` and
+``--no-plot`` apply, any other option given must match the log. An ``--out``
+that already holds a log is refused (resume it, or choose another).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agents.registry import AgentSpecError, available_agents, parse_spec
 from env121.rules.config import RuleConfig
-from env121.rules.options import HelpFormatter, add_rule_options, rule_config
+from env121.rules.options import (
+    ArgumentParser,
+    HelpFormatter,
+    add_rule_options,
+    error_line,
+    rule_config,
+)
+
+if TYPE_CHECKING:
+    from arena.journal import LoggedRun
+
+RULE_FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
 
 DEFAULT_OUT = "tournament_results"
 PROG = "env121 tournament"
@@ -32,7 +56,7 @@ PROG = "env121 tournament"
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``env121 tournament``."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog=PROG,
         description="Play a duplicate-format tournament between agents and report "
         "every metric with 95% confidence intervals clustered by deal.",
@@ -52,6 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="+",
         metavar="A,B,C",
         help="a round-robin over these agents (comma- or space-separated)",
+    )
+    mode.add_argument(
+        "--resume",
+        metavar="DIR",
+        help="finish the interrupted tournament whose --out was DIR (its games.jsonl "
+        "says what it is): only the missing games are played",
     )
     parser.add_argument("--deals", type=int, default=100, help="deals to play")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed")
@@ -82,13 +112,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(arguments)
-    matchups: list[tuple[str, str]] = [(a, b) for a, b in args.vs or ()]
-    pool = split_pool(args.pool or ())
-    try:
-        for spec in [s for pair in matchups for s in pair] + pool:
-            parse_spec(spec)  # names and parameters; building happens in run_tournament
-    except AgentSpecError as error:
-        parser.error(str(error))
     for name in ("deals", "jobs"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: expected an integer ≥ 1")
@@ -98,48 +121,135 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = rule_config(args)
     except ValueError as error:
         parser.error(str(error))
-    return _run(args, config, matchups, pool, [*PROG.split(), *arguments])
+    if args.resume is not None:
+        return _resume(parser, args, config)
+    from arena.journal import LOG_NAME
+
+    matchups: list[tuple[str, str]] = [(a, b) for a, b in args.vs or ()]
+    pool = split_pool(args.pool or ())
+    try:
+        for spec in [s for pair in matchups for s in pair] + pool:
+            parse_spec(spec)  # names and parameters; building happens in plan_tournament
+    except AgentSpecError as error:
+        parser.error(str(error))
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out}: is a file: expected a directory (new, or empty of results)")
+    if (out / LOG_NAME).exists():
+        parser.error(
+            f"--out {out}: already holds a tournament ({out / LOG_NAME}): "
+            f"`{PROG} --resume {out}` finishes it; or choose another --out"
+        )
+    tournament = Tournament(matchups, pool, args.deals, args.seed, config, out, None)
+    return _run(args, tournament, [*PROG.split(), *arguments])
 
 
-def _run(
-    args: argparse.Namespace,
-    config: RuleConfig,
-    matchups: list[tuple[str, str]],
-    pool: list[str],
-    command: list[str],
-) -> int:
+def _resume(parser: argparse.ArgumentParser, args: argparse.Namespace, config: RuleConfig) -> int:
+    """``--resume DIR``: the tournament of ``DIR/games.jsonl``; options given must match it."""
+    from arena.journal import LOG_NAME, LogError, read_log
+
+    directory = Path(args.resume)
+    try:
+        run = read_log(directory / LOG_NAME)
+    except LogError as error:
+        parser.error(f"--resume {directory}: {error}")
+    header = run.header
+    given = {"deals": args.deals, "seed": args.seed}
+    logged: dict[str, object] = {"deals": header.deals, "seed": header.seed}
+    for name in RULE_FIELDS:
+        given[name] = getattr(config, name)
+        logged[name] = getattr(header.config, name)
+    for name, value in given.items():
+        if value != parser.get_default(name) and value != logged[name]:
+            option = "--" + name.replace("_", "-")
+            parser.error(
+                f"--resume {directory}: {option} {value!r} does not match the tournament "
+                f"in {run.path} ({logged[name]!r}): expected it left out, or the same"
+            )
+    tournament = Tournament(
+        list(header.matchups),
+        list(header.pool),
+        header.deals,
+        header.seed,
+        header.config,
+        directory,
+        run,
+    )
+    return _run(args, tournament, header.command)
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """What the command plays: the tournament, where it goes, what its log holds."""
+
+    matchups: list[tuple[str, str]]
+    pool: list[str]
+    deals: int
+    seed: int
+    config: RuleConfig
+    out: Path
+    logged: LoggedRun | None
+    """The log of an interrupted run being resumed (None for a new tournament)."""
+
+
+def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str] | None) -> int:
     # The heavy modules (scipy, openskill, rich, the agents) load only now.
     from rich.console import Console
 
     from arena.export import write_results
+    from arena.journal import LOG_NAME, GameLog, LogError, LogHeader, check_log
     from arena.report import print_report, progress_bar
-    from arena.tournament import TournamentResult, run_tournament
-
-    def play(progress: Callable[[int, int], None] | None) -> TournamentResult:
-        return run_tournament(
-            matchups=matchups,
-            pool=pool,
-            deals=args.deals,
-            seed=args.seed,
-            jobs=args.jobs,
-            config=config,
-            progress=progress,
-        )
+    from arena.tournament import TournamentResult, plan_tournament, play_tournament
 
     console = Console(quiet=args.quiet)
     try:
-        if args.quiet:
-            result = play(None)
-        else:
-            with progress_bar(console, "playing") as progress:
-                result = play(progress)
+        plan = plan_tournament(
+            matchups=tournament.matchups,
+            pool=tournament.pool,
+            deals=tournament.deals,
+            seed=tournament.seed,
+            config=tournament.config,
+        )
     except ValueError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    paths = write_results(result, args.out, plot=not args.no_plot, command=command)
+        return error_line(str(error))
+    logged = tournament.logged
+    try:
+        if logged is None:
+            tournament.out.mkdir(parents=True, exist_ok=True)
+            log = GameLog(tournament.out / LOG_NAME, LogHeader.of(plan, command))
+        else:
+            check_log(logged, plan)
+            log = GameLog(logged.path, size=logged.size)
+    except LogError as error:
+        return error_line(str(error))
+    except OSError as error:
+        return error_line(f"--out {tournament.out}: cannot be written ({error.strerror or error})")
+    done = () if logged is None else logged.games
+    for note in () if logged is None else logged.notes:
+        print(f"env121: note: {note}; it is played again", file=sys.stderr)
+    if done:
+        console.print(f"resuming: {len(done)} of {len(plan.tasks)} games already played")
+
+    def play(progress: Callable[[int, int], None] | None) -> TournamentResult:
+        return play_tournament(
+            plan, jobs=args.jobs, progress=progress, done=done, on_game=log.append
+        )
+
+    with log:
+        try:
+            if args.quiet:
+                result = play(None)
+            else:
+                with progress_bar(console, "playing") as progress:
+                    result = play(progress)
+        except KeyboardInterrupt:
+            print(
+                f"env121: interrupted; the games finished are in {tournament.out / LOG_NAME}: "
+                f"`{PROG} --resume {tournament.out}` plays the rest",
+                file=sys.stderr,
+            )
+            return 130
+    paths = write_results(result, tournament.out, plot=not args.no_plot, command=command)
     print_report(result, console)
     console.print(f"results: {', '.join(str(p) for p in paths)}")
     return 0

@@ -5,7 +5,13 @@ strings, never agent objects — and build their agents on first use, keeping
 them (one :class:`~arena.play.AgentCache` per worker process) for later games.
 Whatever order the games finish in, :func:`play_all` returns their records in
 the order of the tasks, so everything computed from them except thinking time
-is the same for any number of jobs.
+is the same for any number of jobs. ``on_game(record)`` is called as each
+game ends, in the order they end (a tournament appends it to its log,
+:mod:`arena.journal`).
+
+Worker processes ignore Ctrl-C (SIGINT): the parent stops handing out games,
+waits for the ones being played and raises ``KeyboardInterrupt``, so an
+interrupted run prints no traceback per worker.
 
 Worker processes use the platform's default start method (``fork`` on Linux):
 agents registered at run time with :func:`agents.registry.register` reach the
@@ -14,6 +20,7 @@ workers only under ``fork``.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
@@ -21,6 +28,9 @@ from arena.play import AgentCache, GameRecord, GameTask, play_game
 
 Progress = Callable[[int, int], None]
 """``progress(games done, games in all)``, called after each game."""
+
+OnGame = Callable[[GameRecord], None]
+"""``on_game(record)``, called as each game ends."""
 
 _worker_cache: AgentCache | None = None
 
@@ -31,29 +41,35 @@ def play_all(
     jobs: int = 1,
     progress: Progress | None = None,
     cache: AgentCache | None = None,
+    on_game: OnGame | None = None,
 ) -> list[GameRecord]:
     """Every task's record, in task order; ``jobs > 1`` plays them in that many processes.
 
     ``cache`` supplies the agents when ``jobs == 1`` (a fresh one if None).
     """
     if jobs == 1 or len(tasks) <= 1:
-        return _play_here(tasks, cache or AgentCache(), progress)
-    return _play_in_pool(tasks, jobs, progress)
+        return _play_here(tasks, cache or AgentCache(), progress, on_game)
+    return _play_in_pool(tasks, jobs, progress, on_game)
 
 
 def _play_here(
-    tasks: Sequence[GameTask], cache: AgentCache, progress: Progress | None
+    tasks: Sequence[GameTask],
+    cache: AgentCache,
+    progress: Progress | None,
+    on_game: OnGame | None,
 ) -> list[GameRecord]:
     records = []
     for task in tasks:
         records.append(play_game(task, cache))
+        if on_game is not None:
+            on_game(records[-1])
         if progress is not None:
             progress(len(records), len(tasks))
     return records
 
 
 def _play_in_pool(
-    tasks: Sequence[GameTask], jobs: int, progress: Progress | None
+    tasks: Sequence[GameTask], jobs: int, progress: Progress | None, on_game: OnGame | None
 ) -> list[GameRecord]:
     records: list[GameRecord | None] = [None] * len(tasks)
     executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
@@ -62,7 +78,9 @@ def _play_in_pool(
             executor.submit(_play_in_worker, task): i for i, task in enumerate(tasks)
         }
         for done, future in enumerate(as_completed(futures), start=1):
-            records[futures[future]] = future.result()
+            record = records[futures[future]] = future.result()
+            if on_game is not None:
+                on_game(record)
             if progress is not None:
                 progress(done, len(tasks))
     except BaseException:
@@ -74,7 +92,8 @@ def _play_in_pool(
 
 
 def _start_worker() -> None:
-    """Give a new worker process an empty agent cache."""
+    """Give a new worker process an empty agent cache; Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()
 
@@ -86,4 +105,4 @@ def _play_in_worker(task: GameTask) -> GameRecord:
     return play_game(task, _worker_cache)
 
 
-__all__ = ["Progress", "play_all"]
+__all__ = ["OnGame", "Progress", "play_all"]

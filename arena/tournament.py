@@ -7,7 +7,11 @@ Two entry points, both reproducible from ``seed`` whatever ``jobs`` is:
   :attr:`~MatchupResult.advantage` (mean points per ván; 0 = as strong as the
   reference);
 * :func:`run_tournament` — several 1-vs-3 matchups or a round-robin pool, with
-  OpenSkill ratings, returning a :class:`TournamentResult`.
+  OpenSkill ratings, returning a :class:`TournamentResult`: it is
+  :func:`plan_tournament` (every spec checked, every game named, nothing
+  played) then :func:`play_tournament`, which can skip the games an
+  interrupted run already played (``env121 tournament --resume``,
+  :mod:`arena.journal`).
 
 Every deal is played in the duplicate format (:mod:`arena.schedule`), games
 run in the fixed order (deal, line-up, rotation), intervals are clustered by
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agents.registry import make_agent
 from arena.estimate import Estimate
@@ -116,31 +120,54 @@ def one_vs_three(
     return result.matchups[0]
 
 
-def run_tournament(
+@dataclass(frozen=True)
+class TournamentPlan:
+    """A tournament before it is played: every spec checked, every game named.
+
+    :func:`plan_tournament` makes it (building each agent once, so a bad spec
+    fails here, before any game); :func:`play_tournament` plays it.
+    """
+
+    matchups: tuple[tuple[str, str], ...]
+    """The 1-vs-3 matchups as given (empty in a round-robin)."""
+    pool: tuple[str, ...]
+    """The round-robin pool as given (empty in 1 vs 3)."""
+    deals: int
+    seed: int
+    config: RuleConfig
+    schedule: Schedule
+    """The line-ups, by canonical spec."""
+    deal_seeds: tuple[int, ...]
+    tasks: tuple[GameTask, ...]
+    """Every game, in the fixed order (deal, line-up, rotation)."""
+    names: dict[str, str]
+    """:attr:`TournamentResult.names`."""
+    cache: AgentCache = field(repr=False, compare=False)
+    """The agents built while checking the specs (reused by ``jobs=1``)."""
+
+
+def plan_tournament(
     *,
     matchups: Sequence[tuple[str, str]] = (),
     pool: Sequence[str] = (),
     deals: int,
     seed: int = 0,
-    jobs: int = 1,
     config: RuleConfig | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> TournamentResult:
-    """A 1-vs-3 tournament (``matchups``) or a round-robin (``pool``), not both.
+) -> TournamentPlan:
+    """The plan of a 1-vs-3 tournament (``matchups``) or a round-robin (``pool``), not both.
 
     Bad specs or values raise ``ValueError`` (:class:`~agents.AgentSpecError`
     for specs) naming the input and what is accepted.
     """
     _check_count("deals", deals, minimum=1)
     _check_count("seed", seed, minimum=0)
-    _check_count("jobs", jobs, minimum=1)
     config = RuleConfig() if config is None else config
     if not isinstance(config, RuleConfig):
         raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
     cache = AgentCache()
     schedule, written = _plan(matchups, pool, cache)
     seeds = deal_seeds(seed, deals)
-    tasks = [
+    tasks = tuple(
         GameTask(
             deal=deal,
             deal_seed=dseed,
@@ -155,25 +182,92 @@ def run_tournament(
         for deal, dseed in enumerate(seeds)
         for lineup in schedule.lineups
         for rotation in range(NUM_SEATS)
-    ]
+    )
+    return TournamentPlan(
+        matchups=tuple((a, b) for a, b in matchups),
+        pool=tuple(pool),
+        deals=deals,
+        seed=seed,
+        config=config,
+        schedule=schedule,
+        deal_seeds=seeds,
+        tasks=tasks,
+        names=_display_names(schedule, written),
+        cache=cache,
+    )
+
+
+def run_tournament(
+    *,
+    matchups: Sequence[tuple[str, str]] = (),
+    pool: Sequence[str] = (),
+    deals: int,
+    seed: int = 0,
+    jobs: int = 1,
+    config: RuleConfig | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> TournamentResult:
+    """Plan (:func:`plan_tournament`) and play (:func:`play_tournament`) a tournament."""
+    _check_count("jobs", jobs, minimum=1)
+    plan = plan_tournament(matchups=matchups, pool=pool, deals=deals, seed=seed, config=config)
+    return play_tournament(plan, jobs=jobs, progress=progress)
+
+
+def play_tournament(
+    plan: TournamentPlan,
+    *,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    done: Sequence[GameRecord] = (),
+    on_game: Callable[[GameRecord], None] | None = None,
+) -> TournamentResult:
+    """Play the games of ``plan`` not in ``done`` (the games of an interrupted run,
+    :mod:`arena.journal`), calling ``on_game(record)`` as each ends, and
+    estimate everything over all of them.
+
+    ``progress(done, total)`` counts the games of ``done`` too. The result is
+    the same whichever games were in ``done`` (wall-clock fields aside).
+    """
+    _check_count("jobs", jobs, minimum=1)
+    finished = {game_key(game): game for game in done}
+    todo = [task for task in plan.tasks if game_key(task) not in finished]
+    if len(finished) + len(todo) != len(plan.tasks):
+        raise ValueError(
+            f"{len(finished) + len(todo) - len(plan.tasks)} game(s) done are not in this "
+            "tournament: expected games of its deals, line-ups and rotations"
+        )
+    counted = progress
+    if progress is not None and finished:
+
+        def counted(played: int, total: int) -> None:
+            progress(len(finished) + played, len(finished) + total)
+
     start = time.perf_counter()
-    games = tuple(play_all(tasks, jobs=jobs, progress=progress, cache=cache))
+    played = play_all(todo, jobs=jobs, progress=counted, cache=plan.cache, on_game=on_game)
     seconds = time.perf_counter() - start
+    finished.update((game_key(game), game) for game in played)
+    games = tuple(finished[game_key(task)] for task in plan.tasks)
+    schedule = plan.schedule
     return TournamentResult(
         mode=schedule.mode,
-        seed=seed,
-        deals=deals,
-        deal_seeds=seeds,
+        seed=plan.seed,
+        deals=plan.deals,
+        deal_seeds=plan.deal_seeds,
         jobs=jobs,
-        config=config,
+        config=plan.config,
         schedule=schedule,
         games=games,
         matchups=_matchups(schedule, games),
         overall=_group_stats(schedule, games, 0) if schedule.mode == "round_robin" else {},
         ratings=_ratings(schedule, games),
         seconds=seconds,
-        names=_display_names(schedule, written),
+        names=plan.names,
     )
+
+
+def game_key(game: GameTask | GameRecord) -> tuple[int, int, int]:
+    """Which game of its tournament a task or record is: (deal, line-up, rotation)."""
+    return (game.deal, game.lineup, game.rotation)
 
 
 def _plan(
@@ -267,4 +361,13 @@ def _check_count(name: str, value: object, *, minimum: int) -> None:
         raise ValueError(f"{name}={value!r} is not valid: expected an integer ≥ {minimum}")
 
 
-__all__ = ["MatchupResult", "TournamentResult", "one_vs_three", "run_tournament"]
+__all__ = [
+    "MatchupResult",
+    "TournamentPlan",
+    "TournamentResult",
+    "game_key",
+    "one_vs_three",
+    "plan_tournament",
+    "play_tournament",
+    "run_tournament",
+]

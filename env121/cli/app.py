@@ -54,7 +54,14 @@ from env121.rules.cards import (
     parse_card,
     parse_cards,
 )
-from env121.rules.options import SCORING_FIELDS, HelpFormatter, add_rule_options, rule_config
+from env121.rules.options import (
+    SCORING_FIELDS,
+    ArgumentParser,
+    HelpFormatter,
+    add_rule_options,
+    error_line,
+    rule_config,
+)
 from env121.rules.payment import win_payments
 from env121.rules.scoring import HandScore, explain_no_win, score_hand
 from env121.rules.thes import THE_BY_ID
@@ -127,7 +134,7 @@ def _breakdown(score: HandScore, chi_diem: int | None, an_si: Sequence[int]) -> 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``env121`` command."""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="env121",
         description="121, the four-player Vietnamese card game: score hands, play and "
         "replay matches, run tournaments between agents, train agents.",
@@ -186,8 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.func(args)
     except (CardNotationError, ValueError) as error:
-        print(f"env121: error: {error}", file=sys.stderr)
-        return 2
+        return error_line(str(error))
     except BrokenPipeError:  # the reader went away (`env121 play … | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

@@ -6,7 +6,7 @@
   by vòng and lượt, each swapper's cards after its swap, passes and declined
   Thế trắng / Nhất Bản left out unless ``--verbose``); with ``--json`` its
   game record is saved too (``replay`` replays it). The rule options are
-  ``tournament``'s (:mod:`env121.rules.options`; a bad value: ``error: …``,
+  ``tournament``'s (:mod:`env121.rules.options`; a bad value: ``env121: error: …``,
   exit status 2). Without ``--agents`` all four seats are uniform-random players
   (:func:`env121.play.random_agent.random_players`: one generator, the stream
   ``RANDOM_PLAYERS`` of ``S``). With ``--agents`` seats ``S0`` … ``S3`` are
@@ -17,9 +17,9 @@
   (:func:`agent_seed`, the stream ``PLAY_AGENT`` of :mod:`env121.engine.seeds`),
   so the same seed and specs print the same match. Either way the match is
   played by the arena's loop, :func:`env121.play.match.play_agents`. A bad
-  spec or a wrong count is reported (``error: …``, exit status 2) before
+  spec or a wrong count is reported (``env121: error: …``, exit status 2) before
   anything is played; an agent that returns an illegal action stops the
-  match (``error: …`` naming the seat, spec, action and legal actions: an
+  match (``env121: error: …`` naming the seat, spec, action and legal actions: an
   :class:`~env121.play.match.IllegalAgentActionError`; exit status 1). The
   agents are imported only when ``--agents`` is given.
 * ``--human SEAT`` (``S0`` … ``S3``) seats a person in the terminal
@@ -40,6 +40,7 @@ each sets ``func`` (``args.func(args)`` returns the exit status).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -53,7 +54,7 @@ from env121.engine.state import NUM_SEATS, State
 from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.random_agent import random_players
-from env121.rules.options import HelpFormatter, add_rule_options, rule_config
+from env121.rules.options import ERROR_PREFIX, HelpFormatter, add_rule_options, rule_config
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
@@ -132,8 +133,10 @@ def run_play(args: argparse.Namespace) -> int:
     (always with ``--human``)."""
     try:
         state = new_game(args.seed, rule_config(args), rotation=args.rotation)
+        if args.json is not None:
+            check_record_path(args.json)
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 2
     human: int | None = args.human
     seats = [s for s in range(NUM_SEATS) if s != human]
@@ -144,7 +147,7 @@ def run_play(args: argparse.Namespace) -> int:
         try:
             lineup = dict(zip(seats, seat_agents(args.agents, seats), strict=True))
         except ValueError as err:
-            print(f"error: {err}", file=sys.stderr)
+            print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
             return 2
         for seat, agent in lineup.items():
             agent.reset(agent_seed(args.seed, seat))
@@ -159,7 +162,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         play_agents(state, agents, on_action=show)
     except IllegalAgentActionError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, LeftTheTable):
         saved = f"; the record so far is saved to {record}" if record else ""
@@ -171,6 +174,18 @@ def run_play(args: argparse.Namespace) -> int:
         save(state, record)
         print(f"record saved to {record}")
     return 0
+
+
+def check_record_path(path: str) -> None:
+    """Raise ``ValueError`` unless a record can be written to ``path`` (checked
+    before the match is played, so no game is lost to a bad path)."""
+    file = Path(path)
+    if file.is_dir():
+        raise ValueError(f"--json {path}: is a directory: expected a file name")
+    if not file.parent.is_dir():
+        raise ValueError(f"--json {path}: the directory {file.parent} does not exist")
+    if not os.access(file.parent, os.W_OK):
+        raise ValueError(f"--json {path}: the directory {file.parent} is not writable")
 
 
 class TranscriptPrinter:
@@ -220,7 +235,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         state = load(args.file)
     except RecordError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
         return 2
     if args.html:
         from env121.web.replay import standalone_html
@@ -229,4 +244,9 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"replay viewer written to {args.html} ({len(state.actions)} actions)")
         return 0
     print("\n".join(readable_transcript(state, verbose=args.verbose)))
+    if state.match_end is None:  # e.g. `play --human` left before the end
+        print(
+            f"(the record stops here, at ván {state.van + 1}, vòng {state.vong + 1}: "
+            "the match was not played to its end)"
+        )
     return 0

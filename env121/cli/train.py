@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from env121.rules.options import HelpFormatter
+from env121.rules.options import ArgumentParser, HelpFormatter
 from training import available_presets
 
 
@@ -21,13 +21,13 @@ def _train(args: argparse.Namespace) -> int:
     return run_train(args.preset, args.set, args.out, args.resume, progress=not args.no_progress)
 
 
-def add_subcommands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_subcommands(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
     """Add ``train`` and ``imitate`` to the ``env121`` parser."""
     _add_train_subcommand(commands)
     _add_imitate_subcommand(commands)
 
 
-def _add_train_subcommand(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_train_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
     train = commands.add_parser(
         "train",
         help="self-play MaskablePPO training (training/)",
@@ -56,7 +56,7 @@ def _imitate(args: argparse.Namespace) -> int:
 
 
 def _add_imitate_subcommand(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: argparse._SubParsersAction[ArgumentParser],
 ) -> None:
     imitate = commands.add_parser(
         "imitate",
@@ -99,13 +99,15 @@ def run_train(
     progress: bool = True,
 ) -> int:
     """``env121 train``: train, then print where everything went."""
-    from training.curves import plot_curves
-    from training.ppo_selfplay import load_config, train
+    with _train_extra("env121 train"):
+        from training.curves import plot_curves
+        from training.ppo_selfplay import load_config, train
 
     if resume is not None and preset is not None:
         raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
     if resume is None and preset is None:
         raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
+    _check_directory("--out", out)
     config = None if preset is None else load_config(preset, overrides)
     if out is None and preset is not None:
         out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -141,10 +143,21 @@ def run_imitate(
 ) -> int:
     """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network
     (with ``progress``, a bar for the matches collected and one for the epochs fitted)."""
-    from training.checkpoint import export_policy
-    from training.imitation import collect, fit, write_warm_start
-    from training.ppo_selfplay import load_config, network_of
+    with _train_extra("env121 imitate"):
+        from training.checkpoint import export_policy
+        from training.imitation import collect, fit, write_warm_start
+        from training.ppo_selfplay import load_config, network_of
 
+    if epochs < 1:
+        raise ValueError(f"--epochs {epochs}: expected an integer ≥ 1 (passes over the data)")
+    if matches < MIN_MATCHES:
+        raise ValueError(
+            f"--matches {matches}: expected at least {MIN_MATCHES}, so that one match in ten "
+            "is held out to measure the agreement with the teacher"
+        )
+    if jobs < 1:
+        raise ValueError(f"--jobs {jobs}: expected an integer ≥ 1")
+    _check_directory("--out", out)
     config = load_config(preset, overrides)
     if config.reward_mode != "points":
         raise ValueError(
@@ -171,6 +184,30 @@ def run_imitate(
     print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
     print(f"policy:     ppo:{actor}")
     return 0
+
+
+MIN_MATCHES = 10
+"""The fewest ``imitate --matches``: ``fit`` holds out one match in ten (whole matches)."""
+TRAIN_EXTRA = 'pip install torch==2.13.0 -e ".[train]"'
+"""How to install what ``train``, ``imitate`` and ``ppo:`` agents need."""
+
+
+@contextlib.contextmanager
+def _train_extra(command: str) -> Iterator[None]:
+    """Turn a missing torch / Stable-Baselines3 (an import in the block) into one
+    error naming the extra to install."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        raise ValueError(
+            f"{command} needs the train extra (no module named {error.name!r}): {TRAIN_EXTRA}"
+        ) from None
+
+
+def _check_directory(option: str, path: str | None) -> None:
+    """Refuse an output directory that is an existing file, before any work."""
+    if path is not None and Path(path).exists() and not Path(path).is_dir():
+        raise ValueError(f"{option} {path}: is a file: expected a directory (new or existing)")
 
 
 @contextlib.contextmanager

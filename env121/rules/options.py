@@ -21,14 +21,22 @@ option                                  field
 
 The defaults are the config's (the spec's). :class:`HelpFormatter` is the
 help formatter of every ``env121`` command: it shows each option's default.
+
+**One error style.** Every error a user can cause is one line on standard
+error starting with :data:`ERROR_PREFIX` (``env121: error: ``), exit status 2
+for bad input: :func:`error_line` for the commands' own checks,
+:class:`ArgumentParser` for argparse's (a bad option or value), which prints
+that same line and where the options are listed instead of a usage block.
+A bug still shows its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from collections.abc import Collection
-from typing import Any
+from typing import Any, NoReturn
 
 from env121.rules.cards import FIGURE_CODES, REGULAR_FIGURES
 from env121.rules.config import DEFAULT_CONFIG, NUM_VAN_CHOICES, PAYMENT_ROUNDINGS, RuleConfig
@@ -40,6 +48,24 @@ SCORING_FIELDS = (
     "payment_rounding",
 )
 """The fields that change how a hand scores or is paid (``env121 score``)."""
+
+
+ERROR_PREFIX = "env121: error: "
+"""How every error line of the ``env121`` commands begins."""
+
+
+def error_line(message: str) -> int:
+    """Print ``message`` as the command's one error line; returns the exit status 2."""
+    print(f"{ERROR_PREFIX}{message}", file=sys.stderr)
+    return 2
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with the one error style: a bad argument is one line
+    (:data:`ERROR_PREFIX`, the message, where the options are listed), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{ERROR_PREFIX}{message} (`{self.prog} --help` lists the options)\n")
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -187,4 +213,12 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 }
 _FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
 
-__all__ = ["SCORING_FIELDS", "HelpFormatter", "add_rule_options", "rule_config"]
+__all__ = [
+    "ERROR_PREFIX",
+    "SCORING_FIELDS",
+    "ArgumentParser",
+    "HelpFormatter",
+    "add_rule_options",
+    "error_line",
+    "rule_config",
+]

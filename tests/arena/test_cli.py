@@ -62,7 +62,7 @@ def test_quiet_round_robin_without_plot(tmp_path, capsys):
         (["--pool", "random,coin", "--deals", "0"], "--deals 0"),
         (["--pool", "random,coin", "--seed", "-2"], "--seed -2"),
         (["--pool", "random,coin", "--vs", "random", "coin"], "not allowed with"),
-        (["--deals", "3"], "one of the arguments --vs --pool is required"),
+        (["--deals", "3"], "one of the arguments --vs --pool --resume is required"),
     ],
 )
 def test_bad_input_exits_with_status_2_and_a_message(argv, message, capsys):
@@ -76,7 +76,7 @@ def test_an_error_found_while_planning_returns_2(tmp_path, capsys):
     argv = ["tournament", "--pool", "random,random", "--deals", "1", "--out", str(tmp_path)]
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.startswith("env121 tournament: error:") and "more than once" in err
+    assert err.startswith("env121: error:") and "more than once" in err
 
 
 def test_pool_splitting_keeps_spec_parameters_together():

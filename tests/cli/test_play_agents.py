@@ -136,7 +136,7 @@ def test_a_bad_spec_or_count_is_an_error_before_anything_is_played(capsys, tmp_p
     path = tmp_path / "g.json"
     status, out, err = play(capsys, "--seed", "1", "--agents", *specs, "--json", str(path))
     assert (status, out) == (2, "")
-    assert err.startswith("error: ")
+    assert err.startswith("env121: error: ") and err.count("\n") == 1
     assert len(err.splitlines()) == 1
     assert re.search(named, err), err
     assert not path.exists()

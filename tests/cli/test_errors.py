@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     """Run ``env121 argv``, check it fails with one error line and nothing else; the line."""
+    status: int | str | None
     try:
         status = cli.main(list(argv))
     except SystemExit as exit_:  # argparse's own errors

@@ -41,7 +41,7 @@ from fastapi.staticfiles import StaticFiles
 
 from env121.engine.records import loads
 from env121.web.replay import replay_data
-from env121.web.tables import DEFAULT_TTL, MoveError, Tables, UnknownTable
+from env121.web.tables import DEFAULT_TTL, AgentFailed, MoveError, Tables, UnknownTable
 
 MAX_BODY = 4_000_000
 """The largest request body accepted, in bytes (a record of a long match is ~50 kB)."""
@@ -68,6 +68,10 @@ def create_app(*, ttl: float = DEFAULT_TTL, tables: Tables | None = None) -> Fas
     @app.exception_handler(UnknownTable)
     async def unknown_table(_request: Request, err: UnknownTable) -> JSONResponse:
         return _error(f"no game {err.args[0]!r}: never opened, or reclaimed after idling", 404)
+
+    @app.exception_handler(AgentFailed)
+    async def agent_failed(_request: Request, err: AgentFailed) -> JSONResponse:
+        return _error(str(err), 500)
 
     @app.exception_handler(ValueError)  # MoveError, RecordError, a bad spec or seed
     async def bad_request(_request: Request, err: ValueError) -> JSONResponse:
@@ -135,7 +139,7 @@ def create_app(*, ttl: float = DEFAULT_TTL, tables: Tables | None = None) -> Fas
                     message = text
                 try:
                     snapshot = await run_in_threadpool(table.move, message)
-                except MoveError as err:
+                except (MoveError, AgentFailed) as err:
                     await websocket.send_json({"type": "error", "error": str(err)})
                     continue
                 await websocket.send_json({"type": "state", "game": snapshot})

@@ -31,7 +31,7 @@ from env121.engine.records import to_record
 from env121.engine.render import SEAT_NAMES, ReadableTranscript
 from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import NUM_SEATS, State
-from env121.play.match import action_id, play_agents
+from env121.play.match import IllegalAgentActionError, action_id, play_agents
 from env121.play.moves import named_moves
 from env121.play.protocol import Agent
 from env121.play.turn import Turn
@@ -47,6 +47,11 @@ MAX_TABLES = 64
 
 class MoveError(ValueError):
     """A message the table refuses; the game is unchanged."""
+
+
+class AgentFailed(RuntimeError):
+    """An agent at the table played an illegal action: the game stops there
+    (the state keeps every legal action played before it)."""
 
 
 class UnknownTable(KeyError):
@@ -77,6 +82,8 @@ class Table:
         self.lines: list[str] = []
         """The readable transcript the person may see (:class:`ReadableTranscript`)."""
         self.seen_events = 0
+        self.stopped: str | None = None
+        """Why the game stopped before its end (an agent's illegal action), else ``None``."""
         self.names = tuple(
             f"{SEAT_NAMES[s]} you" if s == seat else f"{SEAT_NAMES[s]} {agents[s].spec}"
             for s in range(NUM_SEATS)
@@ -96,6 +103,8 @@ class Table:
             self.last_used = self.clock()
             action, step = _parse_move(message)
             state = self.state
+            if self.stopped is not None:
+                raise MoveError(self.stopped)
             if state.is_over:
                 raise MoveError("the match is over: no more moves")
             if step != len(state.actions):
@@ -126,8 +135,13 @@ class Table:
             return to_record(self.state)
 
     def _play_agents(self) -> None:
-        """The agents act until the person is to act or the match is over."""
-        play_agents(self.state, self._lineup(), until=lambda s: s.current_player == self.seat)
+        """The agents act until the person is to act or the match is over; an
+        agent's illegal action stops the game (:class:`AgentFailed`)."""
+        try:
+            play_agents(self.state, self._lineup(), until=lambda s: s.current_player == self.seat)
+        except IllegalAgentActionError as err:
+            self.stopped = f"the game stopped: {err}"
+            raise AgentFailed(self.stopped) from None
         self.lines += self.transcript.lines(self.state.events[self.seen_events :])
         self.seen_events = len(self.state.events)
 
@@ -253,4 +267,12 @@ class Tables:
                 del self.tables[table_id]
 
 
-__all__ = ["DEFAULT_TTL", "MAX_TABLES", "MoveError", "Table", "Tables", "UnknownTable"]
+__all__ = [
+    "DEFAULT_TTL",
+    "MAX_TABLES",
+    "AgentFailed",
+    "MoveError",
+    "Table",
+    "Tables",
+    "UnknownTable",
+]

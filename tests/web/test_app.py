@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import tests.support.arena_agents  # noqa: F401  (registers the cheat agent)
 from env121.engine.records import loads
 from env121.web.app import create_app
 from env121.web.tables import Tables
@@ -170,3 +171,27 @@ def test_an_uploaded_record_becomes_a_replay(client):
     assert set(replay["pictures"]) == {"god", "0", "1", "2", "3"}
     response = client.post("/api/replays", content='{"seed": 1}')
     assert response.status_code == 400 and "missing fields" in response.json()["error"]
+
+
+def test_an_agent_that_plays_an_illegal_action_stops_the_game_with_one_clear_error(client):
+    game = client.post("/api/games", json={"seed": 3, "seat": 0, "agents": ["cheat"] * 3}).json()
+    move = {"action": game["moves"][0]["action"], "step": game["step"]}  # S0 acts first
+    response = client.post(f"/api/games/{game['id']}/moves", json=move)  # then a cheat
+    assert response.status_code == 500
+    error = response.json()["error"]
+    assert error.startswith("the game stopped: agent 'cheat' in seat S") and "not legal" in error
+    again = client.post(f"/api/games/{game['id']}/moves", json=move)
+    assert again.status_code == 400 and again.json()["error"] == error
+
+
+def test_beyond_the_cap_the_least_recently_used_game_is_reclaimed(clock):
+    client = TestClient(create_app(tables=Tables(ttl=60.0, max_tables=2, clock=clock)))
+    first = open_game(client, seed=1)
+    clock.now += 1
+    second = open_game(client, seed=2)
+    clock.now += 1
+    client.get(f"/api/games/{first['id']}")  # the first is used again: the second is oldest
+    clock.now += 1
+    open_game(client, seed=4)
+    assert client.get(f"/api/games/{first['id']}").status_code == 200
+    assert client.get(f"/api/games/{second['id']}").status_code == 404

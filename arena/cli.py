@@ -11,7 +11,8 @@ Examples::
 followed by ``key=value`` continues the previous spec's parameters, so
 ``--pool random,mc:budget=50,width=2`` is the two agents ``random`` and
 ``mc:budget=50,width=2``. Results go to ``--out`` (``results.json``,
-``results.csv``, ``results.png``). The rule options (``--num-van``,
+``results.csv``, ``results.png``; by default a new directory under
+``tournament_results/`` for each tournament). The rule options (``--num-van``,
 ``--payment-rounding``, …) are ``env121 play``'s (:mod:`env121.rules.options`).
 Bad specs or values exit with status 2 and a message naming them, before
 any game is played.
@@ -30,6 +31,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +53,7 @@ if TYPE_CHECKING:
 RULE_FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
 
 DEFAULT_OUT = "tournament_results"
+"""Where a tournament goes without ``--out``: a new ``DEFAULT_OUT/<date>-<time>``."""
 PROG = "env121 tournament"
 
 
@@ -86,7 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deals", type=int, default=100, help="deals to play")
     parser.add_argument("--seed", type=int, default=0, help="tournament seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="output directory")
+    parser.add_argument(
+        "--out",
+        help=f"output directory (default: a new {DEFAULT_OUT}/<date>-<time> for each tournament)",
+    )
     parser.add_argument("--no-plot", action="store_true", help="do not write results.png")
     parser.add_argument(
         "--quiet", action="store_true", help="no progress bar and no tables (files only)"
@@ -132,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parse_spec(spec)  # names and parameters; building happens in plan_tournament
     except AgentSpecError as error:
         parser.error(str(error))
-    out = Path(args.out)
+    out = Path(args.out) if args.out is not None else new_out_dir()
     if out.exists() and not out.is_dir():
         parser.error(f"--out {out}: is a file: expected a directory (new, or empty of results)")
     if (out / LOG_NAME).exists():
@@ -142,6 +148,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     tournament = Tournament(matchups, pool, args.deals, args.seed, config, out, None)
     return _run(args, tournament, [*PROG.split(), *arguments])
+
+
+def new_out_dir() -> Path:
+    """A directory no tournament has used: ``DEFAULT_OUT/<date>-<time>`` (with
+    ``-2``, ``-3``, … if several start in the same second)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out, n = Path(DEFAULT_OUT) / stamp, 2
+    while out.exists():
+        out, n = Path(DEFAULT_OUT) / f"{stamp}-{n}", n + 1
+    return out
 
 
 def _resume(parser: argparse.ArgumentParser, args: argparse.Namespace, config: RuleConfig) -> int:

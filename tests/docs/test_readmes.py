@@ -78,6 +78,13 @@ SUBSTITUTIONS = (
         "",
         "setting up the virtualenv is what scripts/test.sh did before these tests",
     ),
+    Substitution(
+        r"^\.venv/bin/pip install .*$",
+        "true",
+        "the extras are installed already: scripts/test.sh installs the dev extra, which "
+        "includes train and web (an editable install from the test's copy would move the "
+        "package under the running tests)",
+    ),
     Substitution(r"\.venv/bin/", f"{BIN}/", "the reader's .venv is the one running the tests"),
     Substitution(
         r"--deals \d+",
@@ -92,8 +99,9 @@ SUBSTITUTIONS = (
     ),
     Substitution(
         r"--matches \d+",
-        "--matches 1 --jobs 1",
-        "imitation from one match, collected in one process, runs every step",
+        "--matches 10 --jobs 1",
+        "imitation from ten matches (the fewest imitate takes: one in ten is held out), "
+        "collected in one process, runs every step",
     ),
     Substitution(r"--epochs \d+", "--epochs 1", "one pass over the demonstrations"),
     Substitution(
@@ -146,6 +154,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py collects from an mc teacher with its search hints"
     ),
     ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("README.md", "env121 serve"): (
+        "a server, which runs until stopped; tests/web/ drive the same app through FastAPI's "
+        "test client and a real browser"
+    ),
     ("notebooks/README.md", "pytest --nbmake notebooks/"): (
         "scripts/test.sh runs this very command, after these tests"
     ),

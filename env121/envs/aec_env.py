@@ -284,11 +284,7 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
             raise ValueError(
                 f"reward_mode={reward_mode!r} is not valid: expected 'points' or 'rank'"
             )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode={render_mode!r} is not valid: expected None, 'ansi', 'human' "
-                "or 'rgb_array'"
-            )
+        check_render_mode(render_mode)
         self.config = config
         self.reward_mode = reward_mode
         self.render_mode = render_mode
@@ -411,22 +407,41 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
     def render(self) -> str | np.ndarray | None:
         """The table as text (``"ansi"``: returned; ``"human"``: printed) or as
         a picture of the god view (``"rgb_array"``: an ``H × W × 3`` array)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
-            return None
-        if self.render_mode == "rgb_array":
-            return table_rgb(self.game, None, PictureOptions(names=AGENTS, title=ENV_ID))
-        text = render_table(self.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.game, self.render_mode, viewer=None)
 
     def close(self) -> None:
         """Nothing to release."""
 
 
 # ---------------------------------------------------------------- render
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """Raise ``ValueError`` unless ``render_mode`` is ``None`` or one of :data:`RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode={render_mode!r} is not valid: expected None, 'ansi', 'human' "
+            "or 'rgb_array'"
+        )
+
+
+def render_state(
+    state: State, render_mode: str | None, *, viewer: int | None
+) -> str | np.ndarray | None:
+    """``render()`` of the environments: the table as text (``"ansi"``:
+    returned; ``"human"``: printed) or as the picture ``viewer`` sees (``None``:
+    the god view) as an ``H × W × 3`` array (``"rgb_array"``); without a
+    render mode a warning and ``None``."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
+        return None
+    if render_mode == "rgb_array":
+        return table_rgb(state, viewer, PictureOptions(names=AGENTS, title=ENV_ID))
+    text = render_table(state)
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def render_table(state: State) -> str:
@@ -486,11 +501,13 @@ __all__ = [
     "ENV_ID",
     "PLACEMENT_REWARDS",
     "REWARD_MODES",
+    "check_render_mode",
     "env",
     "match_info",
     "parallel_env",
     "placement_rewards",
     "raw_env",
+    "render_state",
     "render_table",
     "vong_result_info",
 ]

@@ -38,15 +38,15 @@ from gymnasium import spaces
 
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.game import IllegalActionError
-from env121.engine.picture import PictureOptions, table_rgb
 from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import (
     AGENTS,
     DEFAULT_ILLEGAL_REWARD,
     ENV_ID,
     RENDER_MODES,
+    check_render_mode,
     raw_env,
-    render_table,
+    render_state,
 )
 from env121.play.protocol import Agent
 from env121.play.random_agent import RandomAgent
@@ -117,11 +117,7 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(
                 f"illegal_action={illegal_action!r} is not valid: expected 'terminate' or 'raise'"
             )
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(
-                f"render_mode={render_mode!r} is not valid: expected None, 'ansi', 'human' "
-                "or 'rgb_array'"
-            )
+        check_render_mode(render_mode)
         self.env = raw_env(config, reward_mode=reward_mode, **rules)
         # The default opponent draws from np_random itself (it is never reset).
         self._random_opponent: RandomAgent | None = None
@@ -202,17 +198,7 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
     def render(self) -> str | np.ndarray | None:
         """The table as the learner sees it (``"ansi"``: returned, ``"human"``:
         printed, ``"rgb_array"``: its picture as an ``H × W × 3`` array)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
-            return None
-        if self.render_mode == "rgb_array":
-            names = PictureOptions(names=AGENTS, title=ENV_ID)
-            return table_rgb(self.env.game, AGENTS.index(self.learner), names)
-        text = render_table(self.env.game)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_state(self.env.game, self.render_mode, viewer=AGENTS.index(self.learner))
 
     # ------------------------------------------------------------- helpers
 

@@ -42,12 +42,8 @@ import env121
 from env121.cli.game import add_subcommands as add_game_subcommands
 from env121.cli.train import add_subcommands as add_training_subcommands
 from env121.cli.web import add_subcommands as add_web_subcommands
-from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
+from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID, indicator_hits
 from env121.rules.cards import (
-    FIG,
-    FIGURE_NAMES_VI,
-    SUIT,
-    SUIT_NAMES_VI,
     CardNotationError,
     format_card,
     format_cards,
@@ -120,11 +116,8 @@ def _breakdown(score: HandScore, chi_diem: int | None, an_si: Sequence[int]) -> 
         name = "Nhất Bản" if bonus == NHAT_BAN_BONUS else THUONG_BY_ID[bonus].name_vi
         lines.append(f"Thưởng:    {bonus + ' — ' + name:<52} +1")
     if score.indicator_points:
-        figures = {FIG[c] for c in score.arrangement}
-        suits = {SUIT[c] for c in score.arrangement}
         for indicator in an_si if chi_diem is None else (chi_diem, *an_si):
-            hits = [FIGURE_NAMES_VI[FIG[indicator]]] if FIG[indicator] in figures else []
-            hits += [SUIT_NAMES_VI[SUIT[indicator]]] if SUIT[indicator] in suits else []
+            hits = indicator_hits(score.arrangement, indicator)
             if hits:
                 label = f"{format_card(indicator)} — {', '.join(hits)}"
                 lines.append(f"indicator: {label:<52} +{len(hits)}")

@@ -11,7 +11,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from env121.rules.cards import FIG, IS_HONOR, NUM_CARDS, SUIT, SUIT_CLAN, SUIT_COLOR
+from env121.rules.cards import (
+    FIG,
+    FIGURE_NAMES_VI,
+    IS_HONOR,
+    NUM_CARDS,
+    SUIT,
+    SUIT_CLAN,
+    SUIT_COLOR,
+    SUIT_NAMES_VI,
+)
 from env121.rules.config import RuleConfig
 
 
@@ -108,3 +117,13 @@ def indicator_points(cards: Sequence[int], indicators: Sequence[int]) -> int:
     figures = {FIG[c] for c in cards}
     suits = {SUIT[c] for c in cards}
     return sum((FIG[i] in figures) + (SUIT[i] in suits) for i in indicators)
+
+
+def indicator_hits(cards: Sequence[int], indicator: int) -> list[str]:
+    """What ``indicator`` scores on ``cards``, by Vietnamese name: its figure if
+    a card has it, then its suit if a card has it (each +1, see
+    :func:`indicator_points`)."""
+    hits = [FIGURE_NAMES_VI[FIG[indicator]]] if any(FIG[c] == FIG[indicator] for c in cards) else []
+    if any(SUIT[c] == SUIT[indicator] for c in cards):
+        hits.append(SUIT_NAMES_VI[SUIT[indicator]])
+    return hits

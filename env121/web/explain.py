@@ -18,8 +18,8 @@ from typing import Any
 
 from env121.engine.render import SEAT_NAMES, describe_result
 from env121.engine.state import AnSiTurned, Event, Outcome, VongResult, VongStarted
-from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID
-from env121.rules.cards import FIG, FIGURE_NAMES_VI, SUIT, SUIT_NAMES_VI, format_card
+from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID, indicator_hits
+from env121.rules.cards import format_card
 from env121.rules.thes import THE_BY_ID
 
 
@@ -48,11 +48,8 @@ def result_rows(
             thuong = THUONG_BY_ID[bonus]
             rows.append(("Thưởng", f"{thuong.name_vi} — {thuong.gloss}", 1))
     if result.indicator_points:
-        figures = {FIG[c] for c in result.arrangement}
-        suits = {SUIT[c] for c in result.arrangement}
         for indicator in (chi_diem, *an_si):
-            hits = [FIGURE_NAMES_VI[FIG[indicator]]] if FIG[indicator] in figures else []
-            hits += [SUIT_NAMES_VI[SUIT[indicator]]] if SUIT[indicator] in suits else []
+            hits = indicator_hits(result.arrangement, indicator)
             if hits:
                 which = "Chỉ Điểm" if indicator == chi_diem else "Ẩn Sĩ"
                 label = f"{which} {format_card(indicator)}: the hand holds {' and '.join(hits)}"

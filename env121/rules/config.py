@@ -62,6 +62,13 @@ class RuleConfig:
     """§8: a vòng reaching this many actions ends as a (truncated) draw;
     ``None`` is unlimited."""
 
+    the_trang_asks_every_seat: bool = True
+    """§5.3 and issue 19: ``True`` opens every vòng with the Thế trắng question
+    to all four seats in order from the dealer (a seat that is not eligible may
+    only pass), so the order of play tells no seat who was eligible. ``False``
+    asks only the eligible seats (and skips the question when none is), as
+    records of format version 1 were played."""
+
     def __post_init__(self) -> None:
         left: Any = self.left_figures
         if not isinstance(left, frozenset):
@@ -77,6 +84,7 @@ class RuleConfig:
             "nhat_ban_requires_wait",
             "mask_invalid_win",
             "carry_scores",
+            "the_trang_asks_every_seat",
         ):
             if not isinstance(getattr(self, name), bool):
                 _bad(name, getattr(self, name), "True or False")

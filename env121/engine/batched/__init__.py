@@ -4,5 +4,11 @@ The reference engine (:mod:`env121.engine.game`) stays the definition of the
 rules; this package is a port of it, proven equal in lock-step by differential
 tests. :mod:`~env121.engine.batched.rng` deals a vòng exactly as
 :meth:`env121.engine.deal.Deal.from_seed` does, so the same seed gives the same
-cards in both engines.
+cards in both engines. :mod:`~env121.engine.batched.state` holds the games (one
+record each), :mod:`~env121.engine.batched.kernel` moves them and
+:class:`~env121.engine.batched.engine.BatchedEngine` is the Python face.
 """
+
+from env121.engine.batched.engine import BatchedEngine, FinalInfo, StepResult
+
+__all__ = ["BatchedEngine", "FinalInfo", "StepResult"]

@@ -1,0 +1,797 @@
+"""The compiled state machine: reset and step B matches of 121 held as game records.
+
+Every function here mirrors one of :mod:`env121.engine.game` on one game's
+record ``r`` (:mod:`env121.engine.batched.state`) (``_swap`` is ``game._swap``, ``_end_vong`` is ``game._end_vong``
+...), in the same order of effects and events, so that a batched match and a
+reference match of the same seed and actions agree at every step; the
+differential test (``tests/engine/test_batched_differential.py``) checks it.
+The rules themselves (wins, scores, Nhất Bản waits) are the compiled ports of
+:mod:`env121.rules.compiled`; the deal is :mod:`env121.engine.batched.rng`.
+
+The batch entry points (:func:`reset_games`, :func:`step_games`,
+:func:`play_random`, :func:`fill_legal_mask`) loop over the games with
+``prange``: games are independent, so numba spreads them over the cores.
+
+A step applies one action per game: the action of the seat to act. It clears
+that game's outputs of the last step (events, rewards, ``terminated``,
+``vong_ended``), applies the action with everything that follows automatically
+(flips, Ẩn Sĩ turns, payments, the next deal), and, when the match ends,
+records its final standings in ``final_*``, sets ``terminated`` and deals the
+game its next match at once (seed + B, same rotation: VectorEnv's auto-reset,
+the next match's opening events following MatchEnded in ``events``). Last it
+lists the legal actions of the seat now to act.
+"""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import numpy as np
+from numba import njit, prange
+
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
+from env121.engine.batched._shims import (
+    PLACEMENT_ORDER,
+    has_nhat_ban_wait,
+    is_completed,
+    score_win,
+    waiting_gaps,
+    waiting_next_cards,
+)
+from env121.engine.batched.rng import deal_into
+from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
+from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
+from env121.engine.state import (
+    MAX_CUOP,
+    NUM_SEATS,
+    VONG_PER_VAN,
+    AnSiTurned,
+    CardDead,
+    Dealt,
+    Den,
+    Drawn,
+    Event,
+    Flipped,
+    MatchEnd,
+    MatchEnded,
+    NhatBanArranged,
+    NhatBanDeclared,
+    NhatBanDeclined,
+    Outcome,
+    Paid,
+    Passed,
+    Phase,
+    SwapKind,
+    Swapped,
+    TheTrangDeclared,
+    TheTrangDeclined,
+    VanEnded,
+    VongStarted,
+    Won,
+)
+from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.tables import THE_IDS
+from env121.rules.compiled.wins import is_win, the_trang_eligible
+from env121.rules.payment import POINTS_PER_DIEM
+from env121.rules.thes import QUOC_SI_VO_SONG
+
+EVENT_CLASSES: tuple[type, ...] = get_args(Event)
+"""The event classes in the order of the ``Event`` union: an event row's code
+is the index of its class here."""
+
+_THE_TRANG = PHASES.index(Phase.THE_TRANG)
+_OFFER = PHASES.index(Phase.OFFER)
+_NB_CHOICE = PHASES.index(Phase.NB_CHOICE)
+_NB_GAP = PHASES.index(Phase.NB_GAP)
+_NB_PLACE = PHASES.index(Phase.NB_PLACE)
+_GAME_OVER = PHASES.index(Phase.GAME_OVER)
+
+_BOC = SWAP_KINDS.index(SwapKind.BOC)
+_LAY = SWAP_KINDS.index(SwapKind.LAY)
+_CUOP = SWAP_KINDS.index(SwapKind.CUOP)
+
+_U = OUTCOMES.index(Outcome.U)
+_DEN = OUTCOMES.index(Outcome.DEN)
+_WON_THE_TRANG = OUTCOMES.index(Outcome.THE_TRANG)
+_DRAW = OUTCOMES.index(Outcome.DRAW)
+
+_COMPLETED = MATCH_ENDS.index(MatchEnd.COMPLETED)
+_BUST = MATCH_ENDS.index(MatchEnd.BUST)
+_QUOC_SI_VO_SONG_END = MATCH_ENDS.index(MatchEnd.QUOC_SI_VO_SONG)
+_QUOC_SI_VO_SONG = THE_IDS.index(QUOC_SI_VO_SONG)
+
+_E_VONG_STARTED = EVENT_CLASSES.index(VongStarted)
+_E_DEALT = EVENT_CLASSES.index(Dealt)
+_E_THE_TRANG_DECLINED = EVENT_CLASSES.index(TheTrangDeclined)
+_E_THE_TRANG_DECLARED = EVENT_CLASSES.index(TheTrangDeclared)
+_E_FLIPPED = EVENT_CLASSES.index(Flipped)
+_E_PASSED = EVENT_CLASSES.index(Passed)
+_E_SWAPPED = EVENT_CLASSES.index(Swapped)
+_E_AN_SI_TURNED = EVENT_CLASSES.index(AnSiTurned)
+_E_CARD_DEAD = EVENT_CLASSES.index(CardDead)
+_E_NHAT_BAN_DECLINED = EVENT_CLASSES.index(NhatBanDeclined)
+_E_NHAT_BAN_DECLARED = EVENT_CLASSES.index(NhatBanDeclared)
+_E_NHAT_BAN_ARRANGED = EVENT_CLASSES.index(NhatBanArranged)
+_E_WON = EVENT_CLASSES.index(Won)
+_E_DEN = EVENT_CLASSES.index(Den)
+_E_DRAWN = EVENT_CLASSES.index(Drawn)
+_E_PAID = EVENT_CLASSES.index(Paid)
+_E_VAN_ENDED = EVENT_CLASSES.index(VanEnded)
+_E_MATCH_ENDED = EVENT_CLASSES.index(MatchEnded)
+
+_PARALLEL = False
+_NUM_SLOTS = PLACEMENT_ORDER.shape[0]
+
+Record = Any
+"""One game's record (``games[g]``, numba's Record type): :mod:`~env121.engine.batched.state`."""
+
+
+# ------------------------------------------------------------------ helpers
+
+
+@njit(cache=True, nogil=True)
+def _push(r: Record, code: int) -> int:
+    """Append an event row with ``code`` to the game's events; its index."""
+    e = r.n_events
+    r.events[e, 0] = code
+    r.n_events = e + 1
+    return e
+
+
+@njit(cache=True, nogil=True)
+def _insert_sorted(row: np.ndarray, n: int, card: int) -> None:
+    """Insert ``card`` into the sorted ``row[:n]`` (room for one more)."""
+    i = n
+    while i > 0 and row[i - 1] > card:
+        row[i] = row[i - 1]
+        i -= 1
+    row[i] = card
+
+
+@njit(cache=True, nogil=True)
+def _remove(row: np.ndarray, n: int, card: int) -> int:
+    """Remove ``card`` from ``row[:n]`` if there (order kept); the new length."""
+    j = 0
+    for i in range(n):
+        if row[i] != card:
+            row[j] = row[i]
+            j += 1
+    for i in range(j, n):
+        row[i] = -1
+    return j
+
+
+@njit(cache=True, nogil=True)
+def current_player(r: Record) -> int:
+    """The seat to act (``State.current_player``); -1 once the match is over."""
+    phase = r.phase
+    if phase == _OFFER or phase == _THE_TRANG:
+        return int(r.ask_order[r.ask_pos])
+    if phase == _GAME_OVER:
+        return -1
+    return int(r.offer_exposer)
+
+
+@njit(cache=True, nogil=True)
+def _swap_kind(exposer: int, seat: int) -> int:
+    if exposer == seat:
+        return _BOC
+    if exposer == (seat + NUM_SEATS - 1) % NUM_SEATS:
+        return _LAY
+    return _CUOP
+
+
+@njit(cache=True, nogil=True)
+def _win_payments(diem: int, winner: int, kc: KernelConfig, out: np.ndarray) -> None:
+    """:func:`env121.rules.payment.win_payments` into ``out``."""
+    neighbour = 30 * diem
+    if kc.payment_hundreds:
+        neighbour -= neighbour % POINTS_PER_DIEM
+    out[winner] = POINTS_PER_DIEM * diem
+    out[(winner + 1) % NUM_SEATS] = -neighbour
+    out[(winner + 3) % NUM_SEATS] = -neighbour
+    out[(winner + 2) % NUM_SEATS] = -(POINTS_PER_DIEM * diem - 2 * neighbour)
+
+
+@njit(cache=True, nogil=True)
+def _win_six(r: Record, seat: int, six: np.ndarray) -> None:
+    """The six cards of ``seat`` with the card on offer: under Nhất Bản its
+    arrangement with the card in the gap, else free + locked + the card."""
+    card = r.offer_card
+    if r.nhat_ban[seat]:
+        for i in range(_NUM_SLOTS):
+            c = r.nb_arrangement[seat, i]
+            six[i] = card if c < 0 else c
+        return
+    n = 0
+    for i in range(r.n_free[seat]):
+        six[n] = r.hands[seat, i]
+        n += 1
+    for i in range(r.n_locked[seat]):
+        six[n] = r.locked[seat, i]
+        n += 1
+    six[n] = card
+
+
+@njit(cache=True, nogil=True)
+def _win_valid(r: Record, seat: int, kc: KernelConfig) -> bool:
+    """Whether Ù by ``seat`` on the card on offer is a valid win (``win_score`` is not None)."""
+    six = np.empty(_NUM_SLOTS, dtype=np.int64)
+    _win_six(r, seat, six)
+    if r.nhat_ban[seat]:
+        return is_completed(six)
+    return is_win(six, r.n_locked[seat] > 0, kc)
+
+
+# ------------------------------------------------------------ legal actions
+
+
+@njit(cache=True, nogil=True)
+def compute_legal(r: Record, kc: KernelConfig) -> None:
+    """``to_act``, and ``legal`` / ``n_legal``: the legal actions of the seat
+    to act, ascending (``game._compute_legal``)."""
+    phase = r.phase
+    r.to_act = current_player(r)
+    n = 0
+    if phase == _OFFER:
+        seat = r.to_act
+        if not r.nhat_ban[seat] and (
+            r.n_locked[seat] < MAX_CUOP or _swap_kind(r.offer_exposer, seat) != _CUOP
+        ):
+            for i in range(r.n_free[seat]):
+                r.legal[n] = CARD_BASE + r.hands[seat, i]
+                n += 1
+        if not kc.mask_invalid_win or _win_valid(r, seat, kc):
+            r.legal[n] = U
+            n += 1
+        r.legal[n] = PASS
+        n += 1
+    elif phase == _THE_TRANG:
+        r.legal[0] = PASS
+        n = 1
+        if not kc.the_trang_asks_every_seat or the_trang_eligible(r.hands[r.to_act]):
+            r.legal[1] = THE_TRANG
+            n = 2
+    elif phase == _NB_CHOICE:
+        r.legal[0] = PASS
+        n = 1
+        if not kc.nhat_ban_requires_wait or has_nhat_ban_wait(r.hands[r.to_act]):
+            r.legal[1] = NHAT_BAN
+            n = 2
+    elif phase == _NB_GAP:
+        if kc.nhat_ban_requires_wait:
+            gaps = np.empty(_NUM_SLOTS, dtype=np.int64)
+            n = waiting_gaps(r.hands[r.to_act], gaps)
+            for i in range(n):
+                r.legal[i] = NB_GAP_BASE + gaps[i]
+        else:
+            for i in range(_NUM_SLOTS):
+                r.legal[i] = NB_GAP_BASE + i
+            n = _NUM_SLOTS
+    elif phase == _NB_PLACE:
+        hand = r.hands[r.to_act]
+        if kc.nhat_ban_requires_wait:
+            cards = np.empty(HAND_SIZE, dtype=np.int64)
+            n = waiting_next_cards(hand, r.nb_gap, r.nb_placed, r.n_placed, cards)
+            for i in range(n):
+                r.legal[i] = CARD_BASE + cards[i]
+        else:
+            for i in range(HAND_SIZE):
+                placed = False
+                for j in range(r.n_placed):
+                    placed |= r.nb_placed[j] == hand[i]
+                if not placed:
+                    r.legal[n] = CARD_BASE + hand[i]
+                    n += 1
+    r.n_legal = n
+
+
+@njit(cache=True, nogil=True)
+def is_legal(r: Record, action: int) -> bool:
+    """Whether ``action`` is one of the game's legal actions."""
+    for i in range(r.n_legal):
+        if r.legal[i] == action:
+            return True
+    return False
+
+
+# -------------------------------------------------------------- the deal
+
+
+@njit(cache=True, nogil=True)
+def _deal(r: Record) -> None:
+    """The deal of the current vòng: ``Deal.from_seed``, or the explicit first deal."""
+    if r.first_deal and r.van == 0 and r.vong == 0:
+        r.hands[:] = r.first_hands
+        r.chi_diem = r.first_chi_diem
+        r.an_si[:] = r.first_an_si
+        r.noc[:] = r.first_noc
+    else:
+        r.chi_diem = deal_into(r.seed, r.van, r.vong, r.dealer, r.rotation, r.hands, r.an_si, r.noc)
+
+
+@njit(cache=True, nogil=True)
+def _start_vong(r: Record, kc: KernelConfig) -> None:
+    """``game._start_vong``: deal and open with Thế trắng or the first flip."""
+    _deal(r)
+    for s in range(NUM_SEATS):
+        r.n_free[s] = HAND_SIZE
+        r.n_locked[s] = 0
+        r.n_known[s] = 0
+        r.nhat_ban[s] = 0
+        for i in range(MAX_CUOP):
+            r.locked[s, i] = -1
+        for i in range(HAND_SIZE):
+            r.known[s, i] = -1
+        for i in range(_NUM_SLOTS):
+            r.nb_arrangement[s, i] = -1
+    r.an_si_revealed = 0
+    r.noc_pos = 0
+    r.n_dead = 0
+    r.offer_card = -1
+    r.offer_exposer = -1
+    r.offer_flipped = False
+    r.nb_gap = -1
+    r.n_placed = 0
+    r.vong_actions = 0
+    e = _push(r, _E_VONG_STARTED)
+    r.events[e, 1] = r.van
+    r.events[e, 2] = r.vong
+    r.events[e, 3] = r.dealer
+    r.events[e, 4] = r.chi_diem
+    for s in range(NUM_SEATS):
+        e = _push(r, _E_DEALT)
+        r.events[e, 1] = s
+        for i in range(HAND_SIZE):
+            r.events[e, 2 + i] = r.hands[s, i]
+    n = 0
+    for i in range(NUM_SEATS):
+        s = (r.dealer + i) % NUM_SEATS
+        if kc.the_trang_asks_every_seat or the_trang_eligible(r.hands[s]):
+            r.ask_order[n] = s
+            n += 1
+    if n > 0:
+        r.phase = _THE_TRANG
+        r.ask_len = n
+        r.ask_pos = 0
+    else:
+        _new_luot(r, r.dealer, kc)
+
+
+@njit(cache=True, nogil=True)
+def _new_match(r: Record, kc: KernelConfig) -> None:
+    """``game.new_game`` for a record whose seed, rotation and first deal are set."""
+    r.van = 0
+    r.vong = 0
+    r.dealer = 0
+    for s in range(NUM_SEATS):
+        r.scores[s] = kc.starting_points
+        r.van_start[s] = kc.starting_points
+        r.banked[s] = 0
+        r.ranks[s] = 0
+    r.match_end = -1
+    _start_vong(r, kc)
+
+
+# ------------------------------------------------------------ transitions
+
+
+@njit(cache=True, nogil=True)
+def _new_luot(r: Record, flipper: int, kc: KernelConfig) -> None:
+    """``game._new_luot``: flip the top of the Nọc; an empty Nọc is a draw."""
+    if r.noc_pos == NOC_SIZE:
+        r.offer_card = -1
+        r.offer_exposer = -1
+        r.offer_flipped = False
+        e = _push(r, _E_DRAWN)
+        r.events[e, 1] = 0
+        _set_result(r, _DRAW, -1, -1, False)
+        _end_vong(r, kc)
+        return
+    card = r.noc[r.noc_pos]
+    r.noc_pos += 1
+    e = _push(r, _E_FLIPPED)
+    r.events[e, 1] = flipper
+    r.events[e, 2] = card
+    r.events[e, 3] = NOC_SIZE - r.noc_pos
+    _offer(r, card, flipper, True)
+
+
+@njit(cache=True, nogil=True)
+def _offer(r: Record, card: int, exposer: int, flipped: bool) -> None:
+    """``game._offer``: a flip is asked of its flipper first, a put-out card is not."""
+    r.offer_card = card
+    r.offer_exposer = exposer
+    r.offer_flipped = flipped
+    first = 0 if flipped else 1
+    for i in range(first, NUM_SEATS):
+        r.ask_order[i - first] = (exposer + i) % NUM_SEATS
+    r.ask_len = NUM_SEATS - first
+    r.ask_pos = 0
+    r.phase = _OFFER
+
+
+@njit(cache=True, nogil=True)
+def _the_trang(r: Record, seat: int, declare: bool, kc: KernelConfig) -> None:
+    if declare:
+        e = _push(r, _E_THE_TRANG_DECLARED)
+        r.events[e, 1] = seat
+        for i in range(HAND_SIZE):
+            r.events[e, 2 + i] = r.hands[seat, i]
+        _set_result(r, _WON_THE_TRANG, seat, -1, False)
+        r.res_points = 1
+        _win_payments(1, seat, kc, r.res_payments)
+        for i in range(HAND_SIZE):
+            r.res_arrangement[i] = r.hands[seat, i]
+        r.res_n_arrangement = HAND_SIZE
+        _end_vong(r, kc)
+        return
+    e = _push(r, _E_THE_TRANG_DECLINED)
+    r.events[e, 1] = seat
+    r.ask_pos += 1
+    if r.ask_pos == r.ask_len:
+        _new_luot(r, r.dealer, kc)
+
+
+@njit(cache=True, nogil=True)
+def _pass(r: Record, seat: int, kc: KernelConfig) -> None:
+    card = r.offer_card
+    e = _push(r, _E_PASSED)
+    r.events[e, 1] = seat
+    r.events[e, 2] = card
+    r.ask_pos += 1
+    if r.ask_pos < r.ask_len:
+        return
+    exposer = r.offer_exposer
+    r.dead[r.n_dead] = card
+    r.n_dead += 1
+    e = _push(r, _E_CARD_DEAD)
+    r.events[e, 1] = card
+    r.events[e, 2] = exposer
+    r.offer_card = -1
+    r.offer_exposer = -1
+    r.offer_flipped = False
+    _new_luot(r, (exposer + 1) % NUM_SEATS, kc)
+
+
+@njit(cache=True, nogil=True)
+def _swap(r: Record, seat: int, put: int) -> None:
+    """``game._swap``: take the card on offer, put ``put`` face up; Cướp locks
+    it and turns an Ẩn Sĩ."""
+    taken, exposer = r.offer_card, r.offer_exposer
+    kind = _swap_kind(exposer, seat)
+    n_free = _remove(r.hands[seat], r.n_free[seat], put)
+    n_known = _remove(r.known[seat], r.n_known[seat], put)
+    if kind == _CUOP:
+        r.locked[seat, r.n_locked[seat]] = taken
+        r.n_locked[seat] += 1
+    else:
+        _insert_sorted(r.hands[seat], n_free, taken)
+        n_free += 1
+        _insert_sorted(r.known[seat], n_known, taken)
+        n_known += 1
+    r.n_free[seat] = n_free
+    r.n_known[seat] = n_known
+    e = _push(r, _E_SWAPPED)
+    r.events[e, 1] = seat
+    r.events[e, 2] = taken
+    r.events[e, 3] = put
+    r.events[e, 4] = kind
+    r.events[e, 5] = exposer
+    if kind == _CUOP and r.an_si_revealed < NUM_AN_SI:
+        e = _push(r, _E_AN_SI_TURNED)
+        r.events[e, 1] = r.an_si_revealed
+        r.events[e, 2] = r.an_si[r.an_si_revealed]
+        r.an_si_revealed += 1
+    _offer(r, put, seat, False)
+    if kind != _CUOP and r.n_locked[seat] == 0:
+        r.phase = _NB_CHOICE
+
+
+@njit(cache=True, nogil=True)
+def _nhat_ban_choice(r: Record, seat: int, declare: bool) -> None:
+    if declare:
+        r.nhat_ban[seat] = 1
+        e = _push(r, _E_NHAT_BAN_DECLARED)
+        r.phase = _NB_GAP
+    else:
+        e = _push(r, _E_NHAT_BAN_DECLINED)
+        r.phase = _OFFER
+    r.events[e, 1] = seat
+
+
+@njit(cache=True, nogil=True)
+def _nb_place(r: Record, seat: int, card: int) -> None:
+    r.nb_placed[r.n_placed] = card
+    r.n_placed += 1
+    if r.n_placed < HAND_SIZE:
+        return
+    gap = r.nb_gap
+    e = _push(r, _E_NHAT_BAN_ARRANGED)
+    r.events[e, 1] = seat
+    for i in range(HAND_SIZE):
+        r.nb_arrangement[seat, PLACEMENT_ORDER[gap, i]] = r.nb_placed[i]
+    r.nb_arrangement[seat, gap] = -1
+    for i in range(_NUM_SLOTS):
+        r.events[e, 2 + i] = r.nb_arrangement[seat, i]
+    r.nb_gap = -1
+    r.n_placed = 0
+    r.phase = _OFFER
+
+
+@njit(cache=True, nogil=True)
+def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
+    """``game._declare_u``: a valid win ends the vòng with its payment; an invalid one is Đền."""
+    card = r.offer_card
+    six = np.empty(_NUM_SLOTS, dtype=np.int64)
+    _win_six(r, seat, six)
+    nhat_ban = r.nhat_ban[seat] != 0
+    arrangement = np.empty(_NUM_SLOTS, dtype=np.int64)
+    valid, the, tier, points, bonus_mask, indicator_points = False, -1, 0, 0, 0, 0
+    if not nhat_ban or is_completed(six):
+        valid, the, tier, points, bonus_mask, indicator_points = score_win(
+            six,
+            r.n_locked[seat] > 0,
+            nhat_ban,
+            r.chi_diem,
+            r.an_si,
+            r.an_si_revealed,
+            seat == r.dealer,
+            r.offer_flipped and r.offer_exposer == seat,
+            r.offer_flipped and r.noc_pos == NOC_SIZE,
+            kc,
+            arrangement,
+        )
+    if not valid:
+        e = _push(r, _E_DEN)
+        r.events[e, 1] = seat
+        r.events[e, 2] = card
+        n = 0
+        for i in range(r.n_free[seat]):
+            r.events[e, 3 + n] = r.hands[seat, i]
+            n += 1
+        for i in range(r.n_locked[seat]):
+            r.events[e, 3 + n] = r.locked[seat, i]
+            n += 1
+        _set_result(r, _DEN, seat, card, False)
+        for s in range(NUM_SEATS):
+            r.res_payments[s] = POINTS_PER_DIEM
+        r.res_payments[seat] = -POINTS_PER_DIEM * (NUM_SEATS - 1)
+        _end_vong(r, kc)
+        return
+    _set_result(r, _U, seat, card, False)
+    r.res_arrangement[:] = arrangement
+    r.res_n_arrangement = _NUM_SLOTS
+    r.res_the = the
+    r.res_tier = tier
+    r.res_points = points
+    r.res_bonus_mask = bonus_mask
+    r.res_indicator_points = indicator_points
+    r.res_nhat_ban = nhat_ban
+    _win_payments(points, seat, kc, r.res_payments)
+    e = _push(r, _E_WON)
+    r.events[e, 1] = seat
+    r.events[e, 2] = card
+    r.events[e, 3] = r.offer_exposer
+    r.events[e, 4] = r.offer_flipped
+    _end_vong(r, kc)
+
+
+@njit(cache=True, nogil=True)
+def _set_result(
+    r: Record, outcome: int, seat: int, card: int, truncated: bool
+) -> None:
+    """Start the record of the vòng now ending (``game._result``): no Thế, no
+    points, no payment; the caller fills what its outcome has."""
+    r.vong_ended = True
+    r.res_van = r.van
+    r.res_vong = r.vong
+    r.res_dealer = r.dealer
+    r.res_outcome = outcome
+    r.res_seat = seat
+    r.res_card = card
+    r.res_the = -1
+    r.res_tier = 0
+    r.res_points = 0
+    r.res_bonus_mask = 0
+    r.res_indicator_points = 0
+    r.res_n_arrangement = 0
+    for i in range(_NUM_SLOTS):
+        r.res_arrangement[i] = -1
+    r.res_nhat_ban = False
+    for s in range(NUM_SEATS):
+        r.res_payments[s] = 0
+    r.res_truncated = truncated
+
+
+@njit(cache=True, nogil=True)
+def _end_vong(r: Record, kc: KernelConfig) -> None:
+    """``game._end_vong``: pay (§7), then end the match or deal the next vòng."""
+    paid = False
+    for s in range(NUM_SEATS):
+        delta = r.res_payments[s]
+        paid |= delta != 0
+        r.scores[s] += delta
+        r.rewards[s] += delta / POINTS_PER_DIEM
+    if paid:
+        e = _push(r, _E_PAID)
+        for s in range(NUM_SEATS):
+            r.events[e, 1 + s] = r.res_payments[s]
+            r.events[e, 5 + s] = r.scores[s]
+    if r.res_the == _QUOC_SI_VO_SONG:
+        _end_match(r, _QUOC_SI_VO_SONG_END, r.res_seat)
+        return
+    if r.scores.min() <= 0:
+        _end_match(r, _BUST, -1)
+        return
+    if r.vong + 1 == VONG_PER_VAN:
+        if r.van + 1 == kc.num_van:
+            _end_match(r, _COMPLETED, -1)
+            return
+        e = _push(r, _E_VAN_ENDED)
+        r.events[e, 1] = r.van
+        for s in range(NUM_SEATS):
+            r.events[e, 2 + s] = r.scores[s]
+            r.banked[s] += r.scores[s] - r.van_start[s]
+            if not kc.carry_scores:
+                r.scores[s] = kc.starting_points
+            r.van_start[s] = r.scores[s]
+        r.van += 1
+        r.vong = 0
+    else:
+        r.vong += 1
+    r.dealer = (r.dealer + 1) % NUM_SEATS
+    _start_vong(r, kc)
+
+
+@njit(cache=True, nogil=True)
+def _end_match(r: Record, reason: int, first: int) -> None:
+    """``game._end_match``: standings, ranks (``game.ranks_of``), GAME_OVER."""
+    r.match_end = reason
+    e = _push(r, _E_MATCH_ENDED)
+    r.events[e, 1] = reason
+    standings = r.banked + r.scores - r.van_start
+    for s in range(NUM_SEATS):
+        better = 0
+        for t in range(NUM_SEATS):
+            if t == first or standings[t] > standings[s]:
+                better += 1
+        r.ranks[s] = 1 if s == first else 1 + better
+        r.events[e, 2 + s] = standings[s]
+        r.events[e, 6 + s] = r.ranks[s]
+    r.phase = _GAME_OVER
+    r.ask_len = 0
+    r.ask_pos = 0
+
+
+@njit(cache=True, nogil=True)
+def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
+    """``game.apply`` of a legal action, then the auto-reset (the next match's
+    seed ``num_games`` on) and the next legal actions."""
+    r.n_events = 0
+    r.terminated = False
+    r.vong_ended = False
+    for s in range(NUM_SEATS):
+        r.rewards[s] = 0.0
+    r.vong_actions += 1
+    seat = current_player(r)
+    phase = r.phase
+    if phase == _OFFER:
+        if action == U:
+            _declare_u(r, seat, kc)
+        elif action == PASS:
+            _pass(r, seat, kc)
+        else:
+            _swap(r, seat, action - CARD_BASE)
+    elif phase == _THE_TRANG:
+        _the_trang(r, seat, action == THE_TRANG, kc)
+    elif phase == _NB_CHOICE:
+        _nhat_ban_choice(r, seat, action == NHAT_BAN)
+    elif phase == _NB_GAP:
+        r.nb_gap = action - NB_GAP_BASE
+        r.n_placed = 0
+        r.phase = _NB_PLACE
+    elif phase == _NB_PLACE:
+        _nb_place(r, seat, action - CARD_BASE)
+    cap = kc.max_actions_per_vong
+    if cap > 0 and r.vong_actions >= cap and r.phase != _GAME_OVER:
+        e = _push(r, _E_DRAWN)
+        r.events[e, 1] = 1
+        _set_result(r, _DRAW, -1, -1, True)
+        _end_vong(r, kc)
+    if r.phase == _GAME_OVER:
+        r.terminated = True
+        r.final_seed = r.seed
+        r.final_match_end = r.match_end
+        for s in range(NUM_SEATS):
+            r.final_scores[s] = r.scores[s]
+            r.final_standings[s] = r.banked[s] + r.scores[s] - r.van_start[s]
+            r.final_ranks[s] = r.ranks[s]
+        r.seed += np.uint64(num_games)
+        r.first_deal = False
+        _new_match(r, kc)
+    compute_legal(r, kc)
+
+
+# ---------------------------------------------------------- batch entries
+
+
+@njit(cache=True, nogil=True, parallel=_PARALLEL)
+def reset_games(games: np.ndarray, kc: KernelConfig) -> None:
+    """Start every game's match from its ``seed``, ``rotation`` and first deal
+    (``game.new_game``); the outputs of the last step are cleared, the events
+    are the opening ones."""
+    for g in prange(games.shape[0]):
+        r = games[g]
+        r.n_events = 0
+        r.terminated = False
+        r.vong_ended = False
+        r.res_outcome = -1
+        r.final_match_end = -1
+        r.rewards[:] = 0.0
+        _new_match(r, kc)
+        compute_legal(r, kc)
+
+
+@njit(cache=True, nogil=True, parallel=_PARALLEL)
+def step_games(games: np.ndarray, kc: KernelConfig, actions: np.ndarray) -> int:
+    """Apply ``actions[g]`` in every game ``g``. Returns -1, or the first game
+    whose action is not legal (then no game is changed)."""
+    num_games = games.shape[0]
+    for g in range(num_games):
+        if not is_legal(games[g], actions[g]):
+            return g
+    for g in prange(num_games):
+        _apply(games[g], actions[g], num_games, kc)
+    return -1
+
+
+@njit(cache=True, nogil=True, parallel=_PARALLEL)
+def fill_legal_mask(games: np.ndarray, mask: np.ndarray) -> None:
+    """``mask[g, a]`` = 1 where action ``a`` is legal in game ``g``, else 0."""
+    for g in prange(games.shape[0]):
+        r = games[g]
+        mask[g, :] = 0
+        for i in range(r.n_legal):
+            mask[g, r.legal[i]] = 1
+
+
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True)
+def _splitmix64(x: np.uint64) -> np.uint64:
+    """One SplitMix64 output for state ``x`` (already advanced by the caller)."""
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True, parallel=_PARALLEL)
+def play_random(games: np.ndarray, kc: KernelConfig, steps: int, rng_seed: int) -> None:
+    """``steps`` uniformly random legal actions in every game (auto-reset
+    included); game ``g`` draws from SplitMix64 seeded by (``rng_seed``, g), so
+    the play does not depend on how games are spread over threads."""
+    num_games = games.shape[0]
+    for g in prange(num_games):
+        r = games[g]
+        x = _splitmix64(np.uint64(rng_seed) * _GOLDEN + np.uint64(g))
+        for _ in range(steps):
+            x += _GOLDEN
+            pick = _splitmix64(x) % np.uint64(r.n_legal)
+            _apply(r, np.int64(r.legal[pick]), num_games, kc)
+
+
+__all__ = [
+    "EVENT_CLASSES",
+    "compute_legal",
+    "current_player",
+    "fill_legal_mask",
+    "is_legal",
+    "play_random",
+    "reset_games",
+    "step_games",
+]

@@ -1,7 +1,7 @@
 """Greedy's hints: what :class:`~agents.greedy.GreedyAgent` thinks of a
 decision, as extra inputs for learned agents.
 
-A policy network that reads only the ``env121_v0`` observation must learn the
+A policy network that reads only the ``env121_v1`` observation must learn the
 combinatorics of 121's patterns from scratch before it can tell a good swap
 from a bad one; with these inputs it starts from the rule-based player's
 judgement and learns where to depart from it. What the hints mean, their

@@ -5,7 +5,7 @@ A checkpoint meant for sharing is two files side by side:
 * ``NAME.safetensors`` — the policy network's state dict (safetensors: plain
   tensors, nothing is ever unpickled);
 * ``NAME.json`` — the sidecar: the network's shape (hidden layer sizes,
-  activation, its ``inputs``: the ``env121_v0`` observation, or the
+  activation, its ``inputs``: the ``env121_v1`` observation, or the
   observation followed by greedy's hints and perhaps the search hints,
   :mod:`agents.hints`; and whether it has the ``hint_head``),
   ``obs_size`` / ``num_actions``, the environment id and env121
@@ -124,7 +124,7 @@ class PolicyNetwork(nn.Module):
     """Input vector -> action logits: ``Linear`` layers with ``activation``
     between them (the actor of SB3's ``MlpPolicy`` and its action head). The
     input is what ``inputs`` names (:data:`agents.hints.INPUTS`): the
-    ``env121_v0`` observation, or the observation followed by hints.
+    ``env121_v1`` observation, or the observation followed by hints.
 
     With ``hint_head`` (hinted inputs only), every action's logit also gets
     ``hint_head · (its hints)``: one weight per hint block, shared by all the

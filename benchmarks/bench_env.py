@@ -17,11 +17,11 @@ uniformly random legal id of the mask).
         env.step(action)
 
 ``steps/s`` counts every ``env.step`` call (the final ``None`` steps of
-finished agents included, for every environment alike). ``env121_v0`` plays
+finished agents included, for every environment alike). ``env121_v1`` plays
 one-ván matches (the default ``RuleConfig``), so its episodes/s are its
 ván/s. Peers: ``texas_holdem_v4`` and ``connect_four_v3`` from
 ``pettingzoo[classic]``, in the same run. A warm-up episode of each runs
-first. ``--profile`` then runs ``env121_v0`` under cProfile and prints where
+first. ``--profile`` then runs ``env121_v1`` under cProfile and prints where
 the time goes. Prints numbers; asserts nothing.
 """
 
@@ -65,7 +65,7 @@ def play(
 
 def peers() -> list[tuple[str, Callable[[], Any]]]:
     """The environments to time, ours first; peers missing from the venv are skipped."""
-    found: list[tuple[str, Callable[[], Any]]] = [("env121_v0", env121.env)]
+    found: list[tuple[str, Callable[[], Any]]] = [("env121_v1", env121.env)]
     for name in ("texas_holdem_v4", "connect_four_v3"):
         try:
             module = importlib.import_module(f"pettingzoo.classic.{name}")
@@ -77,7 +77,7 @@ def peers() -> list[tuple[str, Callable[[], Any]]]:
 
 
 def profile(seconds: float, seed: int, top: int) -> str:
-    """cProfile of ``env121_v0`` random play, the ``top`` functions by own time
+    """cProfile of ``env121_v1`` random play, the ``top`` functions by own time
     and by cumulative time."""
     profiler = cProfile.Profile()
     profiler.enable()
@@ -95,7 +95,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per environment")
     parser.add_argument("--seed", type=int, default=1000)
-    parser.add_argument("--profile", action="store_true", help="then profile env121_v0")
+    parser.add_argument("--profile", action="store_true", help="then profile env121_v1")
     parser.add_argument("--top", type=int, default=25, help="rows of the profile")
     args = parser.parse_args()
     rates: dict[str, float] = {}
@@ -103,14 +103,14 @@ def main() -> None:
         play(make_env, 0.0, args.seed, min_episodes=1)  # warm-up
         steps, episodes, elapsed = play(make_env, args.seconds, args.seed)
         rates[name] = steps / elapsed
-        unit = "ván/s" if name == "env121_v0" else "episodes/s"
+        unit = "ván/s" if name == "env121_v1" else "episodes/s"
         print(
             f"{name:<16} {steps / elapsed:>9,.0f} steps/s  {episodes / elapsed:>8.2f} {unit:<10}"
             f"  ({steps} steps, {episodes} episodes, {steps / max(episodes, 1):.0f} steps each)"
         )
     if "texas_holdem_v4" in rates:
-        ratio = rates["env121_v0"] / rates["texas_holdem_v4"]
-        print(f"env121_v0 / texas_holdem_v4 steps/s: {ratio:.2f}x (target >= 0.5x)")
+        ratio = rates["env121_v1"] / rates["texas_holdem_v4"]
+        print(f"env121_v1 / texas_holdem_v4 steps/s: {ratio:.2f}x (target >= 0.5x)")
     if args.profile:
         print(profile(args.seconds, args.seed, args.top))
 

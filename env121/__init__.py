@@ -14,10 +14,10 @@ their framework on first use, so ``import env121`` stays light:
 
 * ``env121.env()`` / ``env121.raw_env`` / ``env121.parallel_env()``
   (PettingZoo, AEC and turn-based parallel, :mod:`env121.envs.aec_env`), also
-  as the versioned module ``from env121 import env121_v0``;
+  as the versioned module ``from env121 import env121_v1``;
 * ``env121.SingleSeat`` (gymnasium, one learning seat, opponents given as
   agents or agent specs: :mod:`agents.environments`), also registered as the
-  Gymnasium id ``env121/SingleSeat-v0`` as soon as gymnasium is imported too
+  Gymnasium id ``env121/SingleSeat-v1`` as soon as gymnasium is imported too
   (:mod:`env121.registration`), without importing it here.
 
 The code is in layers, each importing only the ones below it:
@@ -61,7 +61,7 @@ from env121.rules.thes import THE_BY_ID, THES, The
 
 if TYPE_CHECKING:
     from agents.environments import SingleSeat
-    from env121 import env121_v0
+    from env121 import env121_v1
     from env121.envs.aec_env import env, parallel_env, raw_env
 else:
 
@@ -71,8 +71,8 @@ else:
             from env121.envs import aec_env
 
             return getattr(aec_env, name)
-        if name == "env121_v0":
-            return importlib.import_module("env121.env121_v0")
+        if name == "env121_v1":
+            return importlib.import_module("env121.env121_v1")
         if name == "SingleSeat":
             from agents.environments import SingleSeat
 
@@ -109,7 +109,7 @@ __all__ = [
     "den_payments",
     "describe_card",
     "env",
-    "env121_v0",
+    "env121_v1",
     "format_action",
     "format_card",
     "format_cards",

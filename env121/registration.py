@@ -1,7 +1,7 @@
 """env121's Gymnasium ids, registered without ``import env121`` importing gymnasium.
 
-* ``env121/SingleSeat-v0`` — :class:`agents.environments.SingleSeat`: one
-  learning seat of ``env121_v0``, the other three played by ``opponents``
+* ``env121/SingleSeat-v1`` — :class:`agents.environments.SingleSeat`: one
+  learning seat of ``env121_v1``, the other three played by ``opponents``
   (agent specs such as ``"greedy"``, ``"mc:budget=8"``, ``"ppo:small"``, built
   agents or policies); every other keyword argument is the environment's
   (``seat``, ``reward_mode``, rule fields such as ``num_van``, …).
@@ -11,8 +11,8 @@
     import env121
     import gymnasium as gym
 
-    env = gym.make("env121/SingleSeat-v0", opponents="greedy")
-    envs = gym.make_vec("env121/SingleSeat-v0", num_envs=4, opponents="mc:budget=8")
+    env = gym.make("env121/SingleSeat-v1", opponents="greedy")
+    envs = gym.make_vec("env121/SingleSeat-v1", num_envs=4, opponents="mc:budget=8")
 
 Registering needs gymnasium's registry, and importing gymnasium would add
 45–60 ms to the 100–150 ms of ``import env121`` (measured on the 2-core
@@ -26,7 +26,7 @@ import order works, and nothing is imported that the program did not ask
 for. The ids name their builders by import path (gymnasium's entry-point
 strings), so registering imports none of env121's environments or agents.
 
-PettingZoo's environments are modules instead: ``from env121 import env121_v0``.
+PettingZoo's environments are modules instead: ``from env121 import env121_v1``.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
 
 GYMNASIUM_ENTRY_POINTS: dict[str, str] = {
-    "env121/SingleSeat-v0": "agents.environments:SingleSeat",
+    "env121/SingleSeat-v1": "agents.environments:SingleSeat",
 }
 """Each Gymnasium id and its builder as ``"module:attribute"``."""
 

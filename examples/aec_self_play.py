@@ -15,7 +15,7 @@ discounted returns (normalized over the match, one update per match).
 
 It prints each match's length and the policy's entropy. The same game
 through the parallel API is ``env121.parallel_env()``; one seat as a
-gymnasium env is ``env121/SingleSeat-v0`` (``examples/masked_ppo.py``).
+gymnasium env is ``env121/SingleSeat-v1`` (``examples/masked_ppo.py``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Masked PPO for one seat of 121, in one file, in CleanRL's shape.
 
-The learner is one seat of ``env121/SingleSeat-v0`` (the other three seats
+The learner is one seat of ``env121/SingleSeat-v1`` (the other three seats
 play ``--opponents``), ``--num-envs`` copies of it stepped together by
 ``gym.make_vec``. What makes it 121's rather than CartPole's is the mask:
 each copy's legal actions come from ``envs.call("action_masks")``, and the
@@ -36,7 +36,7 @@ import env121
 
 @dataclass
 class Args:
-    env_id: str = "env121/SingleSeat-v0"
+    env_id: str = "env121/SingleSeat-v1"
     """the Gymnasium id"""
     opponents: str = "random"
     """the agent spec playing the three other seats: random, greedy, mc:budget=8, ppo:small"""

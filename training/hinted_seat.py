@@ -3,7 +3,7 @@
 :class:`HintedSeat` wraps :class:`~env121.envs.single_seat.SingleSeat` so a
 *hinted* policy (:mod:`agents.hints`) trains on the same split of decisions it
 plays with: greedy plays the learner's decisions that need no judgement, and
-every observation carries the hint blocks after the ``env121_v0`` vector.
+every observation carries the hint blocks after the ``env121_v1`` vector.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
     policy: the learner's decisions that :func:`greedy_decides` are played by
     greedy inside the environment (their rewards are added to the learner's
     next step, or the last one), and every observation carries greedy's
-    hints after the ``env121_v0`` vector (zeros once the match is over):
+    hints after the ``env121_v1`` vector (zeros once the match is over):
     those of ``inputs``, a hinted key of :data:`INPUTS` (search hints are
     drawn from a generator seeded by :meth:`reset`'s ``seed``)."""
 

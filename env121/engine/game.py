@@ -14,9 +14,12 @@ happen automatically and are recorded as events (:mod:`env121.engine.state`).
 
 Phases (spec §5):
 
-* ``THE_TRANG`` (§5.3) — before the dealer's first flip, each *eligible* seat
-  in order from the dealer: ``THE_TRANG`` or ``PASS``. The first declarer
-  wins 1 Điểm flat.
+* ``THE_TRANG`` (§5.3) — before the dealer's first flip, every seat in order
+  from the dealer: ``THE_TRANG`` (only when eligible) or ``PASS``. The first
+  declarer wins 1 Điểm flat. Every seat is asked, eligible or not, so the
+  order of play tells no one who holds a Thế trắng hand (under
+  ``the_trang_asks_every_seat=False``, the format-1 rule, only eligible seats
+  are asked and the phase is skipped when none is).
 * ``OFFER`` (§5.4) — the seat asked about the card on offer: ``U`` (only when
   the win is valid, unless ``mask_invalid_win=False``), ``CARD(c)`` for each
   free hand card c (a swap: Bốc / Lấy / Cướp by who exposed the card; no swap
@@ -208,7 +211,8 @@ def _compute_legal(state: State) -> tuple[int, ...]:
         acts.append(PASS)
         return tuple(acts)
     if phase == Phase.THE_TRANG:
-        return (PASS, THE_TRANG)
+        hand = state.hands[state.current_player]
+        return (PASS, THE_TRANG) if the_trang_eligible(hand) else (PASS,)
     if phase == Phase.NB_CHOICE:
         hand = state.hands[state.current_player]
         return (PASS, NHAT_BAN) if nhat_ban_allowed(state.config, hand) else (PASS,)
@@ -365,11 +369,12 @@ def _start_vong(state: State) -> None:
     state.vong_event_start = len(state.events)
     state.events.append(VongStarted(state.van, state.vong, state.dealer, deal.chi_diem))
     state.events.extend(Dealt(s, deal.hands[s]) for s in range(NUM_SEATS))
-    order = [(state.dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
-    eligible = tuple(s for s in order if the_trang_eligible(state.hands[s]))
-    if eligible:
+    order = tuple((state.dealer + i) % NUM_SEATS for i in range(NUM_SEATS))
+    if not state.config.the_trang_asks_every_seat:
+        order = tuple(s for s in order if the_trang_eligible(state.hands[s]))
+    if order:
         state.phase = Phase.THE_TRANG
-        state.ask_order, state.ask_pos = eligible, 0
+        state.ask_order, state.ask_pos = order, 0
     else:
         _new_luot(state, state.dealer)
 

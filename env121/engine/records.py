@@ -3,7 +3,7 @@
 A record is::
 
     {
-      "format_version": 1,
+      "format_version": 2,
       "config": {...},              # RuleConfig.to_dict()
       "seed": 7,                    # the match seed (every deal comes from it)
       "rotation": 0,                # duplicate-deal rotation (optional, default 0)
@@ -17,6 +17,11 @@ A record is::
 deterministic). Anything wrong with a record raises :class:`RecordError`
 naming what and where: bad JSON, a missing or unknown field, a wrong
 ``format_version``, a bad config field, or an illegal action at index ``i``.
+
+Format versions: **2** (current) writes every ``RuleConfig`` field. **1** was
+written before ``the_trang_asks_every_seat`` existed, when only the seats
+eligible for Thế trắng were asked about it; a version-1 record replays under
+that rule (its config is read with ``the_trang_asks_every_seat=False``).
 """
 
 from __future__ import annotations
@@ -32,7 +37,9 @@ from env121.engine.state import State
 from env121.rules.cards import CardNotationError, format_cards, parse_cards
 from env121.rules.config import RuleConfig
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Format versions :func:`replay` accepts (see the module docstring)."""
 REQUIRED_FIELDS = ("format_version", "config", "seed", "actions")
 OPTIONAL_FIELDS = ("rotation", "first_deal")
 
@@ -94,14 +101,22 @@ def replay(record: Mapping[str, Any], *, source: str = "record") -> State:
             f"{list(REQUIRED_FIELDS)} and optionally {list(OPTIONAL_FIELDS)}"
         )
     version = record["format_version"]
-    if version != FORMAT_VERSION:
+    if isinstance(version, bool) or version not in READABLE_VERSIONS:
         raise RecordError(
-            f"{source}: format_version {version!r} is not supported: expected {FORMAT_VERSION}"
+            f"{source}: format_version {version!r} is not supported: expected "
+            f"{' or '.join(map(str, READABLE_VERSIONS))}"
         )
     if not isinstance(record["config"], Mapping):
         raise RecordError(f"{source}: config must be an object, got {record['config']!r}")
+    fields = dict(record["config"])
+    if version == 1:
+        if "the_trang_asks_every_seat" in fields:
+            raise RecordError(
+                f"{source}: config field the_trang_asks_every_seat is not part of format_version 1"
+            )
+        fields["the_trang_asks_every_seat"] = False
     try:
-        config = RuleConfig.from_dict(record["config"])
+        config = RuleConfig.from_dict(fields)
     except (TypeError, ValueError) as err:
         raise RecordError(f"{source}: bad config: {err}") from None
     first_deal = record.get("first_deal")
@@ -152,6 +167,7 @@ def _deal_from_dict(data: Any) -> Deal:
 
 __all__ = [
     "FORMAT_VERSION",
+    "READABLE_VERSIONS",
     "RecordError",
     "dumps",
     "load",

@@ -25,6 +25,7 @@ from env121.engine.render import format_table
 from env121.engine.state import MAX_CUOP, NUM_SEATS, Phase, State
 from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.waits import GAP
+from env121.rules.wins import the_trang_eligible
 
 
 class InvariantError(AssertionError):
@@ -95,6 +96,9 @@ def _scores(state: State) -> str:
 
 def _nhat_ban(state: State) -> str:
     arranging = state.current_player if state.phase in (Phase.NB_GAP, Phase.NB_PLACE) else -1
+    if state.phase == Phase.GAME_OVER and state.results and state.results[-1].truncated:
+        # The action cap may end the last vòng between NHAT_BAN and the arrangement.
+        arranging = state.offer_exposer
     for s in range(NUM_SEATS):
         arrangement = state.nb_arrangement[s]
         if not state.nhat_ban[s]:
@@ -139,7 +143,7 @@ def _legal(state: State) -> str:
         if state.offer_card < 0 or (seat == state.offer_exposer and not state.offer_flipped):
             return f"seat {seat} asked about an offer it put out (or no offer)"
     elif phase == Phase.THE_TRANG:
-        allowed = {PASS, THE_TRANG}
+        allowed = {PASS, THE_TRANG} if the_trang_eligible(state.hands[seat]) else {PASS}
     elif phase == Phase.NB_CHOICE:
         allowed = {PASS, NHAT_BAN}
     elif phase == Phase.NB_GAP:

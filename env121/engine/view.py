@@ -188,7 +188,7 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
         if state.nhat_ban[s] and state.nb_arrangement[s]:
             arrangements[s] = _random_arrangement(state, hands[s], rng)
     new.nb_arrangement = tuple(arrangements)
-    if state.phase == Phase.THE_TRANG:
+    if state.phase == Phase.THE_TRANG and not state.config.the_trang_asks_every_seat:
         new.ask_order = _the_trang_order(new)
     arranging = state.current_player
     if state.phase == Phase.NB_PLACE and arranging != seat:
@@ -200,7 +200,8 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
 
 
 def _the_trang_order(state: State) -> tuple[int, ...]:
-    """The Thế trắng queue re-derived from re-drawn hands: the seats already
+    """The Thế trắng queue re-derived from re-drawn hands when only eligible
+    seats are asked (``the_trang_asks_every_seat=False``): the seats already
     asked (public), then the eligible seats after the one now asked."""
     asked = state.ask_order[: state.ask_pos + 1]
     later = [(state.dealer + i) % NUM_SEATS for i in range(NUM_SEATS)]
@@ -214,8 +215,8 @@ def _consistent(state: State, seat: int, hand: tuple[int, ...]) -> bool:
     needs_wait = state.config.nhat_ban_requires_wait and state.nhat_ban[seat]
     if needs_wait and not has_nhat_ban_wait(hand):
         return False
-    if phase == Phase.THE_TRANG and seat == acting:
-        return the_trang_eligible(hand)
+    if phase == Phase.THE_TRANG and seat == acting and not state.config.the_trang_asks_every_seat:
+        return the_trang_eligible(hand)  # being asked told everyone it was eligible
     return True
 
 

@@ -1,4 +1,4 @@
-"""# 121 (``env121_v0``)
+"""# 121 (``env121_v1``)
 
 The four-player Vietnamese card game 121 as a PettingZoo AEC environment, on
 top of the rules engine (:mod:`env121.engine.game`). One episode is one match:
@@ -11,7 +11,7 @@ passes to the next seat every vòng. ``env121.env(**kwargs)`` is
 :class:`raw_env` in PettingZoo's classic wrappers; ``env121.raw_env`` is the
 bare environment; ``env121.parallel_env(**kwargs)`` is ``env()`` through
 PettingZoo's parallel API (see Parallel API). The same three are the module
-``env121.env121_v0``. Keyword arguments:
+``env121.env121_v1``. Keyword arguments:
 
 * ``config`` — a :class:`~env121.rules.config.RuleConfig` (every rule variant,
   ``num_van`` included); rule fields may also be given directly, e.g.
@@ -128,6 +128,11 @@ then returns four empty dicts, not five).
 
 ## Version History
 
+* v1: every vòng opens with the Thế trắng question to all four seats, in
+  order from the dealer (a seat that is not eligible may only ``PASS``), so
+  the order of play (``agent_selection``) no longer tells who holds a Thế
+  trắng hand (``RuleConfig.the_trang_asks_every_seat``). v0's behaviour is
+  ``env(config=RuleConfig(the_trang_asks_every_seat=False))``.
 * v0: first release.
 """
 
@@ -170,7 +175,7 @@ from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
 from env121.rules.payment import POINTS_PER_DIEM
 
-ENV_ID = "env121_v0"
+ENV_ID = "env121_v1"
 AGENTS: tuple[str, ...] = tuple(f"player_{i}" for i in range(NUM_SEATS))
 REWARD_MODES: tuple[str, ...] = ("points", "rank")
 RENDER_MODES: tuple[str, ...] = ("ansi", "human", "rgb_array")

@@ -1,4 +1,4 @@
-"""Single-agent views of ``env121_v0`` for single-agent learners.
+"""Single-agent views of ``env121_v1`` for single-agent learners.
 
 :class:`SingleSeat` is a ``gymnasium.Env``: one learning seat, the other three
 seats played by given policies, so Stable-Baselines3 (with sb3-contrib's
@@ -23,7 +23,7 @@ the environment are picklable (with module-level callables), so
 
 Opponents given as agent specs (``"greedy"``, ``"mc:budget=8"``, ``"ppo:small"``)
 are built one layer up, where the agents are: ``env121.SingleSeat`` and the
-Gymnasium id ``env121/SingleSeat-v0`` are :class:`agents.environments.SingleSeat`,
+Gymnasium id ``env121/SingleSeat-v1`` are :class:`agents.environments.SingleSeat`,
 this class with its opponents built from specs.
 """
 
@@ -64,7 +64,7 @@ MAX_RESET_MATCHES = 100
 
 
 class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
-    """One seat of ``env121_v0`` learns; given policies play the other three.
+    """One seat of ``env121_v1`` learns; given policies play the other three.
 
     * ``opponents``: one opponent (policy or agent) for all three other seats,
       or a sequence of three for the seats after the learner in turn order
@@ -89,7 +89,7 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
     earned before its first action come with its first step. If a match ends
     before the learner ever acts (possible in principle), :meth:`reset` deals
     the next one. ``info`` holds ``seat`` and ``agent`` plus the learner's
-    ``env121_v0`` info (``vong_results``, ``match``).
+    ``env121_v1`` info (``vong_results``, ``match``).
     """
 
     # gymnasium.Env declares metadata as an instance variable: no ClassVar here.
@@ -236,7 +236,7 @@ def _opponent_list(opponents: Opponent | Sequence[Opponent]) -> list[Opponent]:
         raise ValueError(
             f"opponents={opponents!r} is not valid here: this class takes built agents or "
             "policies; agent specs are built one layer up, by env121.SingleSeat "
-            "(agents.environments.SingleSeat) or gym.make('env121/SingleSeat-v0', opponents=…)"
+            "(agents.environments.SingleSeat) or gym.make('env121/SingleSeat-v1', opponents=…)"
         )
     if callable(opponents) or isinstance(opponents, Agent):
         return [opponents] * (NUM_SEATS - 1)

@@ -4,7 +4,7 @@ A network's input is a flat ``float32`` vector of named pieces
 (:class:`InputPiece`: name, shape, meaning, bounds) grouped in *parts*, each a
 :class:`Layout`:
 
-* :data:`OBSERVATION_LAYOUT` — the ``env121_v0`` observation of one seat,
+* :data:`OBSERVATION_LAYOUT` — the ``env121_v1`` observation of one seat,
   written by :func:`encode_observation`;
 * :data:`GREEDY_HINTS_LAYOUT` and :data:`SEARCH_HINTS_LAYOUT` — the optional
   hint parts, greedy's hints and the search hints, computed by
@@ -187,7 +187,7 @@ OBSERVATION_LAYOUT = Layout(
         InputPiece("nb_gap", (NUM_SLOTS,), "the empty slot of my Nhất Bản arrangement"),
     ),
 )
-"""The ``env121_v0`` observation of one seat."""
+"""The ``env121_v1`` observation of one seat."""
 
 GREEDY_HINTS_LAYOUT = Layout(
     "greedy_hints",
@@ -277,7 +277,7 @@ __doc__ = "\n\n".join(
 
 
 def views(observation: np.ndarray) -> dict[str, np.ndarray]:
-    """Named views (no copies) of an ``env121_v0`` observation, each in its
+    """Named views (no copies) of an ``env121_v1`` observation, each in its
     piece's shape (:meth:`Layout.views` of :data:`OBSERVATION_LAYOUT`)."""
     return OBSERVATION_LAYOUT.views(observation)
 

@@ -4,7 +4,7 @@ The arena, :class:`env121.envs.single_seat.SingleSeat` and ``env121 play`` hand 
 agent a ``Turn`` whenever its seat must act. It offers the same information in
 three forms, each computed only when asked for:
 
-* :attr:`Turn.observation` — the flat ``float32`` vector of ``env121_v0``
+* :attr:`Turn.observation` — the flat ``float32`` vector of ``env121_v1``
   (:func:`env121.play.observation.encode_observation`), for learned agents;
 * :attr:`Turn.view` — the same knowledge as a :class:`~env121.engine.view.SeatView`,
   for hand-written agents;
@@ -63,13 +63,13 @@ class Turn:
 
     @property
     def action_mask(self) -> np.ndarray:
-        """``int8`` mask over the action ids, as in ``env121_v0``'s observation
+        """``int8`` mask over the action ids, as in ``env121_v1``'s observation
         (:func:`env121.play.observation.action_mask`)."""
         return action_mask(self.legal_actions)
 
     @property
     def observation(self) -> np.ndarray:
-        """The seat's ``env121_v0`` observation vector (read-only)."""
+        """The seat's ``env121_v1`` observation vector (read-only)."""
         if self._observation is None:
             self._observation = encode_observation(self._state, self.seat)
             self._observation.flags.writeable = False

@@ -210,6 +210,15 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "help": "§8 a vòng reaching this many actions ends as a truncated draw",
         },
     ),
+    "the_trang_asks_every_seat": (
+        ("--the-trang-asks-every-seat",),
+        {
+            "action": argparse.BooleanOptionalAction,
+            "default": DEFAULT_CONFIG.the_trang_asks_every_seat,
+            "help": "§5.3 ask every seat about Thế trắng (--no-…: only eligible seats, as "
+            "format-1 records were played; the order of play then shows who is eligible)",
+        },
+    ),
 }
 _FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
 

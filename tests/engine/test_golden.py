@@ -5,6 +5,12 @@ actions) and its transcript (``tests/engine/golden/<name>.txt``). The test repla
 the record and compares the transcript line by line, then checks that the
 seeded random players still choose the same actions.
 
+``tests/engine/golden/format1/`` keeps the same three games as they were
+recorded in record format 1, before every seat was asked about Thế trắng
+(:attr:`~env121.rules.config.RuleConfig.the_trang_asks_every_seat`): they must
+still replay to their transcripts, line by line, under the rule they were
+played under. They are never regenerated.
+
 After an intended change of rules or wording, regenerate and review the diff::
 
     .venv/bin/python -m tests.engine.test_golden --regen
@@ -13,6 +19,7 @@ After an intended change of rules or wording, regenerate and review the diff::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import json
 from pathlib import Path
@@ -25,6 +32,7 @@ from env121.play.random_agent import random_match
 from env121.rules.config import RuleConfig
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
+FORMAT1_DIR = GOLDEN_DIR / "format1"
 GOLDEN_GAMES: dict[str, tuple[int, RuleConfig]] = {
     "seed_1_default": (1, RuleConfig()),
     "seed_2_den_unmasked": (2, RuleConfig(mask_invalid_win=False)),
@@ -46,10 +54,11 @@ def regenerate() -> None:
         print(f"{name}: {len(state.actions)} actions, {len(lines)} lines")
 
 
+@pytest.mark.parametrize("folder", [GOLDEN_DIR, FORMAT1_DIR], ids=["format2", "format1"])
 @pytest.mark.parametrize("name", sorted(GOLDEN_GAMES))
-def test_golden_transcript_replays_line_by_line(name):
-    state = load(GOLDEN_DIR / f"{name}.json")
-    expected = (GOLDEN_DIR / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+def test_golden_transcript_replays_line_by_line(name, folder):
+    state = load(folder / f"{name}.json")
+    expected = (folder / f"{name}.txt").read_text(encoding="utf-8").splitlines()
     actual = transcript(state)
     if actual != expected:
         diff = "\n".join(
@@ -65,6 +74,18 @@ def test_golden_record_matches_the_seeded_players(name):
     assert record["config"] == config.to_dict()
     assert record["seed"] == seed
     assert random_match(seed, config).actions == record["actions"]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_GAMES))
+def test_format1_records_replay_under_the_rule_they_were_played_under(name):
+    record = json.loads((FORMAT1_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    assert record["format_version"] == 1
+    assert "the_trang_asks_every_seat" not in record["config"]
+    state = load(FORMAT1_DIR / f"{name}.json")
+    assert state.config.the_trang_asks_every_seat is False
+    seed, config = GOLDEN_GAMES[name]
+    old_rule = dataclasses.replace(config, the_trang_asks_every_seat=False)
+    assert random_match(seed, old_rule).actions == record["actions"]
 
 
 def main() -> None:

@@ -72,7 +72,8 @@ def good_record() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("corrupt", "message"),
     [
-        (lambda r: r.update(format_version=2), "format_version 2 is not supported: expected 1"),
+        (lambda r: r.update(format_version=3), "format_version 3 is not supported: expected 1 or"),
+        (lambda r: r.update(format_version=True), "format_version True is not supported"),
         (lambda r: r["config"].update(house_rule=True), r"bad config: unknown RuleConfig field"),
         (lambda r: r["config"].update(num_van=3), r"bad config: RuleConfig.num_van=3"),
         (lambda r: r.update(extra=1), r"unknown fields \['extra'\]"),

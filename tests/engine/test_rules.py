@@ -43,6 +43,7 @@ from env121.rules.config import RuleConfig
 from env121.rules.payment import den_payments, win_payments
 from env121.rules.scoring import score_hand
 from env121.rules.waits import has_nhat_ban_wait
+from tests.support.play import past_the_trang
 
 S0_HAND = "CRE/KY CRE/ED GEN/KY GEN/ED INS/KY"
 S1_HAND = "INS/ED MER/KY MER/ED GEI/KY GEI/ED"
@@ -65,7 +66,7 @@ def game(
 ) -> State:
     """A match whose first vòng (dealer S0) is this deal."""
     deal = Deal.from_notation([s0, s1, s2, s3], chi, an_si, top, bottom)
-    state = new_game(0, config, first_deal=deal)
+    state = past_the_trang(new_game(0, config, first_deal=deal))
     validate(state)
     return state
 
@@ -386,7 +387,9 @@ ELIGIBLE_S3 = "GEN/LR INS/LP MER/BR GEI/BP DAN/LB"
 def test_the_trang_declared_wins_one_diem_flat():
     state = game(s1=ELIGIBLE_S1)
     assert phase(state) == Phase.THE_TRANG
-    assert asked(state) == (1,)
+    assert asked(state) == (0, 1, 2, 3)
+    assert legal_actions(state) == [PASS]
+    play(state, "S0 PASS")
     assert legal_actions(state) == [PASS, THE_TRANG]
     play(state, "S1 THE_TRANG")
     result = state.results[-1]
@@ -398,13 +401,33 @@ def test_the_trang_declared_wins_one_diem_flat():
 
 def test_the_trang_declined_then_the_dealer_flips():
     state = game(s1=ELIGIBLE_S1, top="PRI/BB")
-    play(state, "S1 PASS")
+    play(state, "S0 PASS, S1 PASS, S2 PASS, S3 PASS")
     assert phase(state) == Phase.OFFER
     assert state.events[-1] == Flipped(0, c("PRI/BB"), 95)
 
 
 def test_the_trang_asked_in_order_from_the_dealer_first_declarer_wins():
     state = game(s0=ELIGIBLE_S0, s1=ELIGIBLE_S1, s3=ELIGIBLE_S3)
+    assert asked(state) == (0, 1, 2, 3)
+    play(state, "S0 PASS, S1 PASS, S2 PASS, S3 THE_TRANG")
+    assert state.results[-1].seat == 3
+
+
+def test_every_seat_is_asked_about_the_trang_so_the_order_of_play_tells_nothing():
+    for s1 in (S1_HAND, ELIGIBLE_S1):
+        deal = Deal.from_notation([S0_HAND, s1, S2_HAND, S3_HAND], "PRI/KY", AN_SI)
+        state = new_game(0, first_deal=deal)
+        asked_seats = []
+        while state.phase == Phase.THE_TRANG:
+            asked_seats.append(state.current_player)
+            apply(state, PASS)
+        assert asked_seats == [0, 1, 2, 3]
+
+
+def test_under_the_format1_rule_only_eligible_seats_are_asked():
+    old_rule = RuleConfig(the_trang_asks_every_seat=False)
+    assert phase(game(config=old_rule)) == Phase.OFFER
+    state = game(s0=ELIGIBLE_S0, s1=ELIGIBLE_S1, s3=ELIGIBLE_S3, config=old_rule)
     assert asked(state) == (0, 1, 3)
     play(state, "S0 PASS, S1 PASS, S3 THE_TRANG")
     assert state.results[-1].seat == 3
@@ -539,5 +562,5 @@ def test_step_returns_a_new_state_and_accepts_numpy_ids():
     before = copy.deepcopy(state)
     after = step(state, np.int64(PASS))
     assert state == before
-    assert after.actions == [PASS] and type(after.actions[0]) is int
+    assert after.actions == [*state.actions, PASS] and type(after.actions[-1]) is int
     assert after.current_player == 1

@@ -19,7 +19,7 @@ from env121.rules.cards import parse_card
 from env121.rules.config import RuleConfig
 from env121.rules.waits import nhat_ban_arrangements
 from env121.rules.wins import the_trang_eligible
-from tests.support.play import random_play_states
+from tests.support.play import past_the_trang, random_play_states
 
 
 def mid_game_states(seed: int, config: RuleConfig | None = None, every: int = 23) -> list[State]:
@@ -52,7 +52,7 @@ def test_known_cards_follow_public_swaps():
          "DAN/KY DAN/ED MON/KY MON/ED MUS/KY", "MUS/ED NIN/KY NIN/ED ASA/KY ASA/ED"],
         "PRI/KY", "PRI/ED CRE/FR CRE/FB CRE/FP", "PRI/BB",
     )  # fmt: skip
-    state = new_game(0, first_deal=deal)
+    state = past_the_trang(new_game(0, first_deal=deal))
     play_moves(state, "S0 PASS, S1 CARD(INS/ED)")
     if state.phase == Phase.NB_CHOICE:
         play_moves(state, "S1 PASS")
@@ -117,13 +117,28 @@ def test_observe_rejects_a_bad_seat():
         observe(state, 4)
 
 
-def test_determinization_in_the_the_trang_phase_redraws_the_queue():
+def test_determinization_in_the_the_trang_phase_keeps_the_queue_of_every_seat():
     deal = Deal.from_notation(
         ["MON/LR MUS/LB NIN/LP ASA/BR PRI/BP", "GEN/FR INS/FB MER/FP GEI/BR DAN/BB",
          "DAN/KY DAN/ED MON/KY MON/ED MUS/KY", "GEN/LR INS/LP MER/BR GEI/BP DAN/LB"],
         "PRI/KY", "PRI/ED CRE/FR CRE/FB CRE/FP",
     )  # fmt: skip
     state = new_game(0, first_deal=deal)
+    assert state.phase == Phase.THE_TRANG and state.ask_order == (0, 1, 2, 3)
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        det = sample_determinization(state, 2, rng)
+        validate(det)
+        assert det.ask_order == (0, 1, 2, 3)
+
+
+def test_determinization_in_the_format1_the_trang_phase_redraws_the_queue():
+    deal = Deal.from_notation(
+        ["MON/LR MUS/LB NIN/LP ASA/BR PRI/BP", "GEN/FR INS/FB MER/FP GEI/BR DAN/BB",
+         "DAN/KY DAN/ED MON/KY MON/ED MUS/KY", "GEN/LR INS/LP MER/BR GEI/BP DAN/LB"],
+        "PRI/KY", "PRI/ED CRE/FR CRE/FB CRE/FP",
+    )  # fmt: skip
+    state = new_game(0, RuleConfig(the_trang_asks_every_seat=False), first_deal=deal)
     assert state.phase == Phase.THE_TRANG and state.ask_order == (0, 1, 3)
     rng = np.random.default_rng(3)
     queues = set()

@@ -35,6 +35,7 @@ from env121.rules.waits import (
     waiting_next_cards,
 )
 from env121.rules.wins import may_have_the, the_trang_eligible
+from tests.support.play import past_the_trang
 
 PHE_SUITS = [
     (s1, s2, s3)
@@ -183,7 +184,7 @@ def test_placement_through_the_engine():
          "MUS/ED NIN/KY NIN/ED ASA/KY ASA/ED"],
         "PRI/KY", "PRI/ED CRE/FR CRE/FB CRE/FP", "MON/LP",
     )  # fmt: skip
-    state = new_game(0, first_deal=deal)
+    state = past_the_trang(new_game(0, first_deal=deal))
     apply(state, CARD_BASE + parse_cards("ASA/BP")[0])  # Bốc
     assert state.phase == Phase.NB_CHOICE
     apply(state, NHAT_BAN)

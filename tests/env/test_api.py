@@ -1,4 +1,4 @@
-"""The PettingZoo environment env121_v0: API conformance, wrappers, render, pickling."""
+"""The PettingZoo environment env121_v1: API conformance, wrappers, render, pickling."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import env121
 from env121.engine.actions import NUM_ACTIONS, PASS, U
 from env121.engine.game import IllegalActionError, legal_actions
 from env121.engine.picture import HEIGHT, WIDTH, PictureOptions, table_rgb
+from env121.engine.state import Phase
 from env121.envs.aec_env import AGENTS, raw_env
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
@@ -63,7 +64,7 @@ def test_import_env121_does_not_load_pettingzoo_until_env_is_used():
 def test_metadata_agents_and_spaces():
     env = env121.env(num_van=2)
     env.reset(seed=3)
-    assert env.metadata["name"] == "env121_v0"
+    assert env.metadata["name"] == "env121_v1"
     assert env.metadata["is_parallelizable"] is False
     assert set(env.metadata["render_modes"]) == {"ansi", "human", "rgb_array"}
     assert env.metadata["config"] == RuleConfig(num_van=2).to_dict()
@@ -146,6 +147,8 @@ def test_agents_not_to_act_see_an_all_zero_mask():
 def test_render_ansi_shows_the_hand_of_the_agent_to_act_only():
     env = raw_env(render_mode="ansi")
     env.reset(seed=4)
+    while env.game.phase == Phase.THE_TRANG:  # to the first flip
+        env.step(PASS)
     text = env.render()
     assert isinstance(text, str)
     seat = env.game.current_player
@@ -162,7 +165,7 @@ def test_render_human_prints(capsys):
     env = raw_env(render_mode="human")
     env.reset(seed=4)
     env.step(PASS if PASS in legal_actions(env.game) else legal_actions(env.game)[0])
-    assert "env121_v0" in capsys.readouterr().out
+    assert "env121_v1" in capsys.readouterr().out
 
 
 def test_render_rgb_array_is_the_picture_of_the_god_view():
@@ -175,7 +178,7 @@ def test_render_rgb_array_is_the_picture_of_the_god_view():
     assert frame.dtype == np.uint8
     unwrapped = env.unwrapped
     assert isinstance(unwrapped, raw_env)
-    expected = table_rgb(unwrapped.game, None, PictureOptions(names=AGENTS, title="env121_v0"))
+    expected = table_rgb(unwrapped.game, None, PictureOptions(names=AGENTS, title="env121_v1"))
     np.testing.assert_array_equal(frame, expected)
 
 
@@ -200,5 +203,7 @@ def test_pickle_round_trip_keeps_a_match_in_progress():
 def test_u_is_offered_by_the_mask_only_when_the_engine_allows_it():
     env = raw_env(mask_invalid_win=False)
     env.reset(seed=6)
+    while env.game.phase == Phase.THE_TRANG:  # to the first flip
+        env.step(PASS)
     mask = env.observe(env.agent_selection)["action_mask"]
     assert mask[U] == 1  # without masking, Ù is always offered (and may be Đền)

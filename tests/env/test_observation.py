@@ -1,4 +1,4 @@
-"""The observation of env121_v0: its layout, what it may reveal, the mask, win points."""
+"""The observation of env121_v1: its layout, what it may reveal, the mask, win points."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import threading
 import numpy as np
 import pytest
 
-from env121.engine.actions import NUM_ACTIONS, U
-from env121.engine.game import legal_actions, new_game, win_score
+from env121.engine.actions import NUM_ACTIONS, PASS, U
+from env121.engine.deal import Deal
+from env121.engine.game import apply, legal_actions, new_game, win_score
 from env121.engine.state import Phase, State
 from env121.engine.view import sample_determinization
 from env121.engine.win_table import win_points
@@ -226,6 +227,54 @@ def test_observation_does_not_change_when_hidden_cards_are_redealt(config):
             seen["locked"] += any(state.locked)
             seen["other_placing"] += state.phase in (Phase.NB_GAP, Phase.NB_PLACE)
     assert all(n > 0 for n in seen.values()), seen
+
+
+def _order_of_play(state: State) -> tuple[object, ...]:
+    """What the order of play shows everyone: the seat to act, the phase, the
+    seats still to be asked."""
+    return (state.current_player, state.phase, state.ask_order[state.ask_pos :])
+
+
+@pytest.mark.parametrize("config", CONFIGS.values(), ids=CONFIGS.keys())
+def test_the_order_of_play_does_not_change_when_hidden_cards_are_redealt(config):
+    """The acting seat, the phase and the queue of seats to ask are public: a
+    re-deal of what a seat cannot see keeps them."""
+    rng = np.random.default_rng(1)
+    questions = 0
+    for seed in range(6):
+        asked = random_play_states(seed, config, limit=4, keep=lambda s: s.phase == Phase.THE_TRANG)
+        for state in [*asked, *random_states(seed, config, every=9, limit=10)]:
+            if state.is_over:
+                continue
+            questions += state.phase == Phase.THE_TRANG
+            for seat in range(4):
+                other = sample_determinization(state, seat, rng)
+                assert _order_of_play(other) == _order_of_play(state)
+    assert questions > 0
+
+
+@pytest.mark.parametrize("asks_every_seat", [True, False])
+def test_who_is_asked_about_the_trang_does_not_depend_on_the_hands(asks_every_seat):
+    """Deal the same hand to seat 0 and fresh hands to the others: with every
+    seat asked, the Thế trắng question goes round the same way; under the
+    format-1 rule (only eligible seats asked) the order of play gives the
+    other hands' eligibility away."""
+    config = RuleConfig(the_trang_asks_every_seat=asks_every_seat)
+    rng = np.random.default_rng(2)
+    orders = set()
+    for _ in range(200):
+        deck = [int(c) for c in rng.permutation(NUM_CARDS)]
+        mine, rest = deck[:5], deck[5:]
+        hands = [mine, *(rest[5 * i : 5 * i + 5] for i in range(3))]
+        deal = Deal(tuple(tuple(sorted(h)) for h in hands), rest[15], tuple(rest[16:20]),
+                    tuple(rest[20:]))  # fmt: skip
+        state = new_game(0, config, first_deal=deal)
+        order = []
+        while state.phase == Phase.THE_TRANG:
+            order.append(state.current_player)
+            apply(state, PASS)
+        orders.add(tuple(order))
+    assert (orders == {(0, 1, 2, 3)}) == asks_every_seat, orders
 
 
 # ------------------------------------------------------------ win points

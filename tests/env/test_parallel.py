@@ -1,4 +1,4 @@
-"""env121.parallel_env(): the game through PettingZoo's parallel API, and env121_v0."""
+"""env121.parallel_env(): the game through PettingZoo's parallel API, and env121_v1."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from pettingzoo.test import parallel_api_test
 
 import env121
-from env121 import env121_v0
+from env121 import env121_v1
 from env121.envs import aec_env
 
 
@@ -67,8 +67,8 @@ def test_after_each_step_infos_name_the_agent_to_act_next():
 
 
 def test_the_versioned_module_is_the_environment_module():
-    assert env121_v0.env is env121.env is aec_env.env
-    assert env121_v0.raw_env is env121.raw_env is aec_env.raw_env
-    assert env121_v0.parallel_env is env121.parallel_env is aec_env.parallel_env
-    assert env121.env121_v0 is env121_v0
-    assert env121_v0.parallel_env(num_van=2).metadata["name"] == "env121_v0"
+    assert env121_v1.env is env121.env is aec_env.env
+    assert env121_v1.raw_env is env121.raw_env is aec_env.raw_env
+    assert env121_v1.parallel_env is env121.parallel_env is aec_env.parallel_env
+    assert env121.env121_v1 is env121_v1
+    assert env121_v1.parallel_env(num_van=2).metadata["name"] == "env121_v1"

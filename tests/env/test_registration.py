@@ -1,4 +1,4 @@
-"""The Gymnasium id env121/SingleSeat-v0 and opponents given as agent specs."""
+"""The Gymnasium id env121/SingleSeat-v1 and opponents given as agent specs."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from env121.play.observation import OBS_SIZE
 from env121.play.random_agent import RandomAgent
 from env121.registration import GYMNASIUM_ENTRY_POINTS
 
-SINGLE_SEAT_ID = "env121/SingleSeat-v0"
+SINGLE_SEAT_ID = "env121/SingleSeat-v1"
 
 
 @pytest.mark.parametrize(
@@ -35,7 +35,7 @@ SINGLE_SEAT_ID = "env121/SingleSeat-v0"
 def test_the_id_is_registered_whichever_is_imported_first(imports):
     code = (
         f"{imports}\n"
-        "env = gym.make('env121/SingleSeat-v0', opponents='greedy', seat=2)\n"
+        "env = gym.make('env121/SingleSeat-v1', opponents='greedy', seat=2)\n"
         "print(type(env.unwrapped).__module__, env.reset(seed=1)[1]['seat'])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -47,7 +47,7 @@ def test_import_env121_registers_without_importing_gymnasium_or_the_environments
         "import sys, env121\n"
         "loaded = sorted({m.split('.')[0] for m in sys.modules} & {'gymnasium', 'agents'})\n"
         "import gymnasium\n"
-        "print(loaded, 'env121/SingleSeat-v0' in gymnasium.registry,"
+        "print(loaded, 'env121/SingleSeat-v1' in gymnasium.registry,"
         " 'agents' in sys.modules, 'env121.envs' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

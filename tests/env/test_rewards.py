@@ -1,4 +1,4 @@
-"""Rewards and infos of env121_v0: points per vòng, rank at the end, zero-sum."""
+"""Rewards and infos of env121_v1: points per vòng, rank at the end, zero-sum."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import env121
-from env121.engine.actions import U
+from env121.engine.actions import PASS, U
 from env121.engine.game import win_score
 from env121.engine.state import Phase, State
 from env121.envs.aec_env import AGENTS, PLACEMENT_REWARDS, AgentEnv, placement_rewards, raw_env
@@ -149,6 +149,8 @@ def test_vong_result_info_names_the_outcome_the_winner_and_the_payments():
 def test_den_infos_name_the_offender():
     env = raw_env(mask_invalid_win=False)
     env.reset(seed=2)
+    while env.game.phase == Phase.THE_TRANG:  # to the first flip
+        env.step(PASS)
     assert env.game.phase == Phase.OFFER and win_score(env.game, 0) is None
     env.step(U)  # Ù on a card that does not win: Đền
     info = env.infos["player_1"]["vong_results"][0]

@@ -1,4 +1,4 @@
-"""A scripted vòng through env121_v0: the observation pieces after known moves.
+"""A scripted vòng through env121_v1: the observation pieces after known moves.
 
 The deal (seat: hand)::
 
@@ -58,6 +58,7 @@ def play(env: raw_env, moves: str) -> None:
 def env() -> raw_env:
     env = raw_env()
     env.reset(seed=3, options={"first_deal": DEAL})
+    play(env, "S0 PASS, S1 PASS, S2 PASS, S3 PASS")  # no hand may declare Thế trắng
     return env
 
 

@@ -50,7 +50,7 @@ def test_render_rgb_array_is_the_picture_the_learner_sees():
     assert isinstance(frame, np.ndarray)
     assert frame.shape == (HEIGHT, WIDTH, 3)
     assert frame.dtype == np.uint8
-    expected = table_rgb(env.env.game, 1, PictureOptions(names=AGENTS, title="env121_v0"))
+    expected = table_rgb(env.env.game, 1, PictureOptions(names=AGENTS, title="env121_v1"))
     np.testing.assert_array_equal(frame, expected)
 
 

@@ -105,7 +105,7 @@ def test_an_invalid_u_is_named_a_den():
 )
 def test_declarations_and_the_nhat_ban_layout_are_named(phase, expected):
     config = RuleConfig(nhat_ban_requires_wait=False)
-    state = first(phase, config)
+    state = first(phase, config, lambda s: len(legal_actions(s)) > 1)
     view = observe(state, state.current_player)
     moves = dict(named_moves(Turn(state, state.current_player)))
     for action, text in expected.items():

@@ -1008,6 +1008,7 @@ BAD_CONFIG = [
     ("starting_points", 0),
     ("starting_points", 2500.0),
     ("carry_scores", "no"),
+    ("the_trang_asks_every_seat", None),
     ("max_actions_per_vong", 0),
     ("max_actions_per_vong", 1.5),
 ]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from env121.engine.game import new_game
-from env121.engine.state import State
+from env121.engine.actions import PASS
+from env121.engine.game import apply, new_game
+from env121.engine.state import Phase, State
 from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
+from env121.rules.wins import the_trang_eligible
 
 
 def random_play_states(
@@ -56,3 +58,18 @@ def random_play_turns(count: int, seed: int = 0) -> list[Turn]:
         turns += [Turn(state, state.current_player) for state in states]
         seed += 1
     return turns
+
+
+def past_the_trang(state: State) -> State:
+    """``state`` after every seat has passed on Thế trắng, when none may declare it.
+
+    Every vòng opens with the Thế trắng question to all four seats; a scripted
+    deal in which no hand is eligible then starts at the dealer's first flip.
+    A deal with an eligible hand is left in the question, for the test to play.
+    """
+    if state.phase == Phase.THE_TRANG and not any(
+        the_trang_eligible(state.hands[s]) for s in state.ask_order
+    ):
+        while state.phase == Phase.THE_TRANG:
+            apply(state, PASS)
+    return state

@@ -53,7 +53,7 @@ def checkpoint(tmp_path, model):
 def test_a_checkpoint_is_two_files_with_a_descriptive_sidecar(checkpoint):
     side = json.loads(sidecar_path(checkpoint).read_text())
     assert checkpoint.suffix == ".safetensors" and sidecar_path(checkpoint).name == "agent.json"
-    assert side["env_id"] == "env121_v0" and side["network"] == {
+    assert side["env_id"] == "env121_v1" and side["network"] == {
         "hidden_sizes": [32, 16],
         "activation": "relu",
         "inputs": "observation",

@@ -172,6 +172,64 @@ def _achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an
 
 
 @njit(cache=True, nogil=True)
+def score_normal(
+    h: Six,
+    locked: bool,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    self_drawn: bool,
+    last_card: bool,
+    kc: KernelConfig,
+) -> tuple[bool, int, int, int, int, int]:
+    """:func:`score_win` of the ascending six of a normal hand, without the
+    arrangement: ``(valid, the_index, tier, points, bonus_mask, indicator_points)``."""
+    found = _achievable(h, kc, chi_diem, an_si, n_an_si)
+    if locked:
+        found &= ~QUOC_SI_FAMILY_MASK
+    if found == 0:
+        return False, -1, 0, 0, 0, 0
+    indicators = 0 if locked else indicator_points(h, chi_diem, an_si, n_an_si)
+    best = select_best(found, indicators)
+    counted = 0 if NO_INDICATORS_MASK >> best & 1 else indicators
+    bonuses = bonus_mask(h, kc.left_figures, dealer, self_drawn, last_card)
+    tier = THE_TIER[best]
+    return True, best, tier, tier + _popcount(bonuses) + counted, bonuses, counted
+
+
+@njit(cache=True, nogil=True)
+def score_nhat_ban(
+    a: Six,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    self_drawn: bool,
+    last_card: bool,
+    kc: KernelConfig,
+) -> tuple[bool, int, int, int, int, int]:
+    """:func:`score_win` of a Nhất Bản arrangement ``a`` with the card in its gap
+    (``scoring._score_nhat_ban``): only this order counts, indicators never do."""
+    candidates = _achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+    on_it = 0
+    for t in range(NUM_THES):
+        if candidates >> t & 1 and matches(
+            t, a, kc.left_figures, kc.phe_phe_same_suits, chi_diem, an_si, n_an_si
+        ):
+            on_it |= 1 << t
+    if on_it:
+        best = select_best(on_it, 0)
+        tier = THE_TIER[best]
+    elif completed_shape(a) > 0:
+        best, tier = -1, 0
+    else:
+        return False, -1, 0, 0, 0, 0
+    bonuses = bonus_mask(a, kc.left_figures, dealer, self_drawn, last_card) | NHAT_BAN_BIT
+    return True, best, tier, tier + _popcount(bonuses), bonuses, 0
+
+
+@njit(cache=True, nogil=True)
 def score_win(
     six: np.ndarray,
     locked: bool,
@@ -195,50 +253,27 @@ def score_win(
     Bản completed hand without a Thế. The scored order goes to
     ``out_arrangement`` (6 entries; untouched when not valid).
     """
-    h = sort_six(six)
     if nhat_ban:
         a = (six[0], six[1], six[2], six[3], six[4], six[5])
-        candidates = _achievable(h, kc, chi_diem, revealed_an_si, n_revealed)
-        on_it = 0
-        for t in range(NUM_THES):
-            if candidates >> t & 1 and matches(
-                t,
-                a,
-                kc.left_figures,
-                kc.phe_phe_same_suits,
-                chi_diem,
-                revealed_an_si,
-                n_revealed,
-            ):
-                on_it |= 1 << t
-        if on_it:
-            best = select_best(on_it, 0)
-            tier = THE_TIER[best]
-        elif completed_shape(a) > 0:
-            best, tier = -1, 0
-        else:
-            return False, -1, 0, 0, 0, 0
-        bonuses = bonus_mask(a, kc.left_figures, dealer, self_drawn, last_card) | NHAT_BAN_BIT
-        for i in range(6):
-            out_arrangement[i] = a[i]
-        return True, best, tier, tier + _popcount(bonuses), bonuses, 0
-
-    found = _achievable(h, kc, chi_diem, revealed_an_si, n_revealed)
-    if locked:
-        found &= ~QUOC_SI_FAMILY_MASK
-    if found == 0:
+        result = score_nhat_ban(
+            a, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
+        )
+        if result[0]:
+            for i in range(6):
+                out_arrangement[i] = a[i]
+        return result
+    h = sort_six(six)
+    valid, best, tier, points, bonuses, counted = score_normal(
+        h, locked, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
+    )
+    if not valid:
         return False, -1, 0, 0, 0, 0
-    indicators = 0 if locked else indicator_points(h, chi_diem, revealed_an_si, n_revealed)
-    best = select_best(found, indicators)
-    counted = 0 if NO_INDICATORS_MASK >> best & 1 else indicators
     witness = h  # the indicator-decided members' witness: the quoc_si layout, as given
     if THE_AN_SI_NEEDED[best] < 0:
         _, witness = search(h, kc.left_figures, kc.phe_phe_same_suits, 1 << best)
     for i in range(6):
         out_arrangement[i] = witness[i]
-    bonuses = bonus_mask(h, kc.left_figures, dealer, self_drawn, last_card)
-    tier = THE_TIER[best]
-    return True, best, tier, tier + _popcount(bonuses) + counted, bonuses, counted
+    return True, best, tier, points, bonuses, counted
 
 
 def hand_score(

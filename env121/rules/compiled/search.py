@@ -42,8 +42,9 @@ Six = tuple[int, int, int, int, int, int]
 
 
 @njit(cache=True, nogil=True)
-def sort_six(six: np.ndarray) -> Six:
-    """The six card ids of ``six`` in ascending order (a sorting network)."""
+def sort_six(six: np.ndarray | Six) -> Six:
+    """The six card ids of ``six`` (an array or a tuple) in ascending order (a sorting
+    network)."""
     c0, c1, c2, c3, c4, c5 = six[0], six[1], six[2], six[3], six[4], six[5]
     if c0 > c5:
         c0, c5 = c5, c0

@@ -10,9 +10,12 @@ and the scorer finds the witness of its best Thế by stopping at that Thế.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
+from env121.rules.compiled.config import kernel_config
 from env121.rules.compiled.tables import (
     CARD_FIG,
     CARD_SUIT,
@@ -27,18 +30,21 @@ from env121.rules.compiled.tables import (
     SHAPE_QUOC_SI,
     SHAPE_SEARCHED,
     SHAPE_THREE_PAIRS,
+    THE_IDS,
     TRIPLE_GROUP_BITS,
     TRIPLE_GROUP_SET,
     TRIPLE_SPLITS,
 )
 from env121.rules.compiled.thes import pair, searched_predicate, triple_key
+from env121.rules.config import RuleConfig
 
 Six = tuple[int, int, int, int, int, int]
 
 
 @njit(cache=True, nogil=True)
-def sort_six(six: np.ndarray) -> Six:
-    """The six card ids of ``six`` in ascending order (a sorting network)."""
+def sort_six(six: np.ndarray | Six) -> Six:
+    """The six card ids of ``six`` (an array or a tuple) in ascending order (a sorting
+    network)."""
     c0, c1, c2, c3, c4, c5 = six[0], six[1], six[2], six[3], six[4], six[5]
     if c0 > c5:
         c0, c5 = c5, c0
@@ -248,3 +254,18 @@ def search(
 
 SEARCHED_MASK = int(np.bitwise_or.reduce(SHAPE_SEARCHED))
 """Every searched Thế (all but the indicator-decided Quốc Sĩ members)."""
+
+
+def achievable_thes(cards: Sequence[int], config: RuleConfig) -> dict[str, tuple[int, ...]]:
+    """:func:`env121.rules.search.achievable_thes` through :func:`search`: every
+    searched Thế some order of the six cards matches, with its witness (for
+    the tests; the kernels keep masks)."""
+    kc = kernel_config(config)
+    h = sort_six(np.asarray(cards, dtype=np.int64))
+    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
+    witnesses = {}
+    for t, the_id in enumerate(THE_IDS):
+        if found >> t & 1:
+            _, witness = search(h, kc.left_figures, kc.phe_phe_same_suits, 1 << t)
+            witnesses[the_id] = tuple(int(c) for c in witness)
+    return witnesses

@@ -30,14 +30,6 @@ import numpy as np
 from numba import njit, prange
 
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
-from env121.engine.batched._shims import (
-    PLACEMENT_ORDER,
-    has_nhat_ban_wait,
-    is_completed,
-    score_win,
-    waiting_gaps,
-    waiting_next_cards,
-)
 from env121.engine.batched.rng import deal_into
 from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
@@ -70,7 +62,15 @@ from env121.engine.state import (
     Won,
 )
 from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.tables import THE_IDS
+from env121.rules.compiled.waits import (
+    PLACEMENT_ORDER,
+    has_nhat_ban_wait,
+    nhat_ban_wins,
+    waiting_gaps,
+    waiting_next_cards,
+)
 from env121.rules.compiled.wins import is_win, the_trang_eligible
 from env121.rules.payment import POINTS_PER_DIEM
 from env121.rules.thes import QUOC_SI_VO_SONG
@@ -216,10 +216,10 @@ def _win_six(r: Record, seat: int, six: np.ndarray) -> None:
 @njit(cache=True, nogil=True)
 def _win_valid(r: Record, seat: int, kc: KernelConfig) -> bool:
     """Whether Ù by ``seat`` on the card on offer is a valid win (``win_score`` is not None)."""
+    if r.nhat_ban[seat]:
+        return nhat_ban_wins(r.nb_arrangement[seat], r.offer_card)
     six = np.empty(_NUM_SLOTS, dtype=np.int64)
     _win_six(r, seat, six)
-    if r.nhat_ban[seat]:
-        return is_completed(six)
     return is_win(six, r.n_locked[seat] > 0, kc)
 
 
@@ -370,7 +370,18 @@ def _new_match(r: Record, kc: KernelConfig) -> None:
         r.banked[s] = 0
         r.ranks[s] = 0
     r.match_end = -1
-    _start_vong(r, kc)
+    r.deal_pending = True
+    _deal_pending(r, kc)
+
+
+@njit(cache=True, nogil=True)
+def _deal_pending(r: Record, kc: KernelConfig) -> None:
+    """Deal the vòng :func:`_end_vong` left pending (again if its opening
+    ended it at once). In the reference ``_end_vong`` calls ``_start_vong``
+    itself; here the recursion is a loop, which numba's cache can load."""
+    while r.deal_pending:
+        r.deal_pending = False
+        _start_vong(r, kc)
 
 
 # ------------------------------------------------------------ transitions
@@ -528,7 +539,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
     nhat_ban = r.nhat_ban[seat] != 0
     arrangement = np.empty(_NUM_SLOTS, dtype=np.int64)
     valid, the, tier, points, bonus_mask, indicator_points = False, -1, 0, 0, 0, 0
-    if not nhat_ban or is_completed(six):
+    if not nhat_ban or nhat_ban_wins(r.nb_arrangement[seat], card):
         valid, the, tier, points, bonus_mask, indicator_points = score_win(
             six,
             r.n_locked[seat] > 0,
@@ -606,7 +617,8 @@ def _set_result(
 
 @njit(cache=True, nogil=True)
 def _end_vong(r: Record, kc: KernelConfig) -> None:
-    """``game._end_vong``: pay (§7), then end the match or deal the next vòng."""
+    """``game._end_vong``: pay (§7), then end the match or leave the next vòng
+    to be dealt (``deal_pending``: the caller's :func:`_deal_pending`)."""
     paid = False
     for s in range(NUM_SEATS):
         delta = r.res_payments[s]
@@ -641,7 +653,7 @@ def _end_vong(r: Record, kc: KernelConfig) -> None:
     else:
         r.vong += 1
     r.dealer = (r.dealer + 1) % NUM_SEATS
-    _start_vong(r, kc)
+    r.deal_pending = True
 
 
 @njit(cache=True, nogil=True)
@@ -693,12 +705,14 @@ def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
         r.phase = _NB_PLACE
     elif phase == _NB_PLACE:
         _nb_place(r, seat, action - CARD_BASE)
+    _deal_pending(r, kc)
     cap = kc.max_actions_per_vong
     if cap > 0 and r.vong_actions >= cap and r.phase != _GAME_OVER:
         e = _push(r, _E_DRAWN)
         r.events[e, 1] = 1
         _set_result(r, _DRAW, -1, -1, True)
         _end_vong(r, kc)
+        _deal_pending(r, kc)
     if r.phase == _GAME_OVER:
         r.terminated = True
         r.final_seed = r.seed

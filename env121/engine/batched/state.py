@@ -121,6 +121,7 @@ FIELDS: tuple[Field, ...] = (
     Field("n_placed", _INT, (), 0, "cards in nb_placed"),
     # bookkeeping
     Field("vong_actions", _INT, (), 0, "actions taken in this vòng"),
+    Field("deal_pending", _BOOL, (), 0, "a vòng ended and the next is to be dealt (in-step)"),
     Field("match_end", _INT, (), -1, "index into MATCH_ENDS; -1 while played"),
     Field("ranks", _INT, _SEATS, 0, "final ranks once the match is over"),
     # the seat to act

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from env121.engine.actions import CARD_BASE, NHAT_BAN, PASS, THE_TRANG, U
-from env121.rules.cards import NUM_CARDS
 from env121.engine.batched import BatchedEngine
 from env121.engine.batched.state import PHASES
 from env121.engine.deal import Deal
@@ -49,6 +48,7 @@ from env121.engine.state import (
     SwapKind,
     Swapped,
 )
+from env121.rules.cards import NUM_CARDS
 from env121.rules.config import RuleConfig
 from env121.rules.payment import POINTS_PER_DIEM
 
@@ -208,7 +208,7 @@ NHAT_BAN_ON_THE_LAST_CARD = Scenario(
     noc_bottom="MON/LR",
 )
 """S1 declares Nhất Bản after a Lấy and can win on the Nọc's last card, MON/LR."""
-THE_TRANG = Scenario(
+THE_TRANG_HAND = Scenario(
     (_PAIRS[0], _PAIRS[1], "GEN/FR INS/FB MER/FP GEI/BR DAN/BB", _PAIRS[3]),
     "PRI/KY",
     "PRI/ED CRE/FR CRE/FB CRE/FP",
@@ -243,9 +243,7 @@ CASES: dict[str, Case] = {
     "two_van-passive": Case(VARIANTS["two_van"], "passive"),
     "four_van_carry-uniform": Case(VARIANTS["four_van_carry"], "uniform"),
     "busts-eager": Case(VARIANTS["busts"], "eager", expects=("end:bust",)),
-    "cap_30-passive": Case(
-        VARIANTS["cap_30"], "passive", 200, ("draw:truncated", "end:completed")
-    ),
+    "cap_30-passive": Case(VARIANTS["cap_30"], "passive", 200, ("draw:truncated", "end:completed")),
     "unlimited-uniform": Case(VARIANTS["unlimited"], "uniform"),
     "format_1-eager": Case(VARIANTS["format_1"], "eager"),
     "mixed-uniform": Case(VARIANTS["mixed"], "uniform", expects=("outcome:den",)),
@@ -254,12 +252,15 @@ CASES: dict[str, Case] = {
         VARIANTS["default"], "uniform", 60, ("end:quoc_si_vo_song",), QUOC_SI_VO_SONG
     ),
     "nhat_ban_on_the_last_card": Case(
-        VARIANTS["default"], "last_card", 420, ("win:nhat_ban", "win:ket_chung"),
+        VARIANTS["default"],
+        "last_card",
+        420,
+        ("win:nhat_ban", "win:ket_chung"),
         NHAT_BAN_ON_THE_LAST_CARD,
-    ),  # fmt: skip
-    "the_trang": Case(VARIANTS["default"], "eager", 40, ("outcome:the_trang",), THE_TRANG),
+    ),
+    "the_trang": Case(VARIANTS["default"], "eager", 40, ("outcome:the_trang",), THE_TRANG_HAND),
     "the_trang-format_1": Case(
-        VARIANTS["format_1"], "eager", 40, ("outcome:the_trang",), THE_TRANG
+        VARIANTS["format_1"], "eager", 40, ("outcome:the_trang",), THE_TRANG_HAND
     ),
 }
 """Every rule variant under the policies that reach its rare paths, and the scenarios."""
@@ -485,7 +486,7 @@ def _compare_step(
     for result in ref.results[results_before:]:
         for s in range(NUM_SEATS):
             expected[s] += result.payments[s] / POINTS_PER_DIEM
-    if rewards.tolist() != np.float32(expected).tolist():
+    if rewards.tolist() != np.array(expected, dtype=np.float32).tolist():
         differ(g, step, f"rewards {rewards.tolist()} != {expected}")
         return
     if ended:

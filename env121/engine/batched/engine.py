@@ -37,6 +37,7 @@ numba may use: ``numba.set_num_threads``).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -145,7 +146,7 @@ class BatchedEngine:
         self._final_span = np.full((num_games, 2), -1, dtype=np.int64)
         used = max(1, min(threads, num_games // MIN_GAMES_PER_THREAD))
         bounds = [num_games * i // used for i in range(used + 1)]
-        self._slices = [slice(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+        self._slices = [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
         self._pool = ThreadPoolExecutor(used) if used > 1 else None
         self.reset(np.arange(num_games))
 
@@ -168,7 +169,7 @@ class BatchedEngine:
             if rotations is None
             else _int_array("rotations", rotations, b, 0, NUM_SEATS - 1, np.int64)
         )
-        deals = [None] * b if first_deals is None else list(first_deals)
+        deals: list[Deal | None] = [None] * b if first_deals is None else list(first_deals)
         if len(deals) != b or not all(d is None or isinstance(d, Deal) for d in deals):
             raise ValueError(f"first_deals must be {b} Deal objects or None, got {first_deals!r}")
         games = self.games
@@ -262,7 +263,8 @@ class BatchedEngine:
     def legal_actions(self, g: int) -> list[int]:
         """Game ``g``'s legal action ids, ascending (``game.legal_actions``)."""
         r = self.games[g]
-        return r["legal"][: r["n_legal"]].tolist()
+        legal: list[int] = r["legal"][: r["n_legal"]].tolist()
+        return legal
 
     # ---------------------------------------------------------- what it did
 
@@ -344,9 +346,7 @@ class BatchedEngine:
         )
 
 
-def _int_array(
-    name: str, values: Any, size: int, low: int, high: int, dtype: type
-) -> np.ndarray:
+def _int_array(name: str, values: Any, size: int, low: int, high: int, dtype: type) -> np.ndarray:
     """``values`` as ``size`` ints in ``low..high``, or one clear error."""
     try:
         ints = [int(v) for v in values if not isinstance(v, bool) and int(v) == v]

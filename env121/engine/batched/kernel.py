@@ -1,8 +1,9 @@
 """The compiled state machine: reset and step B matches of 121 held as game records.
 
 Every function here mirrors one of :mod:`env121.engine.game` on one game's
-record ``r`` (:mod:`env121.engine.batched.state`) (``_swap`` is ``game._swap``, ``_end_vong`` is ``game._end_vong``
-...), in the same order of effects and events, so that a batched match and a
+record ``r`` (:mod:`env121.engine.batched.state`): ``_swap`` is ``game._swap``,
+``_end_vong`` is ``game._end_vong`` ..., with the same effects and events in
+the same order, so that a batched match and a
 reference match of the same seed and actions agree at every step; the
 differential test (``tests/engine/test_batched_differential.py``) checks it.
 The rules themselves (wins, scores, Nhất Bản waits) are the compiled ports of
@@ -29,7 +30,7 @@ from typing import Any, get_args
 import numpy as np
 from numba import njit
 
-from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.rng import deal_into
 from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
@@ -131,7 +132,7 @@ Record = Any
 @njit(cache=True, nogil=True)
 def _push(r: Record, code: int) -> int:
     """Append an event row with ``code`` to the game's events; its index."""
-    e = r.n_events
+    e: int = r.n_events
     r.events[e, 0] = code
     r.n_events = e + 1
     return e
@@ -164,7 +165,7 @@ def _remove(row: np.ndarray, n: int, card: int) -> int:
 def current_player(r: Record) -> int:
     """The seat to act (``State.current_player``); -1 once the match is over."""
     phase = r.phase
-    if phase == _OFFER or phase == _THE_TRANG:
+    if phase in (_OFFER, _THE_TRANG):
         return int(r.ask_order[r.ask_pos])
     if phase == _GAME_OVER:
         return -1
@@ -288,10 +289,10 @@ def compute_legal(r: Record, kc: KernelConfig) -> None:
 @njit(cache=True, nogil=True)
 def is_legal(r: Record, action: int) -> bool:
     """Whether ``action`` is one of the game's legal actions."""
+    found = False
     for i in range(r.n_legal):
-        if r.legal[i] == action:
-            return True
-    return False
+        found |= r.legal[i] == action
+    return found
 
 
 # -------------------------------------------------------------- the deal
@@ -588,9 +589,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _set_result(
-    r: Record, outcome: int, seat: int, card: int, truncated: bool
-) -> None:
+def _set_result(r: Record, outcome: int, seat: int, card: int, truncated: bool) -> None:
     """Start the record of the vòng now ending (``game._result``): no Thế, no
     points, no payment; the caller fills what its outcome has."""
     r.vong_ended = True
@@ -787,7 +786,8 @@ def _splitmix64(x: np.uint64) -> np.uint64:
     z = x
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    out: np.uint64 = z ^ (z >> np.uint64(31))
+    return out
 
 
 @njit(cache=True, nogil=True)

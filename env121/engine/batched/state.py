@@ -5,8 +5,8 @@ tuples. Here game ``g`` is the record ``games[g]`` of a structured array whose
 fields (:data:`FIELDS`, declared once as data below) mirror the ``State`` fields
 of the same names: a variable-length tuple there is a fixed-size array here
 with its length beside it (``hands`` + ``n_free``, ``locked`` + ``n_locked``,
-``dead`` + ``n_dead`` ...), unused entries ``-1``; flags in arrays are ``uint8`` (numba's records hold no
-``bool`` arrays). numba kernels
+``dead`` + ``n_dead`` ...), unused entries ``-1``; flags in arrays are
+``uint8`` (numba's records hold no ``bool`` arrays). numba kernels
 (:mod:`env121.engine.batched.kernel`) read and write one game through its
 record (``r = games[g]; r.hands[seat, i]``), and numpy code reads one field of
 every game as a view (``games["scores"]`` is ``[B, 4]``).

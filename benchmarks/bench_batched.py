@@ -1,0 +1,155 @@
+"""The batched engine's figures of issue 15, side by side with its peers in one run.
+
+Usage (from the repository root)::
+
+    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S]
+
+Rows, all measured in this run; prints numbers, asserts nothing:
+
+* **reference engine** — uniform-random legal play on :mod:`env121.engine.game`,
+  decisions/s (:func:`benchmarks.bench_engine.bench_matches`, ``N`` one-ván
+  matches after a warm-up);
+* **RLCard Mahjong** — its game engine under uniform-random legal play
+  (:func:`benchmarks.bench_engine.bench_rlcard_mahjong`, ``12 N`` games);
+  skipped with the reason when ``rlcard`` is not installed;
+* **batched engine** — uniform-random legal play of ``B`` games at once in the
+  compiled loop ``BatchedEngine(B).play_random(steps, seed) -> decisions`` of
+  :mod:`env121.engine.batched`, after a warm-up call (its compilation);
+  "not available yet" while the package has no such loop;
+* **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
+  called from a compiled loop) and :meth:`Deal.from_seed
+  <env121.engine.deal.Deal.from_seed>`, deals/s;
+* **cold start** — seconds for ``import env121.engine.batched`` and then its
+  first deal, each in a fresh Python process: *cold* with numba's cache in an
+  empty directory (``NUMBA_CACHE_DIR``, so every kernel compiles), *warm* with
+  the cache that the cold process filled. numba compiles on a kernel's first
+  call, so the first deal is where compilation shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from numba import njit
+
+import env121.engine.batched
+from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
+from env121.engine.batched.rng import deal_into
+from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
+from env121.rules.config import RuleConfig
+
+_START_PROGRAM = """
+import time
+start = time.perf_counter()
+import env121.engine.batched
+from env121.engine.batched.rng import deal_from_seed
+imported = time.perf_counter()
+deal_from_seed(1, 0, 0, 0)
+print(imported - start, time.perf_counter() - imported)
+"""
+"""Prints the seconds of the import and of the first deal that follows it."""
+
+
+def bench_batched_random(batch: int, steps: int, seed: int) -> float | None:
+    """Decisions/s of the batched engine's compiled random play, or ``None``
+    while :mod:`env121.engine.batched` has no ``BatchedEngine.play_random``."""
+    engine_type = getattr(env121.engine.batched, "BatchedEngine", None)
+    if engine_type is None or not hasattr(engine_type, "play_random"):
+        return None
+    engine = engine_type(batch)
+    engine.play_random(1, seed)  # warm-up: compiles or loads the kernels
+    start = time.perf_counter()
+    decisions = engine.play_random(steps, seed)
+    return float(decisions) / (time.perf_counter() - start)
+
+
+@njit(cache=True, nogil=True)
+def _deal_many(first_seed: int, count: int) -> int:
+    """Deal ``count`` vòng of consecutive seeds; the sum of their Chỉ Điểm
+    (so that no deal can be left out)."""
+    hands = np.empty((NUM_SEATS, HAND_SIZE), dtype=np.int8)
+    an_si = np.empty(NUM_AN_SI, dtype=np.int8)
+    noc = np.empty(NOC_SIZE, dtype=np.int8)
+    total = 0
+    for k in range(count):
+        seed = np.uint64(first_seed + k)
+        total += deal_into(seed, np.uint64(k % 3), np.uint64(k % 12), k % 4, 0, hands, an_si, noc)
+    return total
+
+
+def bench_deals(count: int, seed: int) -> tuple[float, float]:
+    """(compiled deals/s, ``Deal.from_seed`` deals/s)."""
+    _deal_many(seed, 1)  # warm-up: compiles or loads the kernel
+    start = time.perf_counter()
+    _deal_many(seed, count)
+    compiled = count / (time.perf_counter() - start)
+    reference_count = max(count // 100, 1)
+    start = time.perf_counter()
+    for k in range(reference_count):
+        Deal.from_seed(seed + k, k % 3, k % 12, k % 4)
+    reference = reference_count / (time.perf_counter() - start)
+    return compiled, reference
+
+
+def start_seconds(cache_dir: str) -> tuple[float, float]:
+    """(import seconds, first-deal seconds) of a fresh process whose numba
+    cache is ``cache_dir``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run(
+        [sys.executable, "-c", _START_PROGRAM], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def main() -> None:
+    """Run every row and print one line each."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--van", type=int, default=10, help="one-ván matches of the reference")
+    parser.add_argument("--batch", type=int, default=1024, help="games of the batched engine")
+    parser.add_argument("--steps", type=int, default=200, help="steps of the batched engine")
+    parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
+    parser.add_argument("--seed", type=int, default=1000)
+    args = parser.parse_args()
+
+    bench_matches(2, args.seed - 2, RuleConfig())  # warm-up
+    per_s, _, n = bench_matches(args.van, args.seed, RuleConfig())
+    print(f"{'reference engine, random':<30} {per_s:>12,.0f} decisions/s  ({n} decisions)")
+
+    if importlib.util.find_spec("rlcard") is None:
+        print(f"{'peer: RLCard Mahjong, random':<30} skipped: rlcard is not installed")
+    else:
+        per_s, _ = bench_rlcard_mahjong(args.van * 12, args.seed)
+        print(f"{'peer: RLCard Mahjong, random':<30} {per_s:>12,.0f} decisions/s")
+
+    batched = bench_batched_random(args.batch, args.steps, args.seed)
+    name = f"batched engine, random, B={args.batch}"
+    if batched is None:
+        print(f"{name:<30} not available yet (env121.engine.batched has no BatchedEngine)")
+    else:
+        print(f"{name:<30} {batched:>12,.0f} decisions/s")
+
+    compiled, reference = bench_deals(args.deals, args.seed)
+    print(
+        f"{'deals: compiled / reference':<30} {compiled:>12,.0f} deals/s  "
+        f"Deal.from_seed {reference:,.0f} deals/s ({compiled / reference:.0f}x)"
+    )
+
+    with tempfile.TemporaryDirectory() as cache_dir:
+        cold = start_seconds(cache_dir)
+        warm = start_seconds(cache_dir)
+    for label, (imported, first_deal) in (("cold (empty cache)", cold), ("warm", warm)):
+        print(
+            f"{'start, ' + label:<30} {imported + first_deal:>12.2f} s  "
+            f"(import {imported:.2f} s, first deal {first_deal:.2f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -55,6 +55,8 @@ PHE_OF_SUITS = np.array(
 )
 """By ``(suit1 * 11 + suit2) * 11 + suit3``: the :class:`~env121.rules.groups.PheType` of
 three cards of these suits (a Phe depends on the suits alone)."""
+SUIT_IN_A_PHE = (PHE_OF_SUITS.reshape(NUM_SUITS, NUM_SUITS * NUM_SUITS) != 0).any(axis=1)
+"""Per suit: some Phe has a card of it (the regular suits)."""
 
 # -------------------------------------------------------- two-triple groups
 

@@ -1,0 +1,322 @@
+"""The score of a win, as a numba kernel: :func:`score_win` is
+:func:`env121.rules.scoring.score_valid_hand`.
+
+The result is a tuple of scalars, the arrangement is written to an array the
+caller owns, and sets are masks: a set of Thế has bit ``t`` for
+``tables.THE_IDS[t]``, the bonuses bit ``i`` for ``tables.BONUS_IDS[i]``.
+:func:`hand_score` turns the kernel's answer back into the reference's
+:class:`~env121.rules.scoring.HandScore`, for the tests and for Python callers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from numba import njit
+
+from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.search import search, sort_six
+from env121.rules.compiled.tables import (
+    BONUS_IDS,
+    CARD_BITS_UNFACED,
+    CARD_FIG,
+    CARD_SUIT,
+    FIGURE_IS_REGULAR,
+    INDICATOR_THES,
+    KIND_NONE,
+    LEFT_BIT,
+    NHAT_BAN_BIT,
+    NO_INDICATORS_MASK,
+    NUM_THES,
+    QUOC_SI_FAMILY_MASK,
+    QUOC_SI_INDEX,
+    RIGHT_BIT,
+    SITUATION_DEALER,
+    SITUATION_LAST_CARD,
+    SITUATION_SELF_DRAWN,
+    THE_AN_SI_NEEDED,
+    THE_IDS,
+    THE_SUPERSEDES,
+    THE_TIER,
+    THUONG_CARD_BITS,
+    THUONG_SITUATION,
+)
+from env121.rules.compiled.thes import (
+    clean_an_si_count,
+    is_triple,
+    matches,
+    pair,
+    pairwise_unrelated,
+    run_kind,
+)
+from env121.rules.config import DEFAULT_CONFIG, RuleConfig
+from env121.rules.scoring import HandScore
+
+Six = tuple[int, int, int, int, int, int]
+
+
+@njit(cache=True, nogil=True)
+def bonus_mask(
+    a: Six, left_figures: np.ndarray, dealer: bool, self_drawn: bool, last_card: bool
+) -> int:
+    """:func:`env121.rules.bonuses.thuongs_of` as a mask over ``BONUS_IDS``."""
+    common = -1
+    for i in range(6):
+        f = CARD_FIG[a[i]]
+        facing = LEFT_BIT if left_figures[f] == 1 else (RIGHT_BIT if FIGURE_IS_REGULAR[f] else 0)
+        common &= CARD_BITS_UNFACED[a[i]] | facing
+    situation = (
+        (SITUATION_DEALER if dealer else 0)
+        | (SITUATION_SELF_DRAWN if self_drawn else 0)
+        | (SITUATION_LAST_CARD if last_card else 0)
+    )
+    mask = 0
+    for b in range(THUONG_CARD_BITS.shape[0]):
+        if common & THUONG_CARD_BITS[b] or situation & THUONG_SITUATION[b]:
+            mask |= 1 << b
+    return mask
+
+
+@njit(cache=True, nogil=True)
+def _popcount(mask: int) -> int:
+    n = 0
+    while mask:
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _indicator_hits(a: Six, indicator: int) -> int:
+    """+1 if a card has the indicator's figure, +1 if a card has its suit."""
+    has_figure = False
+    has_suit = False
+    for i in range(6):
+        has_figure = has_figure or CARD_FIG[a[i]] == CARD_FIG[indicator]
+        has_suit = has_suit or CARD_SUIT[a[i]] == CARD_SUIT[indicator]
+    return (1 if has_figure else 0) + (1 if has_suit else 0)
+
+
+@njit(cache=True, nogil=True)
+def indicator_points(a: Six, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
+    """:func:`env121.rules.bonuses.indicator_points` of the Chỉ Điểm (none when
+    ``chi_diem < 0``) and the ``n_an_si`` revealed Ẩn Sĩ."""
+    points = 0 if chi_diem < 0 else _indicator_hits(a, chi_diem)
+    for k in range(n_an_si):
+        points += _indicator_hits(a, an_si[k])
+    return points
+
+
+@njit(cache=True, nogil=True)
+def select_best(found: int, indicators: int) -> int:
+    """:func:`env121.rules.thes.select_best` over the Thế of ``found``, each worth
+    its tier plus ``indicators`` (nothing for those the indicators do not count):
+    most points, then highest tier, minus the superseded, then the first listed."""
+    best_points = -1
+    best_tier = -1
+    for t in range(NUM_THES):
+        if found >> t & 1:
+            points = THE_TIER[t] + (0 if NO_INDICATORS_MASK >> t & 1 else indicators)
+            if points > best_points or (points == best_points and THE_TIER[t] > best_tier):
+                best_points = points
+                best_tier = THE_TIER[t]
+    kept = 0
+    superseded = 0
+    for t in range(NUM_THES):
+        if found >> t & 1 and THE_TIER[t] == best_tier:
+            points = THE_TIER[t] + (0 if NO_INDICATORS_MASK >> t & 1 else indicators)
+            if points == best_points:
+                kept |= 1 << t
+                superseded |= THE_SUPERSEDES[t]
+    kept &= ~superseded
+    for t in range(NUM_THES):
+        if kept >> t & 1:
+            return t
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def completed_shape(a: Six) -> int:
+    """:func:`env121.rules.thes.completed_shape`: the first completed-hand shape
+    (1-6) of spec §3 this order is, or 0."""
+    if is_triple(a[0], a[1], a[2]) and is_triple(a[3], a[4], a[5]):
+        return 1
+    tail_pair = pair(a[4], a[5]) != KIND_NONE
+    if pair(a[0], a[1]) != KIND_NONE and pair(a[2], a[3]) != KIND_NONE and tail_pair:
+        return 2
+    cung = run_kind(a, 4) != KIND_NONE
+    if cung and tail_pair:
+        return 3
+    if cung and is_triple(a[3], a[4], a[5]):
+        return 4
+    if run_kind(a, 5) != KIND_NONE and tail_pair:
+        return 5
+    if run_kind(a, 6) != KIND_NONE or pairwise_unrelated(a, 6):
+        return 6
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
+    """``scoring._achievable`` of the ascending six: the searched Thế plus the
+    indicator-decided Quốc Sĩ members the table allows."""
+    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
+    if found >> QUOC_SI_INDEX & 1:
+        clean = clean_an_si_count(h, chi_diem, an_si, n_an_si)
+        for n in range(INDICATOR_THES.shape[0]):
+            t = INDICATOR_THES[n]
+            if clean >= THE_AN_SI_NEEDED[t]:
+                found |= 1 << t
+    return found
+
+
+@njit(cache=True, nogil=True)
+def score_normal(
+    h: Six,
+    locked: bool,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    self_drawn: bool,
+    last_card: bool,
+    kc: KernelConfig,
+) -> tuple[bool, int, int, int, int, int]:
+    """:func:`score_win` of the ascending six of a normal hand, without the
+    arrangement: ``(valid, the_index, tier, points, bonus_mask, indicator_points)``."""
+    found = _achievable(h, kc, chi_diem, an_si, n_an_si)
+    if locked:
+        found &= ~QUOC_SI_FAMILY_MASK
+    if found == 0:
+        return False, -1, 0, 0, 0, 0
+    indicators = 0 if locked else indicator_points(h, chi_diem, an_si, n_an_si)
+    best = select_best(found, indicators)
+    counted = 0 if NO_INDICATORS_MASK >> best & 1 else indicators
+    bonuses = bonus_mask(h, kc.left_figures, dealer, self_drawn, last_card)
+    tier = THE_TIER[best]
+    return True, best, tier, tier + _popcount(bonuses) + counted, bonuses, counted
+
+
+@njit(cache=True, nogil=True)
+def score_nhat_ban(
+    a: Six,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    self_drawn: bool,
+    last_card: bool,
+    kc: KernelConfig,
+) -> tuple[bool, int, int, int, int, int]:
+    """:func:`score_win` of a Nhất Bản arrangement ``a`` with the card in its gap
+    (``scoring._score_nhat_ban``): only this order counts, indicators never do."""
+    candidates = _achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+    on_it = 0
+    for t in range(NUM_THES):
+        if candidates >> t & 1 and matches(
+            t, a, kc.left_figures, kc.phe_phe_same_suits, chi_diem, an_si, n_an_si
+        ):
+            on_it |= 1 << t
+    if on_it:
+        best = select_best(on_it, 0)
+        tier = THE_TIER[best]
+    elif completed_shape(a) > 0:
+        best, tier = -1, 0
+    else:
+        return False, -1, 0, 0, 0, 0
+    bonuses = bonus_mask(a, kc.left_figures, dealer, self_drawn, last_card) | NHAT_BAN_BIT
+    return True, best, tier, tier + _popcount(bonuses), bonuses, 0
+
+
+@njit(cache=True, nogil=True)
+def score_win(
+    six: np.ndarray,
+    locked: bool,
+    nhat_ban: bool,
+    chi_diem: int,
+    revealed_an_si: np.ndarray,
+    n_revealed: int,
+    dealer: bool,
+    self_drawn: bool,
+    last_card: bool,
+    kc: KernelConfig,
+    out_arrangement: np.ndarray,
+) -> tuple[bool, int, int, int, int, int]:
+    """:func:`env121.rules.scoring.score_valid_hand` of six cards.
+
+    ``six``: any order, or with ``nhat_ban`` the fixed arrangement with the card
+    in its gap (``locked`` is then ignored: Nhất Bản cannot be declared in Bội
+    ước). ``chi_diem``: the Chỉ Điểm, -1 when unknown; the first ``n_revealed``
+    of ``revealed_an_si`` are the revealed Ẩn Sĩ. Returns ``(valid, the_index,
+    tier, points, bonus_mask, indicator_points)``; ``the_index`` is -1 for a Nhất
+    Bản completed hand without a Thế. The scored order goes to
+    ``out_arrangement`` (6 entries; untouched when not valid).
+    """
+    if nhat_ban:
+        a = (six[0], six[1], six[2], six[3], six[4], six[5])
+        result = score_nhat_ban(
+            a, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
+        )
+        if result[0]:
+            for i in range(6):
+                out_arrangement[i] = a[i]
+        return result
+    h = sort_six(six)
+    valid, best, tier, points, bonuses, counted = score_normal(
+        h, locked, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
+    )
+    if not valid:
+        return False, -1, 0, 0, 0, 0
+    witness = h  # the indicator-decided members' witness: the quoc_si layout, as given
+    if THE_AN_SI_NEEDED[best] < 0:
+        _, witness = search(h, kc.left_figures, kc.phe_phe_same_suits, 1 << best)
+    for i in range(6):
+        out_arrangement[i] = witness[i]
+    return True, best, tier, points, bonuses, counted
+
+
+def hand_score(
+    cards: Sequence[int],
+    *,
+    chi_diem: int | None,
+    an_si: Iterable[int] = (),
+    locked: bool = False,
+    nhat_ban: bool = False,
+    dealer: bool = False,
+    self_drawn: bool = False,
+    last_card: bool = False,
+    config: RuleConfig = DEFAULT_CONFIG,
+    kc: KernelConfig | None = None,
+) -> HandScore | None:
+    """:func:`score_win` with :func:`env121.rules.scoring.score_valid_hand`'s
+    arguments and answer (a :class:`HandScore`, or ``None``), for Python callers.
+    The input must be valid as there (six distinct cards, indicators outside
+    them); ``kc`` saves making the kernel config of ``config`` again."""
+    revealed = np.zeros(4, dtype=np.int64)
+    given = list(an_si)
+    revealed[: len(given)] = given
+    arrangement = np.zeros(6, dtype=np.int64)
+    valid, the, tier, points, bonuses, indicators = score_win(
+        np.asarray(cards, dtype=np.int64),
+        locked,
+        nhat_ban,
+        -1 if chi_diem is None else chi_diem,
+        revealed,
+        len(given),
+        dealer,
+        self_drawn,
+        last_card,
+        kernel_config(config) if kc is None else kc,
+        arrangement,
+    )
+    if not valid:
+        return None
+    return HandScore(
+        the=THE_IDS[the] if the >= 0 else None,
+        tier=int(tier),
+        points=int(points),
+        bonuses=frozenset(b for i, b in enumerate(BONUS_IDS) if bonuses >> i & 1),
+        indicator_points=int(indicators),
+        arrangement=tuple(int(c) for c in arrangement),
+    )

@@ -1,0 +1,49 @@
+"""Cases for the differential tests of the compiled rules (``tests/rules/test_compiled_*.py``).
+
+* :data:`SCORING_CONFIGS` — every rule variant that changes a score: the
+  facing of the figures ([R-1]) and the literal Phe – Phe ([R-2]), alone and
+  together;
+* :func:`six_card_hands` — seeded six-card hands, half uniform, half from
+  small pools of figures and suits so that wins are frequent;
+* :func:`built_cases` — the table-driven cases of ``tests/rules/test_patterns.py``
+  (a positive and a negative case for every Thế, with their tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from env121.rules.cards import NUM_CARDS, NUM_FIGURES, NUM_SUITS
+from env121.rules.config import RuleConfig
+
+SCORING_CONFIGS: dict[str, RuleConfig] = {
+    "default": RuleConfig(),
+    "left_odd": RuleConfig(left_figures=frozenset({1, 3, 5, 7, 9})),
+    "left_even_same_suits": RuleConfig(
+        left_figures=frozenset({2, 4, 6, 8, 10}), phe_phe_same_suits=True
+    ),
+    "same_suits": RuleConfig(phe_phe_same_suits=True),
+}
+
+
+def pool_hand(rng: np.random.Generator, size: int) -> tuple[int, ...]:
+    """``size`` distinct cards from a pool of 1-4 figures by 2-6 suits (or all
+    cards when the pool is too small)."""
+    while True:
+        figures = rng.choice(NUM_FIGURES, int(rng.integers(1, 5)), replace=False)
+        suits = rng.choice(NUM_SUITS, int(rng.integers(2, 7)), replace=False)
+        pool = [int(NUM_SUITS * f + s) for f in figures for s in suits]
+        if len(pool) >= size:
+            return tuple(int(c) for c in rng.choice(pool, size, replace=False))
+
+
+def six_card_hands(seed: int, n: int) -> Iterator[tuple[int, ...]]:
+    """``n`` seeded six-card hands: even ones uniform, odd ones from a small pool."""
+    rng = np.random.default_rng(seed)
+    for i in range(n):
+        if i % 2 == 0:
+            yield tuple(int(c) for c in rng.choice(NUM_CARDS, 6, replace=False))
+        else:
+            yield pool_hand(rng, 6)

@@ -20,13 +20,13 @@ hands, Nhất Bản and Bội ước included (``tests/env/test_observation.py``
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
 from env121.engine.state import State
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig, kernel_config
-from env121.rules.compiled.win_table import win_points as compiled_win_points
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP
 
@@ -36,6 +36,15 @@ _NO_ARRANGEMENT = np.full(6, GAP, dtype=np.int64)
 @lru_cache(maxsize=16)
 def _kernel_config(config: RuleConfig) -> KernelConfig:
     return kernel_config(config)
+
+
+def _compiled_win_points() -> Any:
+    """The kernel, imported on first use: importing numba (and the scipy it
+    loads) takes about a second, which ``import env121`` and the commands that
+    never need a win table should not pay."""
+    from env121.rules.compiled.win_table import win_points as kernel
+
+    return kernel
 
 
 @lru_cache(maxsize=1 << 12)
@@ -64,7 +73,7 @@ def win_points(
     revealed = np.zeros(4, dtype=np.int64)
     revealed[: len(an_si)] = an_si
     out = np.zeros(NUM_CARDS, dtype=np.int16)
-    compiled_win_points(
+    _compiled_win_points()(
         five,
         len(cards) - n_locked,
         five[len(cards) - n_locked :],

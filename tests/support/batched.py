@@ -345,7 +345,7 @@ _MIRRORED = (
 def batched_snapshots(games: np.ndarray) -> list[tuple[object, ...]]:
     """:func:`snapshot` of every game of a batch (each field read once for all)."""
     f = {name: games[name].tolist() for name in _MIRRORED}
-    out = []
+    out: list[tuple[object, ...]] = []
     for g in range(len(games)):
 
         def rows(cards: str, counts: str, g: int = g) -> tuple[tuple[int, ...], ...]:

@@ -1,8 +1,9 @@
 """The compiled state machine: reset and step B matches of 121 held as game records.
 
 Every function here mirrors one of :mod:`env121.engine.game` on one game's
-record ``r`` (:mod:`env121.engine.batched.state`) (``_swap`` is ``game._swap``, ``_end_vong`` is ``game._end_vong``
-...), in the same order of effects and events, so that a batched match and a
+record ``r`` (:mod:`env121.engine.batched.state`): ``_swap`` is ``game._swap``,
+``_end_vong`` is ``game._end_vong`` ..., with the same effects and events in
+the same order, so that a batched match and a
 reference match of the same seed and actions agree at every step; the
 differential test (``tests/engine/test_batched_differential.py``) checks it.
 The rules themselves (wins, scores, Nhất Bản waits) are the compiled ports of
@@ -27,17 +28,9 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
-from env121.engine.batched._shims import (
-    PLACEMENT_ORDER,
-    has_nhat_ban_wait,
-    is_completed,
-    score_win,
-    waiting_gaps,
-    waiting_next_cards,
-)
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.rng import deal_into
 from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
@@ -70,7 +63,15 @@ from env121.engine.state import (
     Won,
 )
 from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.tables import THE_IDS
+from env121.rules.compiled.waits import (
+    PLACEMENT_ORDER,
+    has_nhat_ban_wait,
+    nhat_ban_wins,
+    waiting_gaps,
+    waiting_next_cards,
+)
 from env121.rules.compiled.wins import is_win, the_trang_eligible
 from env121.rules.payment import POINTS_PER_DIEM
 from env121.rules.thes import QUOC_SI_VO_SONG
@@ -119,7 +120,6 @@ _E_PAID = EVENT_CLASSES.index(Paid)
 _E_VAN_ENDED = EVENT_CLASSES.index(VanEnded)
 _E_MATCH_ENDED = EVENT_CLASSES.index(MatchEnded)
 
-_PARALLEL = False
 _NUM_SLOTS = PLACEMENT_ORDER.shape[0]
 
 Record = Any
@@ -132,7 +132,7 @@ Record = Any
 @njit(cache=True, nogil=True)
 def _push(r: Record, code: int) -> int:
     """Append an event row with ``code`` to the game's events; its index."""
-    e = r.n_events
+    e: int = r.n_events
     r.events[e, 0] = code
     r.n_events = e + 1
     return e
@@ -165,7 +165,7 @@ def _remove(row: np.ndarray, n: int, card: int) -> int:
 def current_player(r: Record) -> int:
     """The seat to act (``State.current_player``); -1 once the match is over."""
     phase = r.phase
-    if phase == _OFFER or phase == _THE_TRANG:
+    if phase in (_OFFER, _THE_TRANG):
         return int(r.ask_order[r.ask_pos])
     if phase == _GAME_OVER:
         return -1
@@ -216,10 +216,10 @@ def _win_six(r: Record, seat: int, six: np.ndarray) -> None:
 @njit(cache=True, nogil=True)
 def _win_valid(r: Record, seat: int, kc: KernelConfig) -> bool:
     """Whether Ù by ``seat`` on the card on offer is a valid win (``win_score`` is not None)."""
+    if r.nhat_ban[seat]:
+        return nhat_ban_wins(r.nb_arrangement[seat], r.offer_card)
     six = np.empty(_NUM_SLOTS, dtype=np.int64)
     _win_six(r, seat, six)
-    if r.nhat_ban[seat]:
-        return is_completed(six)
     return is_win(six, r.n_locked[seat] > 0, kc)
 
 
@@ -289,10 +289,10 @@ def compute_legal(r: Record, kc: KernelConfig) -> None:
 @njit(cache=True, nogil=True)
 def is_legal(r: Record, action: int) -> bool:
     """Whether ``action`` is one of the game's legal actions."""
+    found = False
     for i in range(r.n_legal):
-        if r.legal[i] == action:
-            return True
-    return False
+        found |= r.legal[i] == action
+    return found
 
 
 # -------------------------------------------------------------- the deal
@@ -370,7 +370,18 @@ def _new_match(r: Record, kc: KernelConfig) -> None:
         r.banked[s] = 0
         r.ranks[s] = 0
     r.match_end = -1
-    _start_vong(r, kc)
+    r.deal_pending = True
+    _deal_pending(r, kc)
+
+
+@njit(cache=True, nogil=True)
+def _deal_pending(r: Record, kc: KernelConfig) -> None:
+    """Deal the vòng :func:`_end_vong` left pending (again if its opening
+    ended it at once). In the reference ``_end_vong`` calls ``_start_vong``
+    itself; here the recursion is a loop, which numba's cache can load."""
+    while r.deal_pending:
+        r.deal_pending = False
+        _start_vong(r, kc)
 
 
 # ------------------------------------------------------------ transitions
@@ -528,7 +539,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
     nhat_ban = r.nhat_ban[seat] != 0
     arrangement = np.empty(_NUM_SLOTS, dtype=np.int64)
     valid, the, tier, points, bonus_mask, indicator_points = False, -1, 0, 0, 0, 0
-    if not nhat_ban or is_completed(six):
+    if not nhat_ban or nhat_ban_wins(r.nb_arrangement[seat], card):
         valid, the, tier, points, bonus_mask, indicator_points = score_win(
             six,
             r.n_locked[seat] > 0,
@@ -578,9 +589,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _set_result(
-    r: Record, outcome: int, seat: int, card: int, truncated: bool
-) -> None:
+def _set_result(r: Record, outcome: int, seat: int, card: int, truncated: bool) -> None:
     """Start the record of the vòng now ending (``game._result``): no Thế, no
     points, no payment; the caller fills what its outcome has."""
     r.vong_ended = True
@@ -606,7 +615,8 @@ def _set_result(
 
 @njit(cache=True, nogil=True)
 def _end_vong(r: Record, kc: KernelConfig) -> None:
-    """``game._end_vong``: pay (§7), then end the match or deal the next vòng."""
+    """``game._end_vong``: pay (§7), then end the match or leave the next vòng
+    to be dealt (``deal_pending``: the caller's :func:`_deal_pending`)."""
     paid = False
     for s in range(NUM_SEATS):
         delta = r.res_payments[s]
@@ -641,7 +651,7 @@ def _end_vong(r: Record, kc: KernelConfig) -> None:
     else:
         r.vong += 1
     r.dealer = (r.dealer + 1) % NUM_SEATS
-    _start_vong(r, kc)
+    r.deal_pending = True
 
 
 @njit(cache=True, nogil=True)
@@ -693,12 +703,14 @@ def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
         r.phase = _NB_PLACE
     elif phase == _NB_PLACE:
         _nb_place(r, seat, action - CARD_BASE)
+    _deal_pending(r, kc)
     cap = kc.max_actions_per_vong
     if cap > 0 and r.vong_actions >= cap and r.phase != _GAME_OVER:
         e = _push(r, _E_DRAWN)
         r.events[e, 1] = 1
         _set_result(r, _DRAW, -1, -1, True)
         _end_vong(r, kc)
+        _deal_pending(r, kc)
     if r.phase == _GAME_OVER:
         r.terminated = True
         r.final_seed = r.seed
@@ -714,14 +726,18 @@ def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
 
 
 # ---------------------------------------------------------- batch entries
+# Each takes a slice of the batch (``games[lo:hi]``): the engine spreads the
+# slices over threads (the kernels release the GIL). ``stride`` is the number
+# of games in the whole batch (the auto-reset's seed step), ``first`` the
+# slice's first game.
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
+@njit(cache=True, nogil=True)
 def reset_games(games: np.ndarray, kc: KernelConfig) -> None:
     """Start every game's match from its ``seed``, ``rotation`` and first deal
     (``game.new_game``); the outputs of the last step are cleared, the events
     are the opening ones."""
-    for g in prange(games.shape[0]):
+    for g in range(games.shape[0]):
         r = games[g]
         r.n_events = 0
         r.terminated = False
@@ -733,23 +749,26 @@ def reset_games(games: np.ndarray, kc: KernelConfig) -> None:
         compute_legal(r, kc)
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
-def step_games(games: np.ndarray, kc: KernelConfig, actions: np.ndarray) -> int:
-    """Apply ``actions[g]`` in every game ``g``. Returns -1, or the first game
-    whose action is not legal (then no game is changed)."""
-    num_games = games.shape[0]
-    for g in range(num_games):
+@njit(cache=True, nogil=True)
+def first_illegal(games: np.ndarray, actions: np.ndarray) -> int:
+    """The first game whose action is not legal, or -1."""
+    for g in range(games.shape[0]):
         if not is_legal(games[g], actions[g]):
             return g
-    for g in prange(num_games):
-        _apply(games[g], actions[g], num_games, kc)
     return -1
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
+@njit(cache=True, nogil=True)
+def step_games(games: np.ndarray, kc: KernelConfig, actions: np.ndarray, stride: int) -> None:
+    """Apply ``actions[g]``, legal, in every game ``g``."""
+    for g in range(games.shape[0]):
+        _apply(games[g], actions[g], stride, kc)
+
+
+@njit(cache=True, nogil=True)
 def fill_legal_mask(games: np.ndarray, mask: np.ndarray) -> None:
     """``mask[g, a]`` = 1 where action ``a`` is legal in game ``g``, else 0."""
-    for g in prange(games.shape[0]):
+    for g in range(games.shape[0]):
         r = games[g]
         mask[g, :] = 0
         for i in range(r.n_legal):
@@ -767,22 +786,24 @@ def _splitmix64(x: np.uint64) -> np.uint64:
     z = x
     z = (z ^ (z >> np.uint64(30))) * _MIX1
     z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    out: np.uint64 = z ^ (z >> np.uint64(31))
+    return out
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
-def play_random(games: np.ndarray, kc: KernelConfig, steps: int, rng_seed: int) -> None:
+@njit(cache=True, nogil=True)
+def play_random(
+    games: np.ndarray, kc: KernelConfig, steps: int, rng_seed: int, first: int, stride: int
+) -> None:
     """``steps`` uniformly random legal actions in every game (auto-reset
-    included); game ``g`` draws from SplitMix64 seeded by (``rng_seed``, g), so
-    the play does not depend on how games are spread over threads."""
-    num_games = games.shape[0]
-    for g in prange(num_games):
+    included). Game ``first + g`` draws from SplitMix64 seeded by (``rng_seed``,
+    its index), so the play does not depend on how the batch is sliced."""
+    for g in range(games.shape[0]):
         r = games[g]
-        x = _splitmix64(np.uint64(rng_seed) * _GOLDEN + np.uint64(g))
+        x = _splitmix64(np.uint64(rng_seed) * _GOLDEN + np.uint64(first + g))
         for _ in range(steps):
             x += _GOLDEN
             pick = _splitmix64(x) % np.uint64(r.n_legal)
-            _apply(r, np.int64(r.legal[pick]), num_games, kc)
+            _apply(r, np.int64(r.legal[pick]), stride, kc)
 
 
 __all__ = [
@@ -790,6 +811,7 @@ __all__ = [
     "compute_legal",
     "current_player",
     "fill_legal_mask",
+    "first_illegal",
     "is_legal",
     "play_random",
     "reset_games",

@@ -5,8 +5,8 @@ tuples. Here game ``g`` is the record ``games[g]`` of a structured array whose
 fields (:data:`FIELDS`, declared once as data below) mirror the ``State`` fields
 of the same names: a variable-length tuple there is a fixed-size array here
 with its length beside it (``hands`` + ``n_free``, ``locked`` + ``n_locked``,
-``dead`` + ``n_dead`` ...), unused entries ``-1``; flags in arrays are ``uint8`` (numba's records hold no
-``bool`` arrays). numba kernels
+``dead`` + ``n_dead`` ...), unused entries ``-1``; flags in arrays are
+``uint8`` (numba's records hold no ``bool`` arrays). numba kernels
 (:mod:`env121.engine.batched.kernel`) read and write one game through its
 record (``r = games[g]; r.hands[seat, i]``), and numpy code reads one field of
 every game as a view (``games["scores"]`` is ``[B, 4]``).
@@ -121,6 +121,7 @@ FIELDS: tuple[Field, ...] = (
     Field("n_placed", _INT, (), 0, "cards in nb_placed"),
     # bookkeeping
     Field("vong_actions", _INT, (), 0, "actions taken in this vòng"),
+    Field("deal_pending", _BOOL, (), 0, "a vòng ended and the next is to be dealt (in-step)"),
     Field("match_end", _INT, (), -1, "index into MATCH_ENDS; -1 while played"),
     Field("ranks", _INT, _SEATS, 0, "final ranks once the match is over"),
     # the seat to act

@@ -37,7 +37,9 @@ numba may use: ``numba.set_num_threads``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -46,6 +48,7 @@ from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.batched.kernel import (
     EVENT_CLASSES,
     fill_legal_mask,
+    first_illegal,
     play_random,
     reset_games,
     step_games,
@@ -85,6 +88,9 @@ from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 
 _TRIM_EVERY = 1024
 """Steps between two looks at which recorded actions no record needs any more."""
+MIN_GAMES_PER_THREAD = 64
+"""Fewer games than this per thread are stepped by fewer threads (waking a
+thread costs more than stepping a few games)."""
 
 
 class StepResult(NamedTuple):
@@ -114,10 +120,16 @@ class BatchedEngine:
     """``num_games`` matches under one :class:`~env121.rules.config.RuleConfig`,
     dealt at once from seeds ``0 .. num_games - 1`` (:meth:`reset` picks others)."""
 
-    def __init__(self, num_games: int, config: RuleConfig | None = None) -> None:
+    def __init__(
+        self, num_games: int, config: RuleConfig | None = None, *, threads: int | None = None
+    ) -> None:
         config = DEFAULT_CONFIG if config is None else config
         if not isinstance(config, RuleConfig):
             raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
+        if threads is None:
+            threads = os.cpu_count() or 1
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads={threads!r} is not valid: expected a positive int or None")
         self.config = config
         self.kernel_config = kernel_config(config)
         self.games = allocate(num_games)
@@ -131,6 +143,10 @@ class BatchedEngine:
         self._base = 0
         self._start = np.full(num_games, -1, dtype=np.int64)
         self._final_span = np.full((num_games, 2), -1, dtype=np.int64)
+        used = max(1, min(threads, num_games // MIN_GAMES_PER_THREAD))
+        bounds = [num_games * i // used for i in range(used + 1)]
+        self._slices = [slice(lo, hi) for lo, hi in zip(bounds, bounds[1:], strict=False)]
+        self._pool = ThreadPoolExecutor(used) if used > 1 else None
         self.reset(np.arange(num_games))
 
     # ------------------------------------------------------------ playing
@@ -172,7 +188,7 @@ class BatchedEngine:
         self._base = 0
         self._start[:] = 0
         self._final_span[:] = -1
-        reset_games(games, self.kernel_config)
+        self._each(lambda part: reset_games(games[part], self.kernel_config))
         return self.to_act
 
     def step(self, actions: Sequence[int] | np.ndarray) -> StepResult:
@@ -190,9 +206,10 @@ class BatchedEngine:
             )
         played = array.astype(np.int64)
         games = self.games
-        bad = step_games(games, self.kernel_config, played)
+        bad = first_illegal(games, played)
         if bad >= 0:
             raise self._illegal(bad, int(played[bad]))
+        self._each(lambda part: step_games(games[part], self.kernel_config, played[part], b))
         now = self._base + len(self._history)
         self._history.append(played.astype(np.int16))
         terminated = games["terminated"]
@@ -218,7 +235,12 @@ class BatchedEngine:
             raise ValueError(f"steps={steps!r} is not valid: expected a non-negative int")
         if isinstance(rng_seed, bool) or not isinstance(rng_seed, int) or rng_seed < 0:
             raise ValueError(f"rng_seed={rng_seed!r} is not valid: expected a non-negative int")
-        play_random(self.games, self.kernel_config, steps, rng_seed)
+        games, b = self.games, self.num_games
+        self._each(
+            lambda part: play_random(
+                games[part], self.kernel_config, steps, rng_seed, part.start, b
+            )
+        )
         self._start[:] = -1
         self._final_span[:] = -1
         self._history = []
@@ -255,15 +277,15 @@ class BatchedEngine:
 
     def final_info(self, g: int) -> FinalInfo | None:
         """How game ``g``'s last finished match ended (None before the first)."""
-        games = self.games
-        if st.final_match_end[g] < 0:
+        r = self.games[g]
+        if r["final_match_end"] < 0:
             return None
         return FinalInfo(
-            int(st.final_seed[g]),
-            MATCH_ENDS[st.final_match_end[g]],
-            tuple(st.final_scores[g].tolist()),
-            tuple(st.final_standings[g].tolist()),
-            tuple(st.final_ranks[g].tolist()),
+            int(r["final_seed"]),
+            MATCH_ENDS[r["final_match_end"]],
+            tuple(r["final_scores"].tolist()),
+            tuple(r["final_standings"].tolist()),
+            tuple(r["final_ranks"].tolist()),
         )
 
     def record(self, g: int) -> dict[str, Any]:
@@ -284,6 +306,14 @@ class BatchedEngine:
         return self._record(g, info.seed, self._final_first_deals[g], start, end)
 
     # ------------------------------------------------------------ helpers
+
+    def _each(self, run: Callable[[slice], None]) -> None:
+        """``run`` on each slice of the batch, the slices on their own threads."""
+        if self._pool is None:
+            run(self._slices[0])
+        else:
+            for _ in self._pool.map(run, self._slices):
+                pass
 
     def _record(
         self, g: int, seed: int, first_deal: Deal | None, start: int, end: int

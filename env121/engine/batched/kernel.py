@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any, get_args
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.batched.rng import deal_into
@@ -119,7 +119,6 @@ _E_PAID = EVENT_CLASSES.index(Paid)
 _E_VAN_ENDED = EVENT_CLASSES.index(VanEnded)
 _E_MATCH_ENDED = EVENT_CLASSES.index(MatchEnded)
 
-_PARALLEL = False
 _NUM_SLOTS = PLACEMENT_ORDER.shape[0]
 
 Record = Any
@@ -728,14 +727,18 @@ def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
 
 
 # ---------------------------------------------------------- batch entries
+# Each takes a slice of the batch (``games[lo:hi]``): the engine spreads the
+# slices over threads (the kernels release the GIL). ``stride`` is the number
+# of games in the whole batch (the auto-reset's seed step), ``first`` the
+# slice's first game.
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
+@njit(cache=True, nogil=True)
 def reset_games(games: np.ndarray, kc: KernelConfig) -> None:
     """Start every game's match from its ``seed``, ``rotation`` and first deal
     (``game.new_game``); the outputs of the last step are cleared, the events
     are the opening ones."""
-    for g in prange(games.shape[0]):
+    for g in range(games.shape[0]):
         r = games[g]
         r.n_events = 0
         r.terminated = False
@@ -747,23 +750,26 @@ def reset_games(games: np.ndarray, kc: KernelConfig) -> None:
         compute_legal(r, kc)
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
-def step_games(games: np.ndarray, kc: KernelConfig, actions: np.ndarray) -> int:
-    """Apply ``actions[g]`` in every game ``g``. Returns -1, or the first game
-    whose action is not legal (then no game is changed)."""
-    num_games = games.shape[0]
-    for g in range(num_games):
+@njit(cache=True, nogil=True)
+def first_illegal(games: np.ndarray, actions: np.ndarray) -> int:
+    """The first game whose action is not legal, or -1."""
+    for g in range(games.shape[0]):
         if not is_legal(games[g], actions[g]):
             return g
-    for g in prange(num_games):
-        _apply(games[g], actions[g], num_games, kc)
     return -1
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
+@njit(cache=True, nogil=True)
+def step_games(games: np.ndarray, kc: KernelConfig, actions: np.ndarray, stride: int) -> None:
+    """Apply ``actions[g]``, legal, in every game ``g``."""
+    for g in range(games.shape[0]):
+        _apply(games[g], actions[g], stride, kc)
+
+
+@njit(cache=True, nogil=True)
 def fill_legal_mask(games: np.ndarray, mask: np.ndarray) -> None:
     """``mask[g, a]`` = 1 where action ``a`` is legal in game ``g``, else 0."""
-    for g in prange(games.shape[0]):
+    for g in range(games.shape[0]):
         r = games[g]
         mask[g, :] = 0
         for i in range(r.n_legal):
@@ -784,19 +790,20 @@ def _splitmix64(x: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, nogil=True, parallel=_PARALLEL)
-def play_random(games: np.ndarray, kc: KernelConfig, steps: int, rng_seed: int) -> None:
+@njit(cache=True, nogil=True)
+def play_random(
+    games: np.ndarray, kc: KernelConfig, steps: int, rng_seed: int, first: int, stride: int
+) -> None:
     """``steps`` uniformly random legal actions in every game (auto-reset
-    included); game ``g`` draws from SplitMix64 seeded by (``rng_seed``, g), so
-    the play does not depend on how games are spread over threads."""
-    num_games = games.shape[0]
-    for g in prange(num_games):
+    included). Game ``first + g`` draws from SplitMix64 seeded by (``rng_seed``,
+    its index), so the play does not depend on how the batch is sliced."""
+    for g in range(games.shape[0]):
         r = games[g]
-        x = _splitmix64(np.uint64(rng_seed) * _GOLDEN + np.uint64(g))
+        x = _splitmix64(np.uint64(rng_seed) * _GOLDEN + np.uint64(first + g))
         for _ in range(steps):
             x += _GOLDEN
             pick = _splitmix64(x) % np.uint64(r.n_legal)
-            _apply(r, np.int64(r.legal[pick]), num_games, kc)
+            _apply(r, np.int64(r.legal[pick]), stride, kc)
 
 
 __all__ = [
@@ -804,6 +811,7 @@ __all__ = [
     "compute_legal",
     "current_player",
     "fill_legal_mask",
+    "first_illegal",
     "is_legal",
     "play_random",
     "reset_games",

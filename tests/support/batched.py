@@ -1,0 +1,535 @@
+"""Lock-step differential play of the batched engine against the reference engine.
+
+:func:`lockstep` plays B games at once in a
+:class:`~env121.engine.batched.BatchedEngine` and B reference matches
+(:func:`env121.engine.game.new_game` of the same seeds), choosing each action
+with a policy from the reference's legal actions, and compares at every step:
+
+* the seat to act, the legal actions and the legal-action mask;
+* the step's events, rebuilt as reference :class:`~env121.engine.state.Event`
+  objects, with ``==`` and class by class (Won carries the vòng's result);
+* the last vòng's :class:`~env121.engine.state.VongResult`, the rewards (the
+  AEC env's points rewards: payments / 100), ``terminated``;
+* the whole state: hands, locked and known cards, Nọc, dead cards, the card
+  on offer and who is asked, Nhất Bản arrangements, scores, ván, vòng, dealer;
+* at the end of a match its final standings and ranks, and its record
+  (:meth:`~env121.engine.batched.BatchedEngine.final_record`) replayed on the
+  reference engine; the next match (auto-reset, seed + B) is followed on.
+
+Policies (:data:`POLICIES`) steer random play towards the paths uniform play
+rarely takes, scripted deals (:class:`Scenario`) force the rarest, and
+:data:`CASES` pairs them with the rule variants (:data:`VARIANTS`).
+:class:`Tally` counts vòng, steps and differences, and which paths were
+taken (:data:`RARE_PATHS`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from env121.engine.actions import CARD_BASE, NHAT_BAN, PASS, THE_TRANG, U
+from env121.rules.cards import NUM_CARDS
+from env121.engine.batched import BatchedEngine
+from env121.engine.batched.state import PHASES
+from env121.engine.deal import Deal
+from env121.engine.game import apply, legal_actions, new_game, swap_kind
+from env121.engine.records import replay
+from env121.engine.scripted import play_moves
+from env121.engine.state import (
+    NUM_SEATS,
+    Drawn,
+    Event,
+    MatchEnded,
+    Outcome,
+    State,
+    SwapKind,
+    Swapped,
+)
+from env121.rules.config import RuleConfig
+from env121.rules.payment import POINTS_PER_DIEM
+
+VARIANTS: dict[str, RuleConfig] = {
+    "default": RuleConfig(),
+    "left_odd": RuleConfig(left_figures=frozenset({1, 3, 5, 7, 9})),
+    "same_suits": RuleConfig(phe_phe_same_suits=True),
+    "no_wait_rule": RuleConfig(nhat_ban_requires_wait=False),
+    "den": RuleConfig(mask_invalid_win=False),
+    "hundreds": RuleConfig(payment_rounding="hundreds"),
+    "two_van": RuleConfig(num_van=2),
+    "four_van_carry": RuleConfig(num_van=4, carry_scores=True),
+    "busts": RuleConfig(num_van=4, carry_scores=True, starting_points=300),
+    "cap_30": RuleConfig(max_actions_per_vong=30),
+    "unlimited": RuleConfig(max_actions_per_vong=None),
+    "format_1": RuleConfig(the_trang_asks_every_seat=False),
+    "mixed": RuleConfig(
+        left_figures=frozenset({2, 4, 6, 8, 10}),
+        phe_phe_same_suits=True,
+        nhat_ban_requires_wait=False,
+        mask_invalid_win=False,
+        payment_rounding="hundreds",
+        num_van=2,
+        starting_points=1000,
+        max_actions_per_vong=80,
+        the_trang_asks_every_seat=False,
+    ),
+    "mixed_carry": RuleConfig(
+        left_figures=frozenset({1, 2, 3, 9, 10}),
+        mask_invalid_win=False,
+        num_van=4,
+        starting_points=500,
+        carry_scores=True,
+        max_actions_per_vong=12,
+    ),
+}
+"""Every RuleConfig field at a non-default value at least once, and combinations."""
+
+Policy = Callable[[State, list[int], np.random.Generator], int]
+
+
+def uniform(state: State, legal: list[int], rng: np.random.Generator) -> int:
+    """Uniformly random among the legal actions."""
+    return legal[int(rng.integers(len(legal)))]
+
+
+def eager(state: State, legal: list[int], rng: np.random.Generator) -> int:
+    """Declares whatever it may (Ù, Thế trắng, Nhất Bản) and steals when it can:
+    Cướp twice and Nhất Bản wins come often. Under ``mask_invalid_win=False``
+    Ù is always legal, so it is taken only half the time (Đền then too)."""
+    for wanted in (THE_TRANG, NHAT_BAN):
+        if wanted in legal:
+            return wanted
+    if U in legal and (state.config.mask_invalid_win or rng.random() < 0.05):
+        return U
+    swaps = [a for a in legal if a < CARD_BASE + NUM_CARDS]
+    if swaps and swap_kind(state, state.current_player) == SwapKind.CUOP and rng.random() < 0.7:
+        return swaps[int(rng.integers(len(swaps)))]
+    return uniform(state, legal, rng)
+
+
+def nhat_ban_waiter(state: State, legal: list[int], rng: np.random.Generator) -> int:
+    """Declares Nhất Bản whenever it may and waits: only a Nhất Bản hand says Ù,
+    the others mostly pass, so the declarers' waits get long to be filled."""
+    if NHAT_BAN in legal:
+        return NHAT_BAN
+    if U in legal and state.nhat_ban[state.current_player]:
+        return U
+    if PASS in legal and rng.random() < 0.9:
+        return PASS
+    return uniform(state, [a for a in legal if a != U] or legal, rng)
+
+
+def passive(state: State, legal: list[int], rng: np.random.Generator) -> int:
+    """Wins when it can, otherwise mostly passes: the Nọc runs out (draws,
+    Kết chung, dead cards)."""
+    if U in legal and (state.config.mask_invalid_win or rng.random() < 0.02):
+        return U
+    if PASS in legal and rng.random() < 0.93:
+        return PASS
+    return uniform(state, legal, rng)
+
+
+def last_card(state: State, legal: list[int], rng: np.random.Generator) -> int:
+    """Passes on everything (Thế trắng, Nhất Bản, every card) and says Ù only on
+    the last card of the Nọc: the vòng runs to its end, a draw or Kết chung."""
+    if U in legal and state.noc_left == 0:
+        return U
+    return PASS if PASS in legal else uniform(state, legal, rng)
+
+
+POLICIES: dict[str, Policy] = {
+    "uniform": uniform,
+    "eager": eager,
+    "passive": passive,
+    "nhat_ban_waiter": nhat_ban_waiter,
+    "last_card": last_card,
+}
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scripted first vòng: its deal and the moves that lead to a rare event
+    (in the notation of :mod:`env121.engine.scripted`); a policy plays on."""
+
+    hands: tuple[str, str, str, str]
+    chi_diem: str
+    an_si: str
+    moves: str
+    noc_top: str = ""
+    noc_bottom: str = ""
+
+    def deal(self) -> Deal:
+        """The first vòng's deal."""
+        return Deal.from_notation(
+            self.hands, self.chi_diem, self.an_si, self.noc_top, self.noc_bottom
+        )
+
+    def actions(self, config: RuleConfig) -> list[int]:
+        """The scripted moves as action ids (played on the reference)."""
+        state = new_game(0, config, first_deal=self.deal())
+        return play_moves(state, self.moves).actions
+
+
+_EVERY_SEAT_PASSES = "S0 PASS, S1 PASS, S2 PASS, S3 PASS"
+_PAIRS = (
+    "CRE/KY CRE/ED GEN/KY GEN/ED INS/KY",
+    "INS/ED MER/KY MER/ED GEI/KY GEI/ED",
+    "DAN/KY DAN/ED MON/KY MON/ED MUS/KY",
+    "MUS/ED NIN/KY NIN/ED ASA/KY ASA/ED",
+)
+QUOC_SI_VO_SONG = Scenario(
+    (
+        "CRE/ED GEN/KY INS/KY INS/ED MER/KY",
+        "CRE/KY GEN/ED INS/FR MER/FB GEI/FP",
+        "DAN/KY DAN/ED MON/KY MON/ED MUS/KY",
+        "DAN/BR NIN/KY NIN/ED ASA/KY ASA/ED",
+    ),
+    "MON/BB",
+    "MUS/BP NIN/LR ASA/LB PRI/LP",
+    f"{_EVERY_SEAT_PASSES}, S0 PASS, S1 PASS, S2 CARD(DAN/KY), S3 PASS, S0 PASS, S1 PASS, "
+    "S3 PASS, S0 PASS, S1 PASS, S2 CARD(DAN/ED), S3 PASS, S0 PASS, S1 PASS, "
+    "S3 PASS, S0 PASS, S1 PASS, S2 PASS, "
+    "S0 PASS, S1 PASS, S2 PASS, S3 CARD(NIN/KY), S0 PASS, S1 PASS, S2 PASS, "
+    "S0 PASS, S1 PASS, S2 PASS, S3 CARD(DAN/BR), S0 PASS, S1 U",
+    noc_top="PRI/BB MUS/LR PRI/BP PRI/LR PRI/FR",
+)
+"""S1 wins the match with Quốc Sĩ Vô Song once S2 and S3 have turned the four Ẩn Sĩ
+(``tests/engine/test_rules.py``)."""
+NHAT_BAN_ON_THE_LAST_CARD = Scenario(
+    (_PAIRS[0], "GEN/FR GEN/FB GEN/BR MON/LB ASA/BP", _PAIRS[2], _PAIRS[3]),
+    "GEN/LP",
+    "PRI/ED CRE/FR CRE/FB CRE/FP",
+    f"{_EVERY_SEAT_PASSES}, S0 PASS, S1 CARD(ASA/BP), S1 NHAT_BAN, S1 NB_GAP(5), "
+    "S1 CARD(GEN/FR), S1 CARD(GEN/FB), S1 CARD(GEN/BR), S1 CARD(MON/LB), S1 CARD(MON/LP)",
+    noc_top="MON/LP",
+    noc_bottom="MON/LR",
+)
+"""S1 declares Nhất Bản after a Lấy and can win on the Nọc's last card, MON/LR."""
+THE_TRANG = Scenario(
+    (_PAIRS[0], _PAIRS[1], "GEN/FR INS/FB MER/FP GEI/BR DAN/BB", _PAIRS[3]),
+    "PRI/KY",
+    "PRI/ED CRE/FR CRE/FB CRE/FP",
+    "",
+)
+"""S2's five cards are pairwise unrelated and regular: Thế trắng for the taking."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One lock-step run: a rule variant, a policy, how long, and the rare
+    paths it must take (so the test fails if play stops reaching them)."""
+
+    config: RuleConfig
+    policy: str
+    steps: int = 150
+    expects: tuple[str, ...] = ()
+    scenario: Scenario | None = None
+
+
+CASES: dict[str, Case] = {
+    "default-uniform": Case(VARIANTS["default"], "uniform"),
+    "default-last_card": Case(VARIANTS["default"], "last_card", 420, ("draw:empty_noc",)),
+    "left_odd-eager": Case(VARIANTS["left_odd"], "eager", expects=("swap:cuop_twice",)),
+    "same_suits-nhat_ban": Case(VARIANTS["same_suits"], "nhat_ban_waiter", 300, ("win:nhat_ban",)),
+    "no_wait_rule-nhat_ban": Case(
+        VARIANTS["no_wait_rule"], "nhat_ban_waiter", 300, ("event:NhatBanArranged",)
+    ),
+    "no_wait_rule-uniform": Case(VARIANTS["no_wait_rule"], "uniform"),
+    "den-uniform": Case(VARIANTS["den"], "uniform", expects=("outcome:den",)),
+    "hundreds-eager": Case(VARIANTS["hundreds"], "eager", expects=("swap:cuop_no_an_si_left",)),
+    "two_van-passive": Case(VARIANTS["two_van"], "passive"),
+    "four_van_carry-uniform": Case(VARIANTS["four_van_carry"], "uniform"),
+    "busts-eager": Case(VARIANTS["busts"], "eager", expects=("end:bust",)),
+    "cap_30-passive": Case(
+        VARIANTS["cap_30"], "passive", 200, ("draw:truncated", "end:completed")
+    ),
+    "unlimited-uniform": Case(VARIANTS["unlimited"], "uniform"),
+    "format_1-eager": Case(VARIANTS["format_1"], "eager"),
+    "mixed-uniform": Case(VARIANTS["mixed"], "uniform", expects=("outcome:den",)),
+    "mixed_carry-uniform": Case(VARIANTS["mixed_carry"], "uniform", expects=("event:VanEnded",)),
+    "quoc_si_vo_song": Case(
+        VARIANTS["default"], "uniform", 60, ("end:quoc_si_vo_song",), QUOC_SI_VO_SONG
+    ),
+    "nhat_ban_on_the_last_card": Case(
+        VARIANTS["default"], "last_card", 420, ("win:nhat_ban", "win:ket_chung"),
+        NHAT_BAN_ON_THE_LAST_CARD,
+    ),  # fmt: skip
+    "the_trang": Case(VARIANTS["default"], "eager", 40, ("outcome:the_trang",), THE_TRANG),
+    "the_trang-format_1": Case(
+        VARIANTS["format_1"], "eager", 40, ("outcome:the_trang",), THE_TRANG
+    ),
+}
+"""Every rule variant under the policies that reach its rare paths, and the scenarios."""
+
+
+RARE_PATHS = (
+    "outcome:the_trang",
+    "outcome:den",
+    "draw:truncated",
+    "draw:empty_noc",
+    "win:nhat_ban",
+    "win:ket_chung",
+    "swap:cuop_twice",
+    "swap:cuop_no_an_si_left",
+    "end:bust",
+    "end:completed",
+    "end:quoc_si_vo_song",
+    "event:VanEnded",
+    "event:NhatBanArranged",
+)
+"""Paths random play seldom takes; :data:`CASES` expects each somewhere."""
+
+
+@dataclass
+class Tally:
+    """What lock-step play covered, and every difference it found."""
+
+    vong: int = 0
+    steps: int = 0
+    matches: int = 0
+    records_replayed: int = 0
+    differences: list[str] = field(default_factory=list)
+    paths: Counter[str] = field(default_factory=Counter)
+
+    def add(self, other: Tally) -> None:
+        """Add ``other``'s counts to these."""
+        self.vong += other.vong
+        self.steps += other.steps
+        self.matches += other.matches
+        self.records_replayed += other.records_replayed
+        self.differences += other.differences
+        self.paths.update(other.paths)
+
+
+SNAPSHOT_FIELDS = (
+    "phase", "van", "vong", "dealer", "scores", "van_start", "banked", "hands", "locked",
+    "known", "chi_diem", "an_si", "an_si_revealed", "noc", "noc_pos", "dead", "offer_card",
+    "offer_exposer", "offer_flipped", "ask_order", "ask_pos", "nhat_ban", "nb_arrangement",
+    "nb_gap", "nb_placed", "vong_actions",
+)  # fmt: skip
+
+
+def _state_difference(mine: tuple[object, ...], theirs: tuple[object, ...]) -> str:
+    """The first state field that differs, both ways."""
+    for name, a, b in zip(SNAPSHOT_FIELDS, mine, theirs, strict=True):
+        if a != b:
+            return f"state field {name}: {a!r} != {b!r}"
+    return "state"
+
+
+def snapshot(state: State) -> tuple[object, ...]:
+    """Every field of a reference state the batched engine mirrors."""
+    return (
+        state.phase, state.van, state.vong, state.dealer, state.scores, state.van_start,
+        state.banked, state.hands, state.locked, state.known, state.chi_diem, state.an_si,
+        state.an_si_revealed, state.noc, state.noc_pos, state.dead, state.offer_card,
+        state.offer_exposer, state.offer_flipped, state.ask_order, state.ask_pos,
+        state.nhat_ban, state.nb_arrangement, state.nb_gap, state.nb_placed,
+        state.vong_actions,
+    )  # fmt: skip
+
+
+def batched_snapshot(engine: BatchedEngine, g: int) -> tuple[object, ...]:
+    """:func:`snapshot` of game ``g`` of the batched engine."""
+    r = engine.games[g]
+
+    def rows(cards: np.ndarray, counts: np.ndarray) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(cards[s, : counts[s]].tolist()) for s in range(NUM_SEATS))
+
+    arrangements = tuple(
+        tuple(row.tolist()) if (row >= 0).any() else () for row in r["nb_arrangement"]
+    )
+    return (
+        PHASES[r["phase"]], int(r["van"]), int(r["vong"]), int(r["dealer"]),
+        tuple(r["scores"].tolist()), tuple(r["van_start"].tolist()), tuple(r["banked"].tolist()),
+        rows(r["hands"], r["n_free"]), rows(r["locked"], r["n_locked"]),
+        rows(r["known"], r["n_known"]), int(r["chi_diem"]), tuple(r["an_si"].tolist()),
+        int(r["an_si_revealed"]), tuple(r["noc"].tolist()), int(r["noc_pos"]),
+        tuple(r["dead"][: r["n_dead"]].tolist()), int(r["offer_card"]),
+        int(r["offer_exposer"]), bool(r["offer_flipped"]),
+        tuple(r["ask_order"][: r["ask_len"]].tolist()), int(r["ask_pos"]),
+        tuple(bool(x) for x in r["nhat_ban"]), arrangements, int(r["nb_gap"]),
+        tuple(r["nb_placed"][: r["n_placed"]].tolist()), int(r["vong_actions"]),
+    )  # fmt: skip
+
+
+def _cover(tally: Tally, events: Sequence[Event], before: State) -> None:
+    """Count the rare paths these events (applied to ``before``) take."""
+    for event in events:
+        tally.paths[f"event:{type(event).__name__}"] += 1
+        if isinstance(event, Swapped) and event.kind == SwapKind.CUOP:
+            if len(before.locked[event.seat]) == 1:
+                tally.paths["swap:cuop_twice"] += 1
+            if before.an_si_revealed == len(before.an_si):
+                tally.paths["swap:cuop_no_an_si_left"] += 1
+        elif isinstance(event, Drawn):
+            tally.paths["draw:truncated" if event.truncated else "draw:empty_noc"] += 1
+        elif isinstance(event, MatchEnded):
+            tally.paths[f"end:{event.reason}"] += 1
+
+
+def _cover_result(tally: Tally, state: State) -> None:
+    result = state.results[-1]
+    tally.paths[f"outcome:{result.outcome}"] += 1
+    if result.outcome == Outcome.U and result.nhat_ban:
+        tally.paths["win:nhat_ban"] += 1
+    if "ket_chung" in result.bonuses:
+        tally.paths["win:ket_chung"] += 1
+
+
+def lockstep(
+    config: RuleConfig,
+    seeds: Sequence[int],
+    steps: int,
+    policy: Policy,
+    *,
+    rng_seed: int = 0,
+    rotations: Sequence[int] | None = None,
+    scenario: Scenario | None = None,
+) -> Tally:
+    """Play ``steps`` steps of ``len(seeds)`` games in both engines, comparing
+    everything at every step (see the module docstring). Game ``g`` plays
+    ``seeds[g]`` with ``rotations[g]`` (default ``g % 4``); a ``scenario`` deals
+    every game's first vòng and scripts its first moves. At the end the record
+    of every match in progress is replayed on the reference.
+    After its first difference a game is no longer compared (it plays its
+    first legal action)."""
+    b = len(seeds)
+    rotations = [g % NUM_SEATS for g in range(b)] if rotations is None else list(rotations)
+    first_deal = None if scenario is None else scenario.deal()
+    script = [] if scenario is None else scenario.actions(config)
+    scripted = [bool(script)] * b
+    engine = BatchedEngine(b, config)
+    engine.reset(seeds, rotations, None if first_deal is None else [first_deal] * b)
+    refs = [
+        new_game(s, config, rotation=k, first_deal=first_deal)
+        for s, k in zip(seeds, rotations, strict=True)
+    ]
+    rng = np.random.default_rng(rng_seed)
+    tally = Tally(matches=0)
+    alive = [True] * b
+
+    def differ(g: int, step: int, what: str) -> None:
+        tally.differences.append(f"{what} (game {g}, seed {refs[g].seed}, step {step})")
+        alive[g] = False
+
+    for g in range(b):
+        if engine.events(g) != refs[g].events:
+            differ(g, -1, f"opening events {engine.events(g)} != {refs[g].events}")
+    for step in range(steps):
+        mask = engine.legal_mask()
+        actions = np.zeros(b, dtype=np.int64)
+        for g in range(b):
+            ref = refs[g]
+            legal = legal_actions(ref)
+            if alive[g]:
+                if engine.legal_actions(g) != legal or np.flatnonzero(mask[g]).tolist() != legal:
+                    differ(g, step, f"legal {engine.legal_actions(g)} != {legal}")
+                elif int(engine.to_act[g]) != ref.current_player:
+                    differ(g, step, f"seat {engine.to_act[g]} != {ref.current_player}")
+            n = len(ref.actions)
+            if not alive[g]:
+                actions[g] = engine.legal_actions(g)[0]
+            elif scripted[g] and n < len(script):
+                actions[g] = script[n]
+            else:
+                actions[g] = policy(ref, legal, rng)
+        out = engine.step(actions)
+        tally.steps += b
+        for g in range(b):
+            if alive[g]:
+                _compare_step(
+                    engine, refs, g, step, int(actions[g]), out.rewards[g], out.terminated[g],
+                    tally, differ,
+                )  # fmt: skip
+                scripted[g] = scripted[g] and not out.terminated[g]
+    for g in range(b):
+        if alive[g]:
+            replayed = replay(engine.record(g))
+            tally.records_replayed += 1
+            if replayed.events != refs[g].events or replayed.actions != refs[g].actions:
+                differ(g, steps, "the record of the match in progress does not replay to it")
+    return tally
+
+
+def _compare_step(
+    engine: BatchedEngine,
+    refs: list[State],
+    g: int,
+    step: int,
+    action: int,
+    rewards: np.ndarray,
+    terminated: bool,
+    tally: Tally,
+    differ: Callable[[int, int, str], None],
+) -> None:
+    ref = refs[g]
+    before = ref.clone()
+    events_before, results_before = len(ref.events), len(ref.results)
+    apply(ref, action)
+    mine = engine.events(g)
+    theirs = ref.events[events_before:]
+    ended = len(ref.results) > results_before
+    opening: list[Event] = []
+    if terminated:
+        cut = next((i + 1 for i, e in enumerate(mine) if isinstance(e, MatchEnded)), len(mine))
+        mine, opening = mine[:cut], mine[cut:]
+    if mine != theirs or [type(e) for e in mine] != [type(e) for e in theirs]:
+        differ(g, step, f"events {mine} != {theirs}")
+        return
+    _cover(tally, theirs, before)
+    expected = [0.0] * NUM_SEATS
+    for result in ref.results[results_before:]:
+        for s in range(NUM_SEATS):
+            expected[s] += result.payments[s] / POINTS_PER_DIEM
+    if rewards.tolist() != np.float32(expected).tolist():
+        differ(g, step, f"rewards {rewards.tolist()} != {expected}")
+        return
+    if ended:
+        tally.vong += 1
+        _cover_result(tally, ref)
+        if engine.last_result(g) != ref.results[-1]:
+            differ(g, step, f"result {engine.last_result(g)} != {ref.results[-1]}")
+            return
+    if bool(terminated) != ref.is_over:
+        differ(g, step, f"terminated {terminated} != {ref.is_over}")
+        return
+    if not terminated:
+        if batched_snapshot(engine, g) != snapshot(ref):
+            differ(g, step, _state_difference(batched_snapshot(engine, g), snapshot(ref)))
+        return
+    tally.matches += 1
+    info = engine.final_info(g)
+    expected_info = (ref.seed, ref.match_end, ref.scores, ref.standings(), ref.ranks)
+    if info is None or tuple(info) != expected_info:
+        differ(g, step, f"final info {info} != {expected_info}")
+        return
+    replayed = replay(engine.final_record(g))
+    tally.records_replayed += 1
+    if replayed.events != ref.events or replayed.actions != ref.actions:
+        differ(g, step, "the final record does not replay to the reference match")
+        return
+    seed = int(engine.games[g]["seed"])
+    refs[g] = new_game(seed, ref.config, rotation=ref.rotation)
+    if opening != refs[g].events:
+        differ(g, step, f"next match's opening {opening} != {refs[g].events}")
+    elif batched_snapshot(engine, g) != snapshot(refs[g]):
+        differ(g, step, _state_difference(batched_snapshot(engine, g), snapshot(refs[g])))
+
+
+__all__ = [
+    "CASES",
+    "POLICIES",
+    "RARE_PATHS",
+    "VARIANTS",
+    "Case",
+    "Policy",
+    "Scenario",
+    "Tally",
+    "batched_snapshot",
+    "lockstep",
+    "snapshot",
+]

@@ -39,6 +39,9 @@ placement actions that follow search it once.
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+from itertools import pairwise
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -53,7 +56,13 @@ from env121.engine.batched.state import PHASES
 from env121.engine.state import NUM_SEATS, Phase
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
-from env121.rules.compiled.scoring import completed_shape, score_nhat_ban, score_normal, score_win
+from env121.rules.compiled.scoring import (
+    achievable,
+    completed_shape,
+    score_arranged,
+    score_normal,
+    score_win,
+)
 from env121.rules.compiled.search import sort_six
 from env121.rules.compiled.tables import CARD_FIG, CARD_SUIT
 from env121.rules.compiled.waits import (
@@ -74,6 +83,9 @@ _NB_CHOICE = PHASES.index(Phase.NB_CHOICE)
 _NB_GAP = PHASES.index(Phase.NB_GAP)
 _HAND = NUM_SLOTS - 1
 """Cards in a seat's hand, free and locked."""
+MIN_GAMES_PER_THREAD = 8
+"""Fewer decisions than this per thread are made by fewer threads (a greedy
+decision costs tens of µs, waking a thread about as much)."""
 
 
 # ------------------------------------------------------------ what it knows
@@ -149,6 +161,7 @@ def arrangement_wins(
     arrangement: np.ndarray,
     unseen: np.ndarray,
     n_unseen: int,
+    found: np.ndarray,
     chi_diem: int,
     an_si: np.ndarray,
     n_an_si: int,
@@ -157,15 +170,22 @@ def arrangement_wins(
 ) -> tuple[int, int]:
     """For a Nhất Bản arrangement (six slots, ``GAP`` in one): the Điểm of its
     wins on unseen cards, summed (:meth:`~agents.knowledge.HandJudge.value`),
-    and how many unseen cards win (:meth:`~agents.knowledge.HandJudge.waits`)."""
+    and how many unseen cards win (:meth:`~agents.knowledge.HandJudge.waits`).
+
+    Each win is ``score_nhat_ban`` (the compiled win table's question); the
+    Thế the six may win with in some order depend on the cards, not on their
+    order, so ``found[k]`` keeps them for ``unseen[k]`` (-1: not searched yet)
+    across the arrangements of one hand."""
     points = 0
     waits = 0
     for k in range(n_unseen):
         a = fill_gap(arrangement, unseen[k])
         if completed_shape(a) == 0:
             continue
-        valid, _, _, diem, _, _ = score_nhat_ban(
-            a, chi_diem, an_si, n_an_si, dealer, False, False, kc
+        if found[k] < 0:
+            found[k] = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+        valid, _, _, diem, _, _ = score_arranged(
+            a, found[k], chi_diem, an_si, n_an_si, dealer, False, False, kc
         )
         if valid:
             points += diem
@@ -259,11 +279,12 @@ def best_arrangement(
             k += 1
     best, best_points, best_waits = -1, -1, 0
     arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
+    found = np.full(n_unseen, -1, dtype=np.int64)
     for n in range(NUM_ARRANGEMENTS):
         if candidate[n]:
             row_cards(own, n, arrangement)
             points, waits = arrangement_wins(
-                arrangement, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+                arrangement, unseen, n_unseen, found, chi_diem, an_si, n_an_si, dealer, kc
             )
             if points >= best_points:  # ties: the later row, the larger arrangement
                 best, best_points, best_waits = n, points, waits
@@ -449,41 +470,73 @@ def greedy_actions(
 
 
 class BatchedGreedy:
-    """:class:`agents.greedy.GreedyAgent` for many games at once (same
-    parameters, same validation, same actions)."""
+    """:class:`agents.greedy.GreedyAgent` for many games at once: the same
+    parameters (validated alike), the same actions. The games of one call are
+    split over ``threads`` threads (default: one per core) in slices of at least
+    :data:`MIN_GAMES_PER_THREAD`, as the engine splits its steps."""
 
-    def __init__(self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2) -> None:
+    def __init__(
+        self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2, *, threads: int | None = None
+    ) -> None:
         agent = GreedyAgent(cuop_margin, nhat_ban_waits)  # validates them
+        if threads is None:
+            threads = os.cpu_count() or 1
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads={threads!r} is not valid: expected a positive int or None")
         self.spec = agent.spec
         self.cuop_margin = float(agent.cuop_margin)
         self.nhat_ban_waits = int(agent.nhat_ban_waits)
+        self.threads = threads
+        self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
         self._plans: WeakKeyDictionary[BatchedEngine, np.ndarray] = WeakKeyDictionary()
         """Per engine its arrangement memory (:func:`new_plans`)."""
 
     def act(self, engine: BatchedEngine, indices: np.ndarray | None = None) -> np.ndarray:
         """The actions of the seats to act in games ``indices`` of ``engine``
-        (default: every game), as ``int64`` action ids in the order of ``indices``."""
+        (distinct game indices; default: every game), as ``int64`` action ids in
+        the order of ``indices``."""
         games = engine.games
-        chosen = (
-            np.arange(len(games), dtype=np.int64)
-            if indices is None
-            else np.asarray(indices, dtype=np.int64)
-        )
-        if chosen.ndim != 1 or (chosen.size and not 0 <= chosen.min() <= chosen.max() < len(games)):
+        b = len(games)
+        chosen = np.arange(b) if indices is None else np.asarray(indices)
+        if (
+            chosen.ndim != 1
+            or not (chosen.size == 0 or np.issubdtype(chosen.dtype, np.integer))
+            or (chosen.size and not 0 <= chosen.min() <= chosen.max() < b)
+            or np.unique(chosen).size != chosen.size
+        ):
             raise ValueError(
-                f"indices={indices!r} is not valid: expected game indices in 0..{len(games) - 1}"
+                f"indices={indices!r} is not valid: expected distinct game indices in 0..{b - 1}"
             )
+        chosen = chosen.astype(np.int64)
         plans = self._plans.get(engine)
         if plans is None:
-            plans = self._plans[engine] = new_plans(len(games))
+            plans = self._plans[engine] = new_plans(b)
         out = np.empty(chosen.size, dtype=np.int64)
-        greedy_actions(
-            games, engine.kernel_config, chosen, self.cuop_margin, self.nhat_ban_waits, plans, out
-        )
+
+        def run(part: slice) -> None:
+            greedy_actions(
+                games,
+                engine.kernel_config,
+                chosen[part],
+                self.cuop_margin,
+                self.nhat_ban_waits,
+                plans,
+                out[part],
+            )
+
+        used = max(1, min(self.threads, chosen.size // MIN_GAMES_PER_THREAD))
+        if self._pool is None or used == 1:
+            run(slice(None))
+        else:
+            bounds = [chosen.size * i // used for i in range(used + 1)]
+            parts = [slice(lo, hi) for lo, hi in pairwise(bounds)]
+            for _ in self._pool.map(run, parts):
+                pass
         return out
 
 
 __all__ = [
+    "MIN_GAMES_PER_THREAD",
     "BatchedGreedy",
     "arrangement_row",
     "best_arrangement",

@@ -164,6 +164,7 @@ def test_act_returns_one_legal_action_per_chosen_game():
     [
         ({"cuop_margin": -1.0}, "cuop_margin=-1.0 is not valid"),
         ({"nhat_ban_waits": 0}, "nhat_ban_waits=0 is not valid"),
+        ({"threads": 0}, "threads=0 is not valid"),
     ],
 )
 def test_bad_parameters_are_refused_as_the_agent_refuses_them(kwargs, message):
@@ -171,7 +172,11 @@ def test_bad_parameters_are_refused_as_the_agent_refuses_them(kwargs, message):
         BatchedGreedy(**kwargs)
 
 
-@pytest.mark.parametrize("indices", [[4], [-1], [[0, 1]]], ids=["past_the_end", "negative", "2d"])
+@pytest.mark.parametrize(
+    "indices",
+    [[4], [-1], [[0, 1]], [1, 1], [0.5]],
+    ids=["past_the_end", "negative", "2d", "twice", "not_int"],
+)
 def test_bad_game_indices_are_refused(indices):
-    with pytest.raises(ValueError, match=r"expected game indices in 0\.\.3"):
+    with pytest.raises(ValueError, match=r"expected distinct game indices in 0\.\.3"):
         BatchedGreedy().act(BatchedEngine(4), np.array(indices))

@@ -2,7 +2,8 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S] [--obs-steps K]
+    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S]
+        [--obs-steps K] [--greedy-batch B] [--greedy-steps S]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -20,6 +21,14 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   of the seat to act of B = 256 and ``B`` games, one call after each compiled
   random step, observations/s (and the share of win tables computed, not
   cached), next to ``encode_observation`` along the reference's random play;
+* **greedy vs greedy** — whole one-ván matches with all four seats played by
+  greedy: ``--greedy-batch`` games of the batched engine with
+  :class:`agents.batched_greedy.BatchedGreedy` choosing every action
+  (:func:`bench_greedy`: ``--greedy-steps`` steps timed after as many untimed
+  ones, which compile the kernels and spread the games over the ván), ván/s =
+  matches finished in the timed steps / seconds; next to
+  :class:`agents.greedy.GreedyAgent` in every seat through
+  :func:`env121.play.match.play_agents`, ``N // 5`` matches;
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
   <env121.engine.deal.Deal.from_seed>`, deals/s;
@@ -44,6 +53,8 @@ import numpy as np
 from numba import njit
 
 import env121.engine.batched
+from agents.batched_greedy import BatchedGreedy
+from agents.greedy import GreedyAgent
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
 from env121.engine.batched.rng import deal_into
@@ -51,6 +62,7 @@ from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
 from env121.engine.game import apply, legal_actions, new_game
 from env121.play.batched_observation import encode_observations, make_observer
 from env121.play.observation import OBS_SIZE, encode_observation
+from env121.play.match import play_agents
 from env121.rules.config import RuleConfig
 
 _START_PROGRAM = """
@@ -115,6 +127,26 @@ def bench_reference_observations(count: int, seed: int) -> float:
     return count / elapsed
 
 
+def bench_greedy(batch: int, steps: int, van: int, seed: int) -> tuple[float, float, float]:
+    """(batched ván/s, batched decisions/s, reference ván/s) of greedy against
+    greedy in one-ván matches (see the module docstring)."""
+    engine = env121.engine.batched.BatchedEngine(batch)
+    engine.reset(seed + np.arange(batch))
+    greedy = BatchedGreedy()
+    for _ in range(steps):  # untimed: compiles, then spreads the games over the ván
+        engine.step(greedy.act(engine))
+    finished = 0
+    start = time.perf_counter()
+    for _ in range(steps):
+        finished += int(engine.step(greedy.act(engine)).terminated.sum())
+    elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    for s in range(seed, seed + van):
+        play_agents(new_game(s), [GreedyAgent() for _ in range(NUM_SEATS)])
+    reference = van / (time.perf_counter() - start)
+    return finished / elapsed, steps * batch / elapsed, reference
+
+
 @njit(cache=True, nogil=True)
 def _deal_many(first_seed: int, count: int) -> int:
     """Deal ``count`` vòng of consecutive seeds; the sum of their Chỉ Điểm
@@ -160,6 +192,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024, help="games of the batched engine")
     parser.add_argument("--steps", type=int, default=200, help="steps of the batched engine")
     parser.add_argument("--obs-steps", type=int, default=20, help="steps between observations")
+    parser.add_argument("--greedy-batch", type=int, default=256, help="games of batched greedy")
+    parser.add_argument("--greedy-steps", type=int, default=400, help="its steps (then timed)")
     parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
@@ -189,6 +223,14 @@ def main() -> None:
             f"{f'observations, B={batch}':<30} {per_s:>12,.0f} obs/s  ({per_s / reference:.0f}x; "
             f"win tables computed for {computed:.0%}, the rest cached)"
         )
+    name = f"batched greedy, B={args.greedy_batch}"
+    van_s, decisions_s, reference = bench_greedy(
+        args.greedy_batch, args.greedy_steps, max(args.van // 5, 1), args.seed
+    )
+    print(
+        f"{name:<30} {van_s:>12,.1f} ván/s  ({decisions_s:,.0f} decisions/s); "
+        f"GreedyAgent {reference:,.2f} ván/s ({van_s / reference:,.0f}x)"
+    )
 
     compiled, reference = bench_deals(args.deals, args.seed)
     print(

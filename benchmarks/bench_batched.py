@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S]
+    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S] [--obs-steps K]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -16,6 +16,10 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   compiled loop ``BatchedEngine(B).play_random(steps, seed) -> decisions`` of
   :mod:`env121.engine.batched`, after a warm-up call (its compilation);
   "not available yet" while the package has no such loop;
+* **observations** — :func:`env121.play.batched_observation.encode_observations`
+  of the seat to act of B = 256 and ``B`` games, one call after each compiled
+  random step, observations/s (and the share of win tables computed, not
+  cached), next to ``encode_observation`` along the reference's random play;
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
   <env121.engine.deal.Deal.from_seed>`, deals/s;
@@ -41,8 +45,12 @@ from numba import njit
 
 import env121.engine.batched
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
+from env121.engine.batched import BatchedEngine
 from env121.engine.batched.rng import deal_into
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
+from env121.engine.game import apply, legal_actions, new_game
+from env121.play.batched_observation import encode_observations, make_observer
+from env121.play.observation import OBS_SIZE, encode_observation
 from env121.rules.config import RuleConfig
 
 _START_PROGRAM = """
@@ -68,6 +76,43 @@ def bench_batched_random(batch: int, steps: int, seed: int) -> float | None:
     start = time.perf_counter()
     decisions = engine.play_random(steps, seed)
     return float(decisions) / (time.perf_counter() - start)
+
+
+def bench_observations(batch: int, steps: int, seed: int) -> tuple[float, float]:
+    """(observations/s of :func:`~env121.play.batched_observation.encode_observations`
+    for the seat to act of ``batch`` games, one call after each of ``steps``
+    compiled random steps; the share of them whose ``win_points`` was
+    computed, not cached)."""
+    engine = BatchedEngine(batch)
+    observer = make_observer(batch)
+    out = np.empty((batch, OBS_SIZE), dtype=np.float32)
+    engine.play_random(1, seed)  # warm-up: compiles or loads the kernels
+    encode_observations(engine.games, engine.to_act, out, observer)
+    elapsed, computed = 0.0, 0
+    for k in range(steps):
+        engine.play_random(1, seed + k)
+        keys = observer.win_keys.copy()
+        start = time.perf_counter()
+        encode_observations(engine.games, engine.to_act, out, observer)
+        elapsed += time.perf_counter() - start
+        computed += int(np.count_nonzero((observer.win_keys != keys).any(axis=2)))
+    return batch * steps / elapsed, computed / (batch * steps)
+
+
+def bench_reference_observations(count: int, seed: int) -> float:
+    """``encode_observation``/s of the seat to act along the reference's random
+    play (``count`` decisions, after as many to warm its win-table cache)."""
+    state, rng, elapsed = new_game(seed), np.random.default_rng(seed), 0.0
+    for n in range(2 * count):
+        if n == count:
+            elapsed = 0.0  # the first half warmed the cache
+        start = time.perf_counter()
+        encode_observation(state, state.current_player)
+        elapsed += time.perf_counter() - start
+        apply(state, int(rng.choice(legal_actions(state))))
+        if state.is_over:
+            state = new_game(seed + n)
+    return count / elapsed
 
 
 @njit(cache=True, nogil=True)
@@ -114,6 +159,7 @@ def main() -> None:
     parser.add_argument("--van", type=int, default=10, help="one-ván matches of the reference")
     parser.add_argument("--batch", type=int, default=1024, help="games of the batched engine")
     parser.add_argument("--steps", type=int, default=200, help="steps of the batched engine")
+    parser.add_argument("--obs-steps", type=int, default=20, help="steps between observations")
     parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
@@ -134,6 +180,15 @@ def main() -> None:
         print(f"{name:<30} not available yet (env121.engine.batched has no BatchedEngine)")
     else:
         print(f"{name:<30} {batched:>12,.0f} decisions/s")
+
+    reference = bench_reference_observations(2000, args.seed)
+    print(f"{'observations: reference':<30} {reference:>12,.0f} obs/s  (encode_observation)")
+    for batch in sorted({256, args.batch}):
+        per_s, computed = bench_observations(batch, args.obs_steps, args.seed)
+        print(
+            f"{f'observations, B={batch}':<30} {per_s:>12,.0f} obs/s  ({per_s / reference:.0f}x; "
+            f"win tables computed for {computed:.0%}, the rest cached)"
+        )
 
     compiled, reference = bench_deals(args.deals, args.seed)
     print(

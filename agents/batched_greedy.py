@@ -1,0 +1,496 @@
+"""``greedy`` as a compiled, batched policy: :class:`BatchedGreedy` picks, for
+many games of a :class:`~env121.engine.batched.BatchedEngine` at once, the action
+:class:`agents.greedy.GreedyAgent` would pick from the seat's
+:class:`~env121.play.turn.Turn` — the same action, not an imitation of it
+(``tests/agents/test_batched_greedy.py`` checks every decision in lock-step)::
+
+    engine = BatchedEngine(1024, config)
+    greedy = BatchedGreedy()                       # cuop_margin=4.0, nhat_ban_waits=2
+    games = np.flatnonzero(engine.to_act != learner_seat)
+    actions[games] = greedy.act(engine, games)
+
+The kernel :func:`greedy_actions` is the agent's decision, step by step, on a
+game's record (:mod:`env121.engine.batched.state`) instead of a
+:class:`~env121.engine.view.SeatView`:
+
+* the seat's *unseen* cards are :func:`agents.knowledge.unseen_cards`: every
+  card except its free cards, the dead cards, the Chỉ Điểm, the revealed Ẩn
+  Sĩ, every seat's locked and known cards and the card on offer;
+* a hand's value is :meth:`agents.knowledge.HandJudge.value`: the Điểm of each
+  win on an unseen card (the compiled scorer,
+  :func:`env121.rules.compiled.scoring.score_normal`; the cards the reference's
+  win table leaves at 0 are never unseen), summed as an integer, then
+  ``float(points) + RELATED_PAIR_WEIGHT * pairs`` — the same float operations
+  in the same order, so every comparison (``gain > best_gain``, ``value <
+  free value``) ties and breaks exactly as in Python;
+* the Nhất Bản candidates are
+  :meth:`~agents.knowledge.HandJudge.nhat_ban_candidates` as a set of rows of
+  :data:`env121.rules.compiled.waits.INDEX_ARRANGEMENTS`: the hand is sorted
+  and the gap (-1) is below every card, so the order of those rows is the order
+  of the card tuples, and the reference's ``max`` by (value, arrangement) is the
+  last row of the highest value. A layout of a Thế win (the scorer's witness
+  with its card taken out) finds its row by its rank among the permutations
+  (:func:`arrangement_row`).
+
+Like the agent, the policy remembers the best arrangement it found at a moment
+(:func:`new_plans`, one per game and engine), so a declaration and the six
+placement actions that follow search it once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from weakref import WeakKeyDictionary
+
+import numpy as np
+from numba import njit
+
+from agents.greedy import GreedyAgent
+from agents.knowledge import NHAT_BAN_SAMPLE, RELATED_PAIR_WEIGHT
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
+from env121.engine.batched.engine import BatchedEngine
+from env121.engine.batched.state import PHASES
+from env121.engine.state import NUM_SEATS, Phase
+from env121.rules.cards import NUM_CARDS
+from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.scoring import completed_shape, score_nhat_ban, score_normal, score_win
+from env121.rules.compiled.search import sort_six
+from env121.rules.compiled.tables import CARD_FIG, CARD_SUIT
+from env121.rules.compiled.waits import (
+    GAP,
+    INDEX_ARRANGEMENTS,
+    NUM_ARRANGEMENTS,
+    NUM_SLOTS,
+    PLACEMENT_ORDER,
+    fill_gap,
+    waiting_mask,
+)
+
+Record = Any
+"""One game's record (``games[g]``, numba's Record type): :mod:`env121.engine.batched.state`."""
+
+_OFFER = PHASES.index(Phase.OFFER)
+_NB_CHOICE = PHASES.index(Phase.NB_CHOICE)
+_NB_GAP = PHASES.index(Phase.NB_GAP)
+_HAND = NUM_SLOTS - 1
+"""Cards in a seat's hand, free and locked."""
+
+
+# ------------------------------------------------------------ what it knows
+
+
+@njit(cache=True, nogil=True)
+def unseen_cards(r: Record, seat: int, out: np.ndarray) -> int:
+    """:func:`agents.knowledge.unseen_cards` of ``seat`` in game record ``r``:
+    the cards it cannot place, ascending into ``out`` (121 entries); how many."""
+    seen = np.zeros(NUM_CARDS, dtype=np.bool_)
+    for i in range(r.n_free[seat]):
+        seen[r.hands[seat, i]] = True
+    for i in range(r.n_dead):
+        seen[r.dead[i]] = True
+    if r.chi_diem >= 0:
+        seen[r.chi_diem] = True
+    for k in range(r.an_si_revealed):
+        seen[r.an_si[k]] = True
+    for s in range(NUM_SEATS):
+        for i in range(r.n_locked[s]):
+            seen[r.locked[s, i]] = True
+        for i in range(r.n_known[s]):
+            seen[r.known[s, i]] = True
+    if r.offer_card >= 0:
+        seen[r.offer_card] = True
+    n = 0
+    for c in range(NUM_CARDS):
+        if not seen[c]:
+            out[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def related_pairs(five: np.ndarray) -> int:
+    """:func:`agents.knowledge.related_pairs`: pairs of the five sharing a figure or a suit."""
+    n = 0
+    for i in range(_HAND):
+        for j in range(i + 1, _HAND):
+            if CARD_FIG[five[i]] == CARD_FIG[five[j]] or CARD_SUIT[five[i]] == CARD_SUIT[five[j]]:
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def hand_value(
+    five: np.ndarray,
+    locked: bool,
+    unseen: np.ndarray,
+    n_unseen: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    kc: KernelConfig,
+) -> float:
+    """:meth:`agents.knowledge.HandJudge.value` of five cards (any order) in a
+    normal hand (Bội ước with ``locked``)."""
+    points = 0
+    for k in range(n_unseen):
+        c = unseen[k]
+        six = sort_six((five[0], five[1], five[2], five[3], five[4], c))
+        valid, _, _, diem, _, _ = score_normal(
+            six, locked, chi_diem, an_si, n_an_si, dealer, False, False, kc
+        )
+        if valid:
+            points += diem
+    return float(points) + RELATED_PAIR_WEIGHT * related_pairs(five)
+
+
+@njit(cache=True, nogil=True)
+def arrangement_wins(
+    arrangement: np.ndarray,
+    unseen: np.ndarray,
+    n_unseen: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    kc: KernelConfig,
+) -> tuple[int, int]:
+    """For a Nhất Bản arrangement (six slots, ``GAP`` in one): the Điểm of its
+    wins on unseen cards, summed (:meth:`~agents.knowledge.HandJudge.value`),
+    and how many unseen cards win (:meth:`~agents.knowledge.HandJudge.waits`)."""
+    points = 0
+    waits = 0
+    for k in range(n_unseen):
+        a = fill_gap(arrangement, unseen[k])
+        if completed_shape(a) == 0:
+            continue
+        valid, _, _, diem, _, _ = score_nhat_ban(
+            a, chi_diem, an_si, n_an_si, dealer, False, False, kc
+        )
+        if valid:
+            points += diem
+            if diem != 0:
+                waits += 1
+    return points, waits
+
+
+# ------------------------------------------------------------- Nhất Bản
+
+
+@njit(cache=True, nogil=True)
+def arrangement_row(indices: np.ndarray) -> int:
+    """The row of ``INDEX_ARRANGEMENTS`` holding this arrangement of hand
+    indices (``GAP`` in the empty slot): its rank among the sorted
+    permutations of (GAP, 0, 1, 2, 3, 4), by its Lehmer code."""
+    rank = 0
+    for i in range(NUM_SLOTS):
+        smaller = 0
+        for j in range(i + 1, NUM_SLOTS):
+            if indices[j] < indices[i]:
+                smaller += 1
+        rank = rank * (NUM_SLOTS - i) + smaller
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def row_cards(own: np.ndarray, row: int, out: np.ndarray) -> None:
+    """The arrangement of row ``row`` with the sorted hand's cards, into ``out``."""
+    for slot in range(NUM_SLOTS):
+        i = INDEX_ARRANGEMENTS[row, slot]
+        out[slot] = GAP if i == GAP else own[i]
+
+
+@njit(cache=True, nogil=True)
+def best_arrangement(
+    own: np.ndarray,
+    unseen: np.ndarray,
+    n_unseen: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    kc: KernelConfig,
+) -> tuple[int, int, int, int]:
+    """:meth:`agents.greedy.GreedyAgent.best_arrangement` of the sorted five
+    ``own``: ``(row, points, waits, free_points)`` — the row of the best
+    arrangement (-1: no legal one), the Điểm summed over its unseen wins and
+    how many unseen cards win on it, and the Điểm summed over the free hand's
+    unseen wins (for the value it must match)."""
+    legal = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
+    if kc.nhat_ban_requires_wait:
+        waiting_mask(own, legal)
+    else:
+        legal[:] = True
+    candidate = np.zeros(NUM_ARRANGEMENTS, dtype=np.bool_)
+    # the layout of each Thế win on an unseen card, its card taken out
+    free_points = 0
+    six = np.empty(NUM_SLOTS, dtype=np.int64)
+    witness = np.empty(NUM_SLOTS, dtype=np.int64)
+    indices = np.empty(NUM_SLOTS, dtype=np.int64)
+    for i in range(_HAND):
+        six[i] = own[i]
+    for k in range(n_unseen):
+        c = unseen[k]
+        six[_HAND] = c
+        valid, _, _, diem, _, _ = score_win(
+            six, False, False, chi_diem, an_si, n_an_si, dealer, False, False, kc, witness
+        )
+        if not valid:
+            continue
+        free_points += diem
+        for slot in range(NUM_SLOTS):
+            indices[slot] = GAP
+            for i in range(_HAND):
+                if own[i] == witness[slot]:
+                    indices[slot] = i
+        row = arrangement_row(indices)
+        if legal[row]:
+            candidate[row] = True
+    # then every step-th legal arrangement in sorted order
+    n_legal = 0
+    for n in range(NUM_ARRANGEMENTS):
+        n_legal += legal[n]
+    step = max(1, n_legal // NHAT_BAN_SAMPLE)
+    k = 0
+    for n in range(NUM_ARRANGEMENTS):
+        if legal[n]:
+            if k % step == 0:
+                candidate[n] = True
+            k += 1
+    best, best_points, best_waits = -1, -1, 0
+    arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
+    for n in range(NUM_ARRANGEMENTS):
+        if candidate[n]:
+            row_cards(own, n, arrangement)
+            points, waits = arrangement_wins(
+                arrangement, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+            )
+            if points >= best_points:  # ties: the later row, the larger arrangement
+                best, best_points, best_waits = n, points, waits
+    return best, best_points, best_waits, free_points
+
+
+@njit(cache=True, nogil=True)
+def _placement(r: Record, own: np.ndarray, best: int) -> int:
+    """:meth:`agents.greedy.GreedyAgent.placement`: the NB_GAP / CARD action
+    laying out arrangement row ``best`` (-1: none), or the first legal action
+    where it cannot."""
+    first = int(r.legal[0])
+    if best < 0:
+        return first
+    arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
+    row_cards(own, best, arrangement)
+    gap = 0
+    for slot in range(NUM_SLOTS):
+        if arrangement[slot] == GAP:
+            gap = slot
+    if r.nb_gap >= 0:  # agrees with the placement in progress?
+        if gap != r.nb_gap:
+            return first
+        for k in range(r.n_placed):
+            if arrangement[PLACEMENT_ORDER[gap, k]] != r.nb_placed[k]:
+                return first
+    if r.phase == _NB_GAP:
+        action = NB_GAP_BASE + gap
+    else:
+        action = CARD_BASE + arrangement[PLACEMENT_ORDER[r.nb_gap, r.n_placed]]
+    for i in range(r.n_legal):
+        if r.legal[i] == action:
+            return action
+    return first
+
+
+_MOMENT = _HAND + 1 + 4 + 1 + 2
+"""Ints in a moment's key: the five, the Chỉ Điểm, the revealed Ẩn Sĩ (four,
+-1 for unturned), the dealer flag, the unseen cards as two 64-bit masks."""
+_PLAN = 4
+"""Ints in a remembered plan: :func:`best_arrangement`'s answer."""
+
+
+def new_plans(num_games: int) -> np.ndarray:
+    """An empty arrangement memory for ``num_games`` games: per game the key of
+    a moment (:meth:`agents.knowledge.HandJudge.moment`) and the answer of
+    :func:`best_arrangement` at it. A declaration's NB_CHOICE, its NB_GAP and
+    its five NB_PLACE are one moment, so its arrangement is searched once, as
+    :meth:`agents.greedy.GreedyAgent.best_arrangement` remembers it."""
+    return np.full((num_games, _MOMENT + _PLAN), -2, dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def remembered_arrangement(
+    plans: np.ndarray,
+    own: np.ndarray,
+    unseen: np.ndarray,
+    n_unseen: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    kc: KernelConfig,
+) -> tuple[int, int, int, int]:
+    """:func:`best_arrangement`, from the game's memory ``plans`` when it holds
+    this moment (the rules are the engine's, the same for every moment of a
+    memory), else searched and remembered."""
+    key = np.full(_MOMENT, -1, dtype=np.int64)
+    key[:_HAND] = own
+    key[_HAND] = chi_diem
+    key[_HAND + 1 : _HAND + 1 + n_an_si] = an_si[:n_an_si]
+    key[_HAND + 5] = dealer
+    masks = _HAND + 6
+    key[masks] = 0
+    key[masks + 1] = 0
+    for k in range(n_unseen):
+        c = unseen[k]
+        key[masks + c // 64] |= np.int64(1) << (c % 64)
+    if np.all(plans[:_MOMENT] == key):
+        return plans[_MOMENT], plans[_MOMENT + 1], plans[_MOMENT + 2], plans[_MOMENT + 3]
+    answer = best_arrangement(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc)
+    plans[:_MOMENT] = key
+    for i in range(_PLAN):
+        plans[_MOMENT + i] = answer[i]
+    return answer
+
+
+# ------------------------------------------------------------- decisions
+
+
+@njit(cache=True, nogil=True)
+def greedy_action(
+    r: Record, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int, plans: np.ndarray
+) -> int:
+    """:meth:`agents.greedy.GreedyAgent.act` for the seat to act in game record ``r``;
+    ``plans`` is the game's row of the arrangement memory (:func:`new_plans`)."""
+    n_legal = r.n_legal
+    if n_legal == 1:
+        return int(r.legal[0])
+    for i in range(n_legal):
+        if r.legal[i] == U:
+            return U
+    for i in range(n_legal):
+        if r.legal[i] == THE_TRANG:
+            return THE_TRANG
+    seat = r.to_act
+    unseen = np.empty(NUM_CARDS, dtype=np.int64)
+    n_unseen = unseen_cards(r, seat, unseen)
+    an_si = np.empty(r.an_si.shape[0], dtype=np.int64)
+    n_an_si = r.an_si_revealed
+    for k in range(n_an_si):
+        an_si[k] = r.an_si[k]
+    chi_diem = r.chi_diem
+    dealer = r.dealer == seat
+    own = np.empty(_HAND, dtype=np.int64)  # the seat's five, free and locked, sorted
+    n_free = r.n_free[seat]
+    for i in range(n_free):
+        own[i] = r.hands[seat, i]
+    for i in range(r.n_locked[seat]):
+        own[n_free + i] = r.locked[seat, i]
+    own.sort()
+    if r.phase == _OFFER:  # best_swap
+        exposer = r.offer_exposer
+        cuop = exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS
+        best = PASS
+        best_gain = cuop_margin if cuop else 0.0
+        locked = r.n_locked[seat] > 0
+        keep = 0.0  # the value of the hand kept, once a swap is legal
+        valued = False
+        five = np.empty(_HAND, dtype=np.int64)
+        for i in range(n_legal):
+            action = int(r.legal[i])
+            if not CARD_BASE <= action < CARD_BASE + NUM_CARDS:
+                continue
+            if not valued:
+                keep = hand_value(
+                    own, locked, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+                )
+                valued = True
+            put = action - CARD_BASE
+            n = 0
+            for j in range(_HAND):
+                if own[j] != put:
+                    five[n] = own[j]
+                    n += 1
+            five[n] = r.offer_card
+            gain = (
+                hand_value(
+                    five, locked or cuop, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+                )
+                - keep
+            )
+            if gain > best_gain:
+                best, best_gain = action, gain
+        return best
+    best_row, points, waits, free_points = remembered_arrangement(
+        plans, own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+    )
+    if r.phase == _NB_CHOICE:  # nhat_ban_plan
+        if best_row < 0 or waits < nhat_ban_waits:
+            return PASS
+        free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
+        return PASS if float(points) < free_value else NHAT_BAN
+    return _placement(r, own, best_row)
+
+
+@njit(cache=True, nogil=True)
+def greedy_actions(
+    games: np.ndarray,
+    kc: KernelConfig,
+    indices: np.ndarray,
+    cuop_margin: float,
+    nhat_ban_waits: int,
+    plans: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """``out[k]`` = greedy's action in game ``indices[k]`` (its seat to act),
+    for every ``k``. ``plans`` (:func:`new_plans`, one row per game) remembers
+    each game's last Nhất Bản arrangement."""
+    for k in range(indices.shape[0]):
+        g = indices[k]
+        out[k] = greedy_action(games[g], kc, cuop_margin, nhat_ban_waits, plans[g])
+
+
+class BatchedGreedy:
+    """:class:`agents.greedy.GreedyAgent` for many games at once (same
+    parameters, same validation, same actions)."""
+
+    def __init__(self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2) -> None:
+        agent = GreedyAgent(cuop_margin, nhat_ban_waits)  # validates them
+        self.spec = agent.spec
+        self.cuop_margin = float(agent.cuop_margin)
+        self.nhat_ban_waits = int(agent.nhat_ban_waits)
+        self._plans: WeakKeyDictionary[BatchedEngine, np.ndarray] = WeakKeyDictionary()
+        """Per engine its arrangement memory (:func:`new_plans`)."""
+
+    def act(self, engine: BatchedEngine, indices: np.ndarray | None = None) -> np.ndarray:
+        """The actions of the seats to act in games ``indices`` of ``engine``
+        (default: every game), as ``int64`` action ids in the order of ``indices``."""
+        games = engine.games
+        chosen = (
+            np.arange(len(games), dtype=np.int64)
+            if indices is None
+            else np.asarray(indices, dtype=np.int64)
+        )
+        if chosen.ndim != 1 or (chosen.size and not 0 <= chosen.min() <= chosen.max() < len(games)):
+            raise ValueError(
+                f"indices={indices!r} is not valid: expected game indices in 0..{len(games) - 1}"
+            )
+        plans = self._plans.get(engine)
+        if plans is None:
+            plans = self._plans[engine] = new_plans(len(games))
+        out = np.empty(chosen.size, dtype=np.int64)
+        greedy_actions(
+            games, engine.kernel_config, chosen, self.cuop_margin, self.nhat_ban_waits, plans, out
+        )
+        return out
+
+
+__all__ = [
+    "BatchedGreedy",
+    "arrangement_row",
+    "best_arrangement",
+    "greedy_action",
+    "greedy_actions",
+    "hand_value",
+    "new_plans",
+    "remembered_arrangement",
+    "unseen_cards",
+]

@@ -491,6 +491,10 @@ class BatchedGreedy:
         self._plans: WeakKeyDictionary[BatchedEngine, np.ndarray] = WeakKeyDictionary()
         """Per engine its arrangement memory (:func:`new_plans`)."""
 
+    def reset(self, seed: int) -> None:
+        """Greedy draws nothing: there is nothing to reseed (the batched-policy
+        protocol, :class:`env121.play.batched_policy.BatchedPolicy`)."""
+
     def act(self, engine: BatchedEngine, indices: np.ndarray | None = None) -> np.ndarray:
         """The actions of the seats to act in games ``indices`` of ``engine``
         (distinct game indices; default: every game), as ``int64`` action ids in

@@ -13,19 +13,34 @@ It is what ``env121.SingleSeat`` and the Gymnasium id ``env121/SingleSeat-v1``
 (:mod:`env121.registration`) build, so ``gym.make("env121/SingleSeat-v1",
 opponents="greedy")`` works. One spec given for all three seats builds one
 agent that plays them all, as one agent object given does.
+
+:class:`VectorSingleSeat` is the same for the batched vector environment
+(:class:`env121.envs.vector.VectorSingleSeat`), the id's vector entry point::
+
+    envs = gym.make_vec("env121/SingleSeat-v1", num_envs=64,
+                        vectorization_mode="vector_entry_point", opponents="greedy")
+
+Its opponents are batched policies, built from specs by
+:func:`make_batched_policy`: ``"random"``, ``"greedy"``
+(:class:`agents.batched_greedy.BatchedGreedy`) and ``"ppo:…"``
+(:class:`agents.batched_ppo.BatchedPPO`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents.registry import make_agent
-from env121.envs import single_seat
+from agents.registry import make_agent, parse_spec
+from agents.spec import AgentSpecError, canonical_spec
+from env121.envs import single_seat, vector
 from env121.envs.single_seat import Opponent
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 
 OpponentSpec = Opponent | str
 """An opponent of :class:`env121.envs.single_seat.SingleSeat`, or an agent spec."""
+BatchedOpponentSpec = BatchedPolicy | str
+"""An opponent of :class:`env121.envs.vector.VectorSingleSeat`, or an agent spec."""
 
 
 class SingleSeat(single_seat.SingleSeat):
@@ -53,4 +68,81 @@ def build_opponents(
     return opponents
 
 
-__all__ = ["OpponentSpec", "SingleSeat", "build_opponents"]
+class VectorSingleSeat(vector.VectorSingleSeat):
+    """:class:`env121.envs.vector.VectorSingleSeat` whose opponents may be
+    agent specs with a batched policy (:data:`BATCHED_POLICIES`): ``opponents``
+    is ``None`` (random players), one batched policy or spec for the three
+    other seats, or a sequence of three. Every other argument is the base class's."""
+
+    def __init__(
+        self,
+        num_envs: int = 64,
+        opponents: BatchedOpponentSpec | Sequence[BatchedOpponentSpec] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(num_envs, build_batched_opponents(opponents), **kwargs)
+
+
+def _batched_greedy(cuop_margin: float = 4.0, nhat_ban_waits: int = 2) -> BatchedPolicy:
+    from agents.batched_greedy import BatchedGreedy  # numba's kernels, loaded when used
+
+    return BatchedGreedy(cuop_margin, nhat_ban_waits)
+
+
+def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
+    from agents.batched_ppo import BatchedPPO  # torch, imported when used
+
+    return BatchedPPO(checkpoint, deterministic)
+
+
+BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
+    "random": BatchedRandom,
+    "greedy": _batched_greedy,
+    "ppo": _batched_ppo,
+}
+"""The agents of :mod:`agents.registry` that have a batched policy, by name
+(built with the parameters of the agent's spec)."""
+
+
+def make_batched_policy(spec: str) -> BatchedPolicy:
+    """The batched policy of agent spec ``spec``: parsed as
+    :func:`agents.registry.make_agent` parses it (a bad spec raises its
+    :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`."""
+    name, params = parse_spec(spec)
+    factory = BATCHED_POLICIES.get(name)
+    if factory is None:
+        raise AgentSpecError(
+            f"agent {name!r} (in spec {spec!r}) has no batched policy: expected one of "
+            f"{sorted(BATCHED_POLICIES)}; play it in the single-seat environment "
+            "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
+        )
+    try:
+        policy = factory(**params)
+    except (TypeError, ValueError, OSError) as error:  # OSError: a file it names is missing
+        raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
+    policy.spec = canonical_spec(name, params)
+    return policy
+
+
+def build_batched_opponents(
+    opponents: BatchedOpponentSpec | Sequence[BatchedOpponentSpec] | None,
+) -> BatchedPolicy | list[BatchedPolicy] | None:
+    """``opponents`` with every agent spec built by :func:`make_batched_policy`;
+    anything else is left for :class:`~env121.envs.vector.VectorSingleSeat` to check."""
+    if isinstance(opponents, str):
+        return make_batched_policy(opponents)
+    if isinstance(opponents, Sequence):
+        return [make_batched_policy(o) if isinstance(o, str) else o for o in opponents]
+    return opponents
+
+
+__all__ = [
+    "BATCHED_POLICIES",
+    "BatchedOpponentSpec",
+    "OpponentSpec",
+    "SingleSeat",
+    "VectorSingleSeat",
+    "build_batched_opponents",
+    "build_opponents",
+    "make_batched_policy",
+]

@@ -32,6 +32,18 @@ Rows, all measured in this run; prints numbers, asserts nothing:
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
   <env121.engine.deal.Deal.from_seed>`, deals/s;
+* **vector env** — learner steps/s of the batched vector environment
+  (:class:`agents.environments.VectorSingleSeat`, one learning seat in each
+  of B = 64, 256 and ``B`` games) with ``random`` and ``greedy`` opponents,
+  the learners playing uniformly random legal actions; observations and
+  masks included;
+* **MaskablePPO** — learner steps/s of sb3-contrib's ``MaskablePPO``
+  (``MlpPolicy`` [128, 128], 4096 steps a rollout, batch 256, 5 epochs: the
+  ``small`` preset's) learning ``--ppo-steps`` steps against ``random``
+  opponents, on the batched vector environment of 64 games
+  (:class:`training.sb3_vec.SB3VectorSingleSeat`) and on two ``SingleSeat``
+  processes (``SubprocVecEnv``, the training presets' way), rollouts and
+  updates included;
 * **cold start** — seconds for ``import env121.engine.batched`` and then its
   first deal, each in a fresh Python process: *cold* with numba's cache in an
   empty directory (``NUMBA_CACHE_DIR``, so every kernel compiles), *warm* with
@@ -51,9 +63,12 @@ import time
 
 import numpy as np
 from numba import njit
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
 
 import env121.engine.batched
 from agents.batched_greedy import BatchedGreedy
+from agents.environments import SingleSeat, VectorSingleSeat
 from agents.greedy import GreedyAgent
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
@@ -61,9 +76,10 @@ from env121.engine.batched.rng import deal_into
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
 from env121.engine.game import apply, legal_actions, new_game
 from env121.play.batched_observation import encode_observations, make_observer
-from env121.play.observation import OBS_SIZE, encode_observation
 from env121.play.match import play_agents
+from env121.play.observation import OBS_SIZE, encode_observation
 from env121.rules.config import RuleConfig
+from training.sb3_vec import SB3VectorSingleSeat
 
 _START_PROGRAM = """
 import time
@@ -175,6 +191,44 @@ def bench_deals(count: int, seed: int) -> tuple[float, float]:
     return compiled, reference
 
 
+def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``masks`` (bool ``[B, 131]``)."""
+    picks: np.ndarray = np.argmax(masks * rng.random(masks.shape), axis=1)
+    return picks
+
+
+def bench_vector_env(batch: int, steps: int, opponents: str, seed: int) -> float:
+    """Learner steps/s of ``VectorSingleSeat(batch, opponents)`` with random
+    learners, over ``steps`` steps after a warm-up step."""
+    envs = VectorSingleSeat(batch, opponents)
+    envs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    envs.step(random_legal(envs.action_masks(), rng))  # warm-up: loads the kernels
+    start = time.perf_counter()
+    for _ in range(steps):
+        envs.step(random_legal(envs.action_masks(), rng))
+    return batch * steps / (time.perf_counter() - start)
+
+
+def bench_maskable_ppo(env: VecEnv, timesteps: int, seed: int) -> float:
+    """Learner steps/s of ``MaskablePPO`` learning ``timesteps`` steps on ``env``
+    (4096 steps a rollout, the ``small`` preset's network and update)."""
+    env.reset()  # warm-up: starts the processes or loads the kernels
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=4096 // env.num_envs,
+        batch_size=256,
+        n_epochs=5,
+        policy_kwargs={"net_arch": [128, 128]},
+        seed=seed,
+        device="cpu",
+    )
+    start = time.perf_counter()
+    model.learn(timesteps)
+    return timesteps / (time.perf_counter() - start)
+
+
 def start_seconds(cache_dir: str) -> tuple[float, float]:
     """(import seconds, first-deal seconds) of a fresh process whose numba
     cache is ``cache_dir``."""
@@ -195,6 +249,8 @@ def main() -> None:
     parser.add_argument("--greedy-batch", type=int, default=256, help="games of batched greedy")
     parser.add_argument("--greedy-steps", type=int, default=400, help="its steps (then timed)")
     parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
+    parser.add_argument("--vector-steps", type=int, default=50, help="vector env steps to time")
+    parser.add_argument("--ppo-steps", type=int, default=8192, help="MaskablePPO steps to time")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
 
@@ -236,6 +292,23 @@ def main() -> None:
     print(
         f"{'deals: compiled / reference':<30} {compiled:>12,.0f} deals/s  "
         f"Deal.from_seed {reference:,.0f} deals/s ({compiled / reference:.0f}x)"
+    )
+
+    for opponents in ("random", "greedy"):
+        for batch in sorted({64, 256, args.batch}):
+            per_s = bench_vector_env(batch, args.vector_steps, opponents, args.seed)
+            name = f"vector env, {opponents}, B={batch}"
+            print(f"{name:<30} {per_s:>12,.0f} learner steps/s")
+
+    batched_env = SB3VectorSingleSeat(VectorSingleSeat(64, "random"))
+    per_s = bench_maskable_ppo(batched_env, args.ppo_steps, args.seed)
+    print(f"{'MaskablePPO, vector env B=64':<30} {per_s:>12,.0f} learner steps/s")
+    subproc = SubprocVecEnv([lambda: SingleSeat("random") for _ in range(2)])
+    reference = bench_maskable_ppo(subproc, args.ppo_steps, args.seed)
+    subproc.close()
+    print(
+        f"{'MaskablePPO, 2 SingleSeat procs':<30} {reference:>12,.0f} learner steps/s  "
+        f"(vector env {per_s / reference:.1f}x)"
     )
 
     with tempfile.TemporaryDirectory() as cache_dir:

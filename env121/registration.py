@@ -4,7 +4,12 @@
   learning seat of ``env121_v1``, the other three played by ``opponents``
   (agent specs such as ``"greedy"``, ``"mc:budget=8"``, ``"ppo:small"``, built
   agents or policies); every other keyword argument is the environment's
-  (``seat``, ``reward_mode``, rule fields such as ``num_van``, …).
+  (``seat``, ``reward_mode``, rule fields such as ``num_van``, …). Its
+  vector entry point, what ``gym.make_vec`` makes unless told otherwise, is
+  :class:`agents.environments.VectorSingleSeat`: ``num_envs`` games of the
+  compiled batched engine, the opponents batched policies (``"random"``,
+  ``"greedy"``, ``"ppo:small"``); ``vectorization_mode="sync"`` or
+  ``"async"`` steps copies of the single environment instead, for any opponents.
 
 ::
 
@@ -12,7 +17,10 @@
     import gymnasium as gym
 
     env = gym.make("env121/SingleSeat-v1", opponents="greedy")
-    envs = gym.make_vec("env121/SingleSeat-v1", num_envs=4, opponents="mc:budget=8")
+    envs = gym.make_vec("env121/SingleSeat-v1", num_envs=1024, opponents="greedy")
+    envs = gym.make_vec(
+        "env121/SingleSeat-v1", num_envs=4, vectorization_mode="sync", opponents="mc:budget=8"
+    )
 
 Registering needs gymnasium's registry, and importing gymnasium would add
 45–60 ms to the 100–150 ms of ``import env121`` (measured on the 2-core
@@ -45,6 +53,11 @@ GYMNASIUM_ENTRY_POINTS: dict[str, str] = {
     "env121/SingleSeat-v1": "agents.environments:SingleSeat",
 }
 """Each Gymnasium id and its builder as ``"module:attribute"``."""
+GYMNASIUM_VECTOR_ENTRY_POINTS: dict[str, str] = {
+    "env121/SingleSeat-v1": "agents.environments:VectorSingleSeat",
+}
+"""The ids with a batched vector environment, and its builder (``gym.make_vec``'s
+``vectorization_mode="vector_entry_point"``)."""
 
 
 def register_environments() -> None:
@@ -53,7 +66,11 @@ def register_environments() -> None:
 
     for env_id, entry_point in GYMNASIUM_ENTRY_POINTS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=entry_point)
+            gymnasium.register(
+                env_id,
+                entry_point=entry_point,
+                vector_entry_point=GYMNASIUM_VECTOR_ENTRY_POINTS.get(env_id),
+            )
 
 
 def register_when_gymnasium_is_imported() -> None:
@@ -106,6 +123,7 @@ class _RegisteringLoader:
 
 __all__ = [
     "GYMNASIUM_ENTRY_POINTS",
+    "GYMNASIUM_VECTOR_ENTRY_POINTS",
     "register_environments",
     "register_when_gymnasium_is_imported",
 ]

@@ -121,6 +121,7 @@ def main(args: Args) -> None:
     envs = gym.make_vec(
         args.env_id,
         num_envs=args.num_envs,
+        vectorization_mode="sync",
         vector_kwargs={"autoreset_mode": gym.vector.AutoresetMode.SAME_STEP},
         opponents=args.opponents,
     )

@@ -52,6 +52,7 @@ import numpy as np
 from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.batched.kernel import (
     EVENT_CLASSES,
+    SIT_OUT,
     fill_legal_mask,
     first_illegal,
     play_random,
@@ -140,6 +141,9 @@ class BatchedEngine:
         self.kernel_config = kernel_config(config)
         self.games = allocate(num_games)
         """The game records (:mod:`env121.engine.batched.state`): ``games["scores"]`` ..."""
+        self.final_games = allocate(num_games)
+        """``final_games[g]``: game ``g``'s last finished match as it ended (phase
+        GAME_OVER, no seat to act), kept until its next match ends."""
         self.num_games = num_games
         self._mask = np.zeros((num_games, NUM_ACTIONS), dtype=np.uint8)
         self._truncated = np.zeros(num_games, dtype=bool)
@@ -198,7 +202,9 @@ class BatchedEngine:
         return self.to_act
 
     def step(self, actions: Sequence[int] | np.ndarray) -> StepResult:
-        """Apply ``actions[g]``, the action of game ``g``'s seat to act, in every game.
+        """Apply ``actions[g]``, the action of game ``g``'s seat to act, in every game;
+        a game whose action is ``SIT_OUT`` (-1) does not move, and its outputs
+        are those of an empty step (no rewards, no events, not terminated).
 
         Raises :class:`~env121.engine.game.IllegalActionError` naming the first
         game whose action is not legal; then no game has moved.
@@ -215,7 +221,10 @@ class BatchedEngine:
         bad = first_illegal(games, played)
         if bad >= 0:
             raise self._illegal(bad, int(played[bad]))
-        self._each(lambda part: step_games(games[part], self.kernel_config, played[part], b))
+        finals = self.final_games
+        self._each(
+            lambda part: step_games(games[part], self.kernel_config, played[part], b, finals[part])
+        )
         now = self._base + len(self._history)
         self._history.append(played.astype(np.int16))
         terminated = games["terminated"]
@@ -244,7 +253,13 @@ class BatchedEngine:
         games, b = self.games, self.num_games
         self._each(
             lambda part: play_random(
-                games[part], self.kernel_config, steps, rng_seed, part.start, b
+                games[part],
+                self.kernel_config,
+                steps,
+                rng_seed,
+                part.start,
+                b,
+                self.final_games[part],
             )
         )
         self._start[:] = -1
@@ -327,7 +342,7 @@ class BatchedEngine:
     ) -> dict[str, Any]:
         steps = self._history[start - self._base : end - self._base]
         state = State(self.config, seed, int(self.games[g]["rotation"]), first_deal)
-        state.actions = [int(step[g]) for step in steps]
+        state.actions = [int(step[g]) for step in steps if step[g] != SIT_OUT]
         return to_record(state)
 
     def _trim(self) -> None:

@@ -129,6 +129,8 @@ _E_PAID = EVENT_CLASSES.index(Paid)
 _E_VAN_ENDED = EVENT_CLASSES.index(VanEnded)
 _E_MATCH_ENDED = EVENT_CLASSES.index(MatchEnded)
 
+SIT_OUT = -1
+"""The action of a game that does not move in a step (:func:`step_games`)."""
 _NUM_SLOTS = PLACEMENT_ORDER.shape[0]
 
 Record = Any
@@ -727,9 +729,12 @@ def _end_match(r: Record, reason: int, first: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
+def _apply(
+    r: Record, action: int, num_games: int, kc: KernelConfig, finals: np.ndarray, g: int
+) -> None:
     """``game.apply`` of a legal action, then the auto-reset (the next match's
-    seed ``num_games`` on) and the next legal actions."""
+    seed ``num_games`` on; the ended match's record copied to ``finals[g]``
+    first, with no seat to act) and the next legal actions."""
     r.n_events = 0
     r.terminated = False
     r.vong_ended = False
@@ -771,6 +776,9 @@ def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
             r.final_scores[s] = r.scores[s]
             r.final_standings[s] = r.banked[s] + r.scores[s] - r.van_start[s]
             r.final_ranks[s] = r.ranks[s]
+        r.to_act = -1
+        r.n_legal = 0
+        finals[g] = r
         r.seed += np.uint64(num_games)
         r.first_deal = False
         _new_match(r, kc)
@@ -781,7 +789,8 @@ def _apply(r: Record, action: int, num_games: int, kc: KernelConfig) -> None:
 # Each takes a slice of the batch (``games[lo:hi]``): the engine spreads the
 # slices over threads (the kernels release the GIL). ``stride`` is the number
 # of games in the whole batch (the auto-reset's seed step), ``first`` the
-# slice's first game.
+# slice's first game, ``finals`` the slice of the records where each game's
+# ended match is kept.
 
 
 @njit(cache=True, nogil=True)
@@ -803,18 +812,34 @@ def reset_games(games: np.ndarray, kc: KernelConfig) -> None:
 
 @njit(cache=True, nogil=True)
 def first_illegal(games: np.ndarray, actions: np.ndarray) -> int:
-    """The first game whose action is not legal, or -1."""
+    """The first game whose action is neither legal nor :data:`SIT_OUT`, or -1."""
     for g in range(games.shape[0]):
-        if not is_legal(games[g], actions[g]):
+        if actions[g] != SIT_OUT and not is_legal(games[g], actions[g]):
             return g
     return -1
 
 
 @njit(cache=True, nogil=True)
-def step_games(games: np.ndarray, kc: KernelConfig, actions: np.ndarray, stride: int) -> None:
-    """Apply ``actions[g]``, legal, in every game ``g``."""
+def _sit_out(r: Record) -> None:
+    """A step in which the game does not move: its outputs are an empty step's."""
+    r.n_events = 0
+    r.terminated = False
+    r.vong_ended = False
+    for s in range(NUM_SEATS):
+        r.rewards[s] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def step_games(
+    games: np.ndarray, kc: KernelConfig, actions: np.ndarray, stride: int, finals: np.ndarray
+) -> None:
+    """Apply ``actions[g]``, legal, in every game ``g`` (:data:`SIT_OUT`: game
+    ``g`` does not move)."""
     for g in range(games.shape[0]):
-        _apply(games[g], actions[g], stride, kc)
+        if actions[g] == SIT_OUT:
+            _sit_out(games[g])
+        else:
+            _apply(games[g], actions[g], stride, kc, finals, g)
 
 
 @njit(cache=True, nogil=True)
@@ -844,7 +869,13 @@ def _splitmix64(x: np.uint64) -> np.uint64:
 
 @njit(cache=True, nogil=True)
 def play_random(
-    games: np.ndarray, kc: KernelConfig, steps: int, rng_seed: int, first: int, stride: int
+    games: np.ndarray,
+    kc: KernelConfig,
+    steps: int,
+    rng_seed: int,
+    first: int,
+    stride: int,
+    finals: np.ndarray,
 ) -> None:
     """``steps`` uniformly random legal actions in every game (auto-reset
     included). Game ``first + g`` draws from SplitMix64 seeded by (``rng_seed``,
@@ -855,11 +886,12 @@ def play_random(
         for _ in range(steps):
             x += _GOLDEN
             pick = _splitmix64(x) % np.uint64(r.n_legal)
-            _apply(r, np.int64(r.legal[pick]), stride, kc)
+            _apply(r, np.int64(r.legal[pick]), stride, kc, finals, g)
 
 
 __all__ = [
     "EVENT_CLASSES",
+    "SIT_OUT",
     "compute_legal",
     "current_player",
     "fill_legal_mask",

@@ -1,0 +1,91 @@
+"""``ppo`` as a batched policy: one forward pass for all the games that need it.
+
+:class:`BatchedPPO` plays a trained checkpoint (:mod:`agents.ppo`) in many
+games of a :class:`~env121.engine.batched.BatchedEngine` at once: it encodes
+the observation of the seat to act in each game asked (the compiled encoder,
+:func:`env121.play.batched_policy.encode_seats`), runs the network once on
+the whole batch, and plays each game's masked argmax of the logits — what
+:class:`agents.ppo.PPOAgent` plays on the same decision — or, with
+``deterministic=False``, a sample of the masked softmax (the agent's
+distribution, drawn from this policy's own generator)::
+
+    policy = BatchedPPO("small")
+    actions[games] = policy.act(engine, games)
+
+It plays networks that read the observation alone (``inputs:
+"observation"``, as ``ppo:small``): the hinted ones also read what greedy
+and the search think of each decision (:mod:`agents.hints`), which only the
+reference engine computes, so they are refused with an error that says so.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+import numpy as np
+import torch
+
+from agents.ppo import load_policy, one_thread, resolve_checkpoint
+from agents.spec import canonical_spec
+from env121.engine.actions import NUM_ACTIONS
+from env121.engine.batched.engine import BatchedEngine
+from env121.play.batched_observation import Observer, make_observer
+from env121.play.batched_policy import encode_seats
+from env121.play.observation import OBS_SIZE
+
+
+class BatchedPPO:
+    """A trained policy for many games at once: ``checkpoint`` and
+    ``deterministic`` as for :class:`agents.ppo.PPOAgent`."""
+
+    def __init__(self, checkpoint: str, deterministic: bool = True) -> None:
+        network, self.metadata = load_policy(resolve_checkpoint(checkpoint))
+        if network.inputs != "observation":
+            raise ValueError(
+                f"checkpoint {checkpoint!r} reads {network.inputs!r}: the batched ppo policy "
+                "plays networks that read the observation alone (inputs 'observation'); play "
+                "this one as an agent (env121.SingleSeat, gym.make_vec(..., "
+                "vectorization_mode='sync'))"
+            )
+        self.network = network
+        self.checkpoint = str(checkpoint)
+        self.deterministic = deterministic
+        params: dict[str, object] = {"checkpoint": str(checkpoint)}
+        if not deterministic:
+            params["deterministic"] = False
+        self.spec = canonical_spec("ppo", params)
+        self.rng = np.random.default_rng(0)
+        self._observers: WeakKeyDictionary[BatchedEngine, Observer] = WeakKeyDictionary()
+        """Per engine the observer of its games (and its cache)."""
+
+    def reset(self, seed: int) -> None:
+        """Reseed the sampling generator (``deterministic=False``)."""
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
+        """The policy's action for the seat to act in each game ``indices``."""
+        games = engine.games
+        seats = games["to_act"][indices]
+        observations = np.empty((len(indices), OBS_SIZE), dtype=np.float32)
+        observer = self._observers.get(engine)
+        if observer is None:
+            observer = self._observers[engine] = make_observer(engine.num_games, engine.config)
+        encode_seats(games, indices, seats, observer, observations)
+        with one_thread(), torch.inference_mode():
+            logits = self.network(torch.from_numpy(observations)).numpy().astype(np.float64)
+        legal = np.zeros((len(indices), NUM_ACTIONS), dtype=bool)
+        n_legal = games["n_legal"][indices]
+        rows, slots = np.nonzero(np.arange(games["legal"].shape[1]) < n_legal[:, None])
+        legal[rows, games["legal"][indices[rows], slots]] = True
+        logits[~legal] = -np.inf
+        if self.deterministic:
+            chosen: np.ndarray = np.argmax(logits, axis=1)
+            return chosen
+        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(weights, axis=1)
+        draws = self.rng.random(len(indices)) * cumulative[:, -1]
+        sampled: np.ndarray = (cumulative <= draws[:, None]).sum(axis=1)
+        return sampled
+
+
+__all__ = ["BatchedPPO"]

@@ -42,14 +42,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import safetensors
+import safetensors.torch
 import torch
-from safetensors.torch import load_file, save_file
 from torch import nn
 
 import env121
 from agents.hints import INPUTS, Hinter, hints_seed
 from agents.spec import canonical_spec
 from env121.engine.actions import ACTION_LAYOUT, NUM_ACTIONS
+from env121.engine.files import write_atomically
 from env121.envs.aec_env import ENV_ID
 from env121.play.observation import OBS_SIZE, OBSERVATION_LAYOUT
 from env121.play.turn import Turn
@@ -213,7 +215,8 @@ def save_policy(
     network.load_state_dict(dict(state_dict))  # raises if the shapes do not fit
     path.parent.mkdir(parents=True, exist_ok=True)
     tensors = {k: v.detach().to("cpu", torch.float32).contiguous() for k, v in state_dict.items()}
-    save_file(tensors, str(path))
+    weights = safetensors.torch.save(tensors)
+    write_atomically(path, weights)
     sidecar = {
         "format": CHECKPOINT_FORMAT,
         "format_version": CHECKPOINT_FORMAT_VERSION,
@@ -225,10 +228,10 @@ def save_policy(
             "hint_head": hint_head,
         },
         "weights": path.name,
-        "weights_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "weights_sha256": hashlib.sha256(weights).hexdigest(),
         "training": dict(training or {}),
     }
-    sidecar_path(path).write_text(json.dumps(sidecar, indent=2, ensure_ascii=False) + "\n")
+    write_atomically(sidecar_path(path), json.dumps(sidecar, indent=2, ensure_ascii=False) + "\n")
     return path
 
 
@@ -301,7 +304,7 @@ def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
             shape.get("inputs", "observation"),  # format 1 before hints: the observation
             bool(shape.get("hint_head", False)),  # and before the hint head: none
         )
-        tensors = load_file(str(checkpoint))
+        tensors = read_tensors(checkpoint)
         expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
         found = {k: tuple(v.shape) for k, v in tensors.items()}
         if found != expected:
@@ -312,6 +315,17 @@ def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
         network.load_state_dict(tensors)
     network.eval()
     return network, meta
+
+
+def read_tensors(path: str | Path) -> dict[str, torch.Tensor]:
+    """The tensors of a safetensors file; a file that is not one (torn, or
+    overwritten with other bytes) is a :class:`CheckpointMismatchError` naming it."""
+    try:
+        return safetensors.torch.load_file(str(path))
+    except safetensors.SafetensorError as error:
+        raise CheckpointMismatchError(
+            f"{path}: not a readable safetensors file ({error})"
+        ) from None
 
 
 SHIPPED = Path(__file__).parent / "checkpoints"
@@ -389,6 +403,7 @@ __all__ = [
     "observation_layout_hash",
     "one_thread",
     "read_sidecar",
+    "read_tensors",
     "resolve_checkpoint",
     "save_policy",
     "shipped_checkpoints",

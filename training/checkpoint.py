@@ -6,26 +6,38 @@
   sidecar, see :mod:`agents.ppo`). Self-play snapshots use the same format.
 * :func:`save_training_state` / :func:`load_training_state` write and read
   what ``--resume`` needs: every parameter of the SB3 policy (actor, critic)
-  and the optimizer's tensors as safetensors, the optimizer's plain settings
-  and the step count as JSON. The model is rebuilt from the run's config and
-  these are loaded into it, so nothing is unpickled here either.
+  and the optimizer's tensors as safetensors, the optimizer's plain settings,
+  the step count and the tensors' SHA-256 as JSON. The model is rebuilt from
+  the run's config and these are loaded into it, so nothing is unpickled here
+  either; a checkpoint that cannot be loaded is a :class:`CorruptCheckpointError`
+  naming the file.
+* :class:`CheckpointDirectory` keeps a run's ``checkpoints/``: each checkpoint
+  appears whole or not at all, whenever the trainer is killed.
+
+Every file is written with :func:`env121.engine.files.write_atomically`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
-from collections.abc import Mapping
+import os
+import re
+import shutil
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import safetensors
+import safetensors.torch
 import torch
-from safetensors.torch import load_file, save_file
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
 from agents.ppo import ACTIVATIONS, hint_blocks, save_policy
+from env121.engine.files import fsync_directory, leftover_temporaries, write_atomically
 from training.hint_head import HintHeadPolicy
 
 TRAINING_STATE_FORMAT = "env121-training-state"
@@ -104,11 +116,25 @@ def export_policy(
     )
 
 
+TRAINING_TENSORS = "training.safetensors"
+"""The file of a checkpoint's parameters and optimizer tensors."""
+TRAINING_JSON = "training.json"
+"""The file of a checkpoint's step count, optimizer settings and tensors' checksum."""
+CHECKPOINT_NAME = re.compile(r"step_(\d{12})")
+"""A complete checkpoint's directory name, ``step_<N>`` (12 digits)."""
+
+
+class CorruptCheckpointError(ValueError):
+    """A checkpoint that cannot be loaded (a file torn, missing, overwritten, or
+    not fitting the run's model); the message names the file and what is wrong."""
+
+
 def save_training_state(
     model: MaskablePPO, directory: str | Path, extra: Mapping[str, Any]
 ) -> None:
     """Write ``model``'s parameters, optimizer state and step count to
-    ``directory`` (``training.safetensors`` + ``training.json``)."""
+    ``directory`` (``training.safetensors`` + ``training.json``, which records
+    the tensors' SHA-256), each file atomically."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     tensors = {
@@ -120,32 +146,55 @@ def save_training_state(
             tensors[f"optimizer.{index}.{slot}"] = (
                 torch.as_tensor(value).detach().cpu().contiguous()
             )
-    save_file(tensors, str(directory / "training.safetensors"))
+    data = safetensors.torch.save(tensors)
+    write_atomically(directory / TRAINING_TENSORS, data)
     state = {
         "format": TRAINING_STATE_FORMAT,
         "num_timesteps": int(model.num_timesteps),
         "optimizer_param_groups": optimizer["param_groups"],
+        "training_sha256": hashlib.sha256(data).hexdigest(),
         **extra,
     }
-    (directory / "training.json").write_text(json.dumps(state, indent=2) + "\n")
+    write_atomically(directory / TRAINING_JSON, json.dumps(state, indent=2) + "\n")
 
 
 def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, Any]:
     """Load what :func:`save_training_state` wrote into ``model`` (built from
-    the same config); returns the JSON part. Sets ``model.num_timesteps``."""
+    the same config); returns the JSON part. Sets ``model.num_timesteps``.
+
+    Everything is checked before ``model`` is touched: a missing, torn or
+    overwritten file, tensors whose checksum is not the recorded one, or that
+    do not fit the model, raise :class:`CorruptCheckpointError` naming the file."""
     directory = Path(directory)
-    state = json.loads((directory / "training.json").read_text())
-    if state.get("format") != TRAINING_STATE_FORMAT:
-        raise ValueError(f"{directory} holds no env121 training state (training.json)")
-    tensors = load_file(str(directory / "training.safetensors"))
-    policy = {k.removeprefix("policy."): v for k, v in tensors.items() if k.startswith("policy.")}
+    state = _read_state(directory / TRAINING_JSON)
+    tensors_file = directory / TRAINING_TENSORS
     try:
-        model.policy.load_state_dict(policy)
-    except RuntimeError as error:
-        raise ValueError(
-            f"the training state in {directory} does not fit the model the config builds "
-            f"(was the network changed with --set?): {error}"
+        data = tensors_file.read_bytes()
+    except OSError as error:
+        raise CorruptCheckpointError(f"{tensors_file}: cannot be read ({error.strerror})") from None
+    recorded = state.get("training_sha256")  # absent in checkpoints written before it
+    if recorded is not None and recorded != hashlib.sha256(data).hexdigest():
+        raise CorruptCheckpointError(
+            f"{tensors_file}: its SHA-256 is not the one {TRAINING_JSON} records (torn or "
+            "overwritten)"
+        )
+    try:
+        tensors = safetensors.torch.load(data)
+    except safetensors.SafetensorError as error:
+        raise CorruptCheckpointError(
+            f"{tensors_file}: not a readable safetensors file ({error})"
         ) from None
+    policy = {k.removeprefix("policy."): v for k, v in tensors.items() if k.startswith("policy.")}
+    expected = {k: tuple(v.shape) for k, v in model.policy.state_dict().items()}
+    found = {k: tuple(v.shape) for k, v in policy.items()}
+    if found != expected:
+        missing = sorted(set(expected) - set(found))
+        wrong = sorted(k for k in set(expected) & set(found) if expected[k] != found[k])
+        raise CorruptCheckpointError(
+            f"{tensors_file}: its tensors do not fit the model the run's config builds "
+            f"(missing {missing}, other shapes {wrong}, unexpected "
+            f"{sorted(set(found) - set(expected))})"
+        )
     slots: dict[int, dict[str, torch.Tensor]] = {}
     for key, value in tensors.items():
         if key.startswith("optimizer."):
@@ -154,12 +203,140 @@ def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, 
     groups = state["optimizer_param_groups"]
     for group in groups:  # JSON turned the tuples into lists
         group.update({k: tuple(v) for k, v in group.items() if k == "betas"})
-    model.policy.optimizer.load_state_dict({"state": slots, "param_groups": groups})
+    model.policy.load_state_dict(policy)
+    try:
+        model.policy.optimizer.load_state_dict({"state": slots, "param_groups": groups})
+    except (KeyError, ValueError, RuntimeError) as error:
+        raise CorruptCheckpointError(
+            f"{tensors_file}: its optimizer state does not fit the model ({error})"
+        ) from None
     model.num_timesteps = int(state["num_timesteps"])
     return dict(state)
 
 
+def _read_state(path: Path) -> dict[str, Any]:
+    """The checked JSON part of a checkpoint."""
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CorruptCheckpointError(f"{path}: cannot be read ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CorruptCheckpointError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(state, dict) or state.get("format") != TRAINING_STATE_FORMAT:
+        raise CorruptCheckpointError(
+            f'{path}: not an env121 training state (expected "format": "{TRAINING_STATE_FORMAT}")'
+        )
+    steps, groups = state.get("num_timesteps"), state.get("optimizer_param_groups")
+    if not isinstance(steps, int) or steps < 0 or not isinstance(groups, list):
+        raise CorruptCheckpointError(
+            f"{path}: expected num_timesteps (an integer >= 0) and optimizer_param_groups"
+        )
+    return state
+
+
+class CheckpointDirectory:
+    """A run's ``checkpoints/`` directory: ``step_<N>/`` per checkpoint and
+    ``latest.json`` naming the newest.
+
+    A checkpoint is written into a hidden ``.step_<N>.partial/`` directory and
+    renamed to ``step_<N>`` only when all its files are on the disk, then
+    ``latest.json`` is rewritten (atomically) and the oldest checkpoints beyond
+    ``keep`` are removed (renamed away first). So a ``step_<N>`` directory is
+    always a whole checkpoint, whatever moment a kill lands on, and a kill
+    during a save leaves the previous checkpoints as they were."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.latest = directory / "latest.json"
+
+    def path(self, step: int) -> Path:
+        """The directory of the checkpoint of ``step``."""
+        return self.directory / f"step_{step:012d}"
+
+    def steps(self) -> list[int]:
+        """The steps of the ``step_<N>`` directories, oldest first."""
+        if not self.directory.is_dir():
+            return []
+        found = (CHECKPOINT_NAME.fullmatch(p.name) for p in self.directory.iterdir())
+        return sorted(int(m.group(1)) for m in found if m)
+
+    def pointed(self) -> Path:
+        """The checkpoint ``latest.json`` names; :class:`CorruptCheckpointError`
+        if it is missing, unreadable or names no checkpoint directory."""
+        try:
+            pointer = json.loads(self.latest.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise CorruptCheckpointError(
+                f"{self.latest}: cannot be read ({error.strerror})"
+            ) from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CorruptCheckpointError(f"{self.latest}: not valid JSON ({error})") from None
+        name = pointer.get("directory") if isinstance(pointer, dict) else None
+        if not isinstance(name, str) or not CHECKPOINT_NAME.fullmatch(name):
+            raise CorruptCheckpointError(f"{self.latest}: names no step_<N> checkpoint")
+        if not (self.directory / name).is_dir():
+            raise CorruptCheckpointError(f"{self.latest}: names {name}, which does not exist")
+        return self.directory / name
+
+    def save(self, step: int, write: Callable[[Path], object], keep: int) -> Path:
+        """Write the checkpoint of ``step`` (``write(directory)`` fills a fresh
+        directory), point ``latest.json`` at it and keep the newest ``keep`` of
+        the checkpoints up to ``step``; returns its directory. Checkpoints of
+        later steps are removed: a run that saves ``step`` has left them behind
+        (a run stopped by Ctrl-C goes back to the start of its rollout)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        target = self.path(step)
+        partial = self.directory / f".{target.name}.partial"
+        _remove_tree(partial)
+        partial.mkdir()
+        write(partial)
+        if target.exists():  # a checkpoint of this step from before a --resume
+            _remove_tree(target)
+        os.replace(partial, target)
+        fsync_directory(self.directory)
+        pointer = {"directory": target.name, "num_timesteps": step}
+        write_atomically(self.latest, json.dumps(pointer) + "\n")
+        steps = self.steps()
+        older, later = [s for s in steps if s <= step], [s for s in steps if s > step]
+        for old in older[:-keep] + later:
+            _remove_tree(self.path(old))
+        return target
+
+    def set_aside(self, step: int) -> Path:
+        """Rename the checkpoint of ``step`` (one that cannot be loaded) to
+        ``step_<N>.corrupt``, where no resume looks for it; returns the new path."""
+        aside = self.path(step).with_name(f"{self.path(step).name}.corrupt")
+        if aside.exists():
+            shutil.rmtree(aside)
+        os.replace(self.path(step), aside)
+        return aside
+
+    def remove_leftovers(self) -> None:
+        """Remove what killed saves left: ``.partial`` directories, temporary files."""
+        if self.directory.is_dir():
+            for leftover in self.directory.glob(".step_*"):
+                shutil.rmtree(leftover)
+            for temporary in leftover_temporaries(self.directory):
+                temporary.unlink()
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove the directory ``path`` (if it exists) so that a kill in the middle
+    leaves no partial ``step_<N>``: it is first renamed to a hidden name."""
+    if not path.exists():
+        return
+    doomed = path.with_name(f".{path.name.lstrip('.')}.removed")
+    if doomed != path:
+        if doomed.exists():
+            shutil.rmtree(doomed)
+        os.replace(path, doomed)
+    shutil.rmtree(doomed)
+
+
 __all__ = [
+    "CHECKPOINT_NAME",
+    "CheckpointDirectory",
+    "CorruptCheckpointError",
     "Network",
     "export_policy",
     "load_training_state",

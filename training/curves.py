@@ -23,6 +23,7 @@ of a run). No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -33,6 +34,8 @@ import yaml
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+from env121.engine.files import write_atomically
 
 STEPS = "learner steps (its decisions, all environments)"
 """The x axis of every panel."""
@@ -102,9 +105,9 @@ def plot_curves(run_dir: str | Path) -> Path:
         _read_jsonl(run / "eval.jsonl"),
         reward_mode=saved.get("reward_mode", "points"),
     )
-    out = run / "curves.png"
-    figure.savefig(out, dpi=100)
-    return out
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=100)
+    return write_atomically(run / "curves.png", image.getvalue())
 
 
 def _curve(

@@ -5,18 +5,21 @@ reference agent on ``deals`` duplicate deals (:func:`arena.one_vs_three`) and
 returns one flat row: the challenger's *advantage* (mean points per ván; 0 is
 as strong as the reference) with its 95% interval clustered by deal, and the
 mean of every arena metric. :func:`append_row` adds a row to the run's
-``eval.csv`` and ``eval.jsonl``.
+``eval.csv`` and ``eval.jsonl`` (:func:`keep_rows` rewrites them on a resume).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from env121.engine.files import append_atomically, write_atomically
 from env121.rules.config import RuleConfig
 
 CSV_COLUMNS = (
@@ -64,15 +67,26 @@ def evaluate_policy(
 
 
 def append_row(csv_path: Path, jsonl_path: Path, row: dict[str, Any]) -> None:
-    """Append ``row`` to the CSV (headline columns) and the JSON lines (everything)."""
-    new = not csv_path.exists()
-    with csv_path.open("a", newline="") as file:
-        writer = csv.DictWriter(file, CSV_COLUMNS, extrasaction="ignore")
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-    with jsonl_path.open("a") as file:
-        file.write(json.dumps(row, allow_nan=True) + "\n")
+    """Append ``row`` to the JSON lines (everything) and the CSV (headline
+    columns), each file rewritten atomically (a kill leaves no half row)."""
+    append_atomically(jsonl_path, json.dumps(row, allow_nan=True) + "\n")
+    append_atomically(csv_path, _csv_text([row], header=not csv_path.exists()))
 
 
-__all__ = ["CSV_COLUMNS", "append_row", "evaluate_policy"]
+def keep_rows(csv_path: Path, jsonl_path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    """Rewrite the JSON lines and the CSV to hold ``rows`` (a resumed run drops
+    the rows after its checkpoint)."""
+    write_atomically(jsonl_path, "".join(json.dumps(r, allow_nan=True) + "\n" for r in rows))
+    write_atomically(csv_path, _csv_text(rows, header=True))
+
+
+def _csv_text(rows: Sequence[dict[str, Any]], header: bool) -> str:
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, CSV_COLUMNS, extrasaction="ignore")
+    if header:
+        writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()
+
+
+__all__ = ["CSV_COLUMNS", "append_row", "evaluate_policy", "keep_rows"]

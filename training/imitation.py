@@ -43,9 +43,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import safetensors
+import safetensors.torch
 import torch
 from gymnasium import spaces
-from safetensors.torch import load_file, save_file
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
@@ -53,6 +54,7 @@ from agents.hints import INPUTS, Hinter
 from agents.mc import MCAgent
 from agents.registry import make_agent
 from env121.engine.actions import NUM_ACTIONS
+from env121.engine.files import write_atomically
 from env121.engine.game import new_game
 from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import NUM_SEATS, State
@@ -399,26 +401,35 @@ def write_warm_start(
     policy: MaskableActorCriticPolicy, path: str | Path, network: Network, notes: dict[str, Any]
 ) -> Path:
     """Write ``policy``'s parameters to ``path`` (``.safetensors``) with a JSON
-    sidecar naming the network it fits; returns ``path``."""
+    sidecar naming the network it fits, each file atomically; returns ``path``."""
     path = Path(path)
     if path.suffix != ".safetensors":
         raise ValueError(f"warm start path {str(path)!r} is not valid: expected NAME.safetensors")
     path.parent.mkdir(parents=True, exist_ok=True)
-    save_file({k: v.detach().contiguous() for k, v in policy.state_dict().items()}, str(path))
+    tensors = {k: v.detach().contiguous() for k, v in policy.state_dict().items()}
+    write_atomically(path, safetensors.torch.save(tensors))
     sidecar = {"format": WARM_START_FORMAT, "network": network.describe(), **notes}
-    path.with_suffix(".json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    write_atomically(path.with_suffix(".json"), json.dumps(sidecar, indent=2) + "\n")
     return path
 
 
-def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network: Network) -> None:
-    """Load a :func:`write_warm_start` file into ``policy`` (built for
-    ``network``); a file made for another network is a ``ValueError`` naming both."""
+def check_warm_start(path: str | Path, network: Network) -> None:
+    """Raise ``ValueError`` unless ``path`` is a :func:`write_warm_start` file
+    (with its sidecar) made for ``network``; the name and what is wrong in one line."""
     path = Path(path)
+    if path.suffix != ".safetensors":
+        raise ValueError(f"warm_start={str(path)!r} is not valid: expected a NAME.safetensors file")
     side = path.with_suffix(".json")
     for needed in (path, side):
         if not needed.is_file():
-            raise FileNotFoundError(f"warm start file {str(needed)!r} does not exist")
-    meta = json.loads(side.read_text())
+            raise ValueError(
+                f"warm_start={str(path)!r} is not valid: {needed} does not exist "
+                "(env121 imitate writes both files)"
+            )
+    try:
+        meta = json.loads(side.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"warm start sidecar {str(side)!r} is not valid JSON: {error}") from None
     if not isinstance(meta, dict) or meta.get("format") != WARM_START_FORMAT:
         raise ValueError(f"{str(side)!r} is not a warm start sidecar (written by env121 imitate)")
     recorded = {"hint_head": False, **meta.get("network", {})}  # written before the hint head
@@ -427,4 +438,16 @@ def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network
             f"warm start {str(path)!r} is for the network {recorded}, but the run builds "
             f"{network.describe()}: set hidden_sizes, activation, inputs and hint_head to match"
         )
-    policy.load_state_dict(load_file(str(path)))
+
+
+def load_warm_start(policy: MaskableActorCriticPolicy, path: str | Path, network: Network) -> None:
+    """Load a :func:`write_warm_start` file into ``policy`` (built for
+    ``network``); a file made for another network, or whose weights cannot be
+    read or do not fit, is a ``ValueError`` naming it."""
+    check_warm_start(path, network)
+    try:
+        tensors = safetensors.torch.load_file(str(path))
+        policy.load_state_dict(tensors)
+    except (safetensors.SafetensorError, RuntimeError) as error:
+        reason = str(error).splitlines()[0]
+        raise ValueError(f"warm start {str(path)!r} cannot be loaded: {reason}") from None

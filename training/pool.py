@@ -19,7 +19,6 @@ empty it goes to the other entries.
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ import numpy as np
 
 from agents.ppo import PolicyAgent, PolicyNetwork, load_policy
 from agents.registry import make_agent
+from env121.engine.files import write_atomically
 from env121.play.protocol import Agent
 from env121.play.turn import Turn
 
@@ -85,9 +85,17 @@ class SnapshotPool:
             "snapshots": [s.__dict__ for s in self.snapshots],
             "retired": [s.__dict__ for s in self.retired],
         }
-        tmp = self.directory / f".{MANIFEST}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-        os.replace(tmp, self.directory / MANIFEST)
+        write_atomically(self.directory / MANIFEST, json.dumps(manifest, indent=2) + "\n")
+
+    def roll_back(self, step: int) -> None:
+        """Forget the snapshots taken after ``step`` (a run resumed from the
+        checkpoint of ``step`` takes them again): the pool is as it was then."""
+        taken = sorted(self.retired + self.snapshots, key=lambda s: s.step)
+        kept = [s for s in taken if s.step <= step]
+        if len(kept) == len(taken):
+            return
+        self.snapshots, self.retired = kept[-self.max_size :], kept[: -self.max_size]
+        self._write_manifest()
 
 
 def read_manifest(directory: str | Path) -> tuple[list[Snapshot], list[Snapshot]]:
@@ -104,6 +112,28 @@ def read_manifest(directory: str | Path) -> tuple[list[Snapshot], list[Snapshot]
     )
 
 
+def check_opponent_weights(weights: Mapping[str, float]) -> None:
+    """Raise ``ValueError`` unless ``weights`` are non-negative numbers, one at
+    least positive, keyed by :data:`POOL` or agent specs that build (each spec
+    is built once, so a bad one fails here rather than in an environment)."""
+    bad = {
+        k: w
+        for k, w in weights.items()
+        if not isinstance(w, int | float) or isinstance(w, bool) or not w >= 0
+    }
+    if bad or not any(w > 0 for w in weights.values()):
+        raise ValueError(
+            f"opponent_weights={dict(weights)!r} is not valid: expected non-negative "
+            f"weights, one at least positive, keyed by {POOL!r} or agent specs"
+        )
+    for spec in weights:
+        if spec != POOL:
+            try:
+                make_agent(spec)
+            except ValueError as error:
+                raise ValueError(f"opponent_weights: {error}") from None
+
+
 class OpponentMixture:
     """What an opponent seat may play as, with weights; shared by the three
     opponent seats of one environment (it caches the loaded snapshots).
@@ -118,17 +148,9 @@ class OpponentMixture:
         pool_dir: str | Path | None = None,
         snapshot_deterministic: bool = False,
     ) -> None:
-        bad = {k: w for k, w in weights.items() if not isinstance(w, int | float) or w < 0}
-        if bad or not any(w > 0 for w in weights.values()):
-            raise ValueError(
-                f"opponent_weights={dict(weights)!r} is not valid: expected non-negative "
-                f"weights, one at least positive, keyed by {POOL!r} or agent specs"
-            )
+        check_opponent_weights(weights)
         if weights.get(POOL, 0) > 0 and pool_dir is None:
             raise ValueError("opponent_weights gives the pool a weight but there is no pool_dir")
-        for spec in weights:
-            if spec != POOL:
-                make_agent(spec)  # fail early on a bad spec
         self.weights = {k: float(w) for k, w in weights.items() if w > 0}
         self.pool_dir = None if pool_dir is None else Path(pool_dir)
         self.snapshot_deterministic = snapshot_deterministic
@@ -221,6 +243,7 @@ __all__ = [
     "OpponentMixture",
     "Snapshot",
     "SnapshotPool",
+    "check_opponent_weights",
     "opponent_kind",
     "read_manifest",
 ]

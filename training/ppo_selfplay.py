@@ -34,6 +34,12 @@ A run directory holds::
     checkpoints/         step_<N>/ (training state + policy), latest.json
     policy.safetensors   the latest exported policy (+ policy.json): ppo:<path>
     best.safetensors     the policy with the best evaluation so far (+ best.json)
+
+Every file is written whole or not at all (:mod:`env121.engine.files`), and a
+checkpoint appears only when complete (:class:`~training.checkpoint.CheckpointDirectory`),
+so ``--resume`` after a kill at any moment continues from the last complete
+checkpoint; one that cannot be loaded is passed over with a warning naming the
+file. Ctrl-C stops the run with a checkpoint (:meth:`SelfPlay.finish`).
 """
 
 from __future__ import annotations
@@ -42,10 +48,12 @@ import contextlib
 import dataclasses
 import json
 import math
-import shutil
+import signal
+import threading
 import time
+import warnings
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, get_type_hints
@@ -62,20 +70,37 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, sidecar_path
+from agents.registry import make_agent
+from env121.engine.files import (
+    append_atomically,
+    check_output_directory,
+    leftover_temporaries,
+    write_atomically,
+)
 from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import REWARD_MODES
 from env121.envs.single_seat import SingleSeat
 from env121.rules.config import RuleConfig
 from training import PRESETS_DIR, available_presets
 from training.checkpoint import (
+    TRAINING_JSON,
+    CheckpointDirectory,
+    CorruptCheckpointError,
     Network,
     export_policy,
     load_training_state,
     save_training_state,
 )
+from training.evaluation import append_row, evaluate_policy, keep_rows
 from training.hinted_seat import HintedSeat
-from training.imitation import load_warm_start
-from training.pool import POOL, MixtureOpponent, OpponentMixture, SnapshotPool
+from training.imitation import check_warm_start, load_warm_start
+from training.pool import (
+    POOL,
+    MixtureOpponent,
+    OpponentMixture,
+    SnapshotPool,
+    check_opponent_weights,
+)
 from training.stats import LearnerStats, StatsWindow
 
 VEC_ENVS = ("subproc", "dummy")
@@ -194,6 +219,26 @@ class Config:
             _at_least(name, getattr(self, name), 1)
         for name in ("snapshot_every", "snapshot_min_gap", "checkpoint_every", "eval_every"):
             _at_least(name, getattr(self, name), 0)
+        if self.n_steps * self.n_envs < 2:
+            raise ValueError(
+                f"n_steps={self.n_steps} with n_envs={self.n_envs} is not valid: expected "
+                "n_steps * n_envs >= 2 (a rollout of one step has no advantage to learn from)"
+            )
+        _in_range("learning_rate", self.learning_rate, 0, math.inf, "> 0")
+        _in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
+        _in_range("clip_range", self.clip_range, 0, math.inf, "> 0")
+        _in_range("max_grad_norm", self.max_grad_norm, 0, math.inf, "> 0")
+        _in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
+        for name in ("ent_coef", "vf_coef"):
+            _in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
+        _in_range(
+            "snapshot_beat_threshold",
+            self.snapshot_beat_threshold,
+            0,
+            1,
+            "in [0, 1] (a share of head-to-head results; 0 is off)",
+            low_included=True,
+        )
         if self.batch_size > self.n_steps * self.n_envs:
             raise ValueError(
                 f"batch_size={self.batch_size} is not valid: expected at most "
@@ -204,6 +249,11 @@ class Config:
                 f"hidden_sizes={self.hidden_sizes!r} is not valid: expected widths >= 1"
             )
         self.rule_config()  # RuleConfig names a bad rule itself
+        check_opponent_weights(self.opponent_weights)  # builds each agent spec once
+        try:
+            make_agent(self.eval_opponent)
+        except ValueError as error:
+            raise ValueError(f"eval_opponent: {error}") from None
 
     def rule_config(self) -> RuleConfig:
         """The :class:`RuleConfig` of ``rules``."""
@@ -226,6 +276,15 @@ def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
 def _at_least(name: str, value: int, minimum: int) -> None:
     if value < minimum:
         raise ValueError(f"{name}={value!r} is not valid: expected an integer >= {minimum}")
+
+
+def _in_range(
+    name: str, value: float, low: float, high: float, accepted: str, low_included: bool = False
+) -> None:
+    """Raise unless ``low < value <= high`` (``low <= …`` when ``low_included``) and finite."""
+    above_low = value >= low if low_included else value > low
+    if not (math.isfinite(value) and above_low and value <= high):
+        raise ValueError(f"{name}={value!r} is not valid: expected a number {accepted}")
 
 
 # ------------------------------------------------------------------ presets
@@ -298,8 +357,22 @@ def _coerce(key: str, value: Any, source: str) -> Any:
 
 
 def save_config(config: Config, path: Path) -> None:
-    """Write ``config`` as YAML."""
-    path.write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False, allow_unicode=True))
+    """Write ``config`` as YAML (atomically)."""
+    write_atomically(
+        path, yaml.safe_dump(dataclasses.asdict(config), sort_keys=False, allow_unicode=True)
+    )
+
+
+def read_config(path: Path) -> Config:
+    """The config a run saved (:func:`save_config`), checked."""
+    try:
+        values = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError) as error:
+        reason = str(error).splitlines()[0]
+        raise ValueError(f"{path} is not valid: not YAML ({reason})") from None
+    if not isinstance(values, dict):
+        raise ValueError(f"{path} is not valid: expected a mapping of config fields")
+    return config_from_dict(values, source=str(path))
 
 
 # ------------------------------------------------------------- environment
@@ -311,6 +384,9 @@ def make_env(config: Config, pool_dir: Path, in_subprocess: bool) -> Callable[[]
     def build() -> gymnasium.Env:
         if in_subprocess:
             torch.set_num_threads(1)
+            # Ctrl-C reaches the whole process group: the trainer alone handles it
+            # (it stops, saves a checkpoint and closes the environments).
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
         mixture = OpponentMixture(config.opponent_weights, pool_dir, config.snapshot_deterministic)
         opponents = [MixtureOpponent(mixture) for _ in range(NUM_SEATS - 1)]
         env = SingleSeat(opponents, config=config.rule_config(), reward_mode=config.reward_mode)
@@ -376,6 +452,12 @@ class TrainResult:
     """The evaluation rows of the whole run (see ``eval.jsonl``)."""
     charts: list[dict[str, Any]]
     """The ``charts/…`` rows of the whole run, one per rollout (see ``charts.jsonl``)."""
+    checkpoint: Path | None = None
+    """The run's last checkpoint (``checkpoints/step_<N>``)."""
+    resumed_from: Path | None = None
+    """The checkpoint a resumed run started from."""
+    interrupted: bool = False
+    """Whether Ctrl-C stopped the run before ``total_timesteps`` (it saved a checkpoint)."""
 
 
 class RunFiles:
@@ -393,13 +475,14 @@ class RunFiles:
         self.latest = self.checkpoints / "latest.json"
         self.policy = out / "policy.safetensors"
         self.best = out / "best.safetensors"
+        self.checkpoint_directory = CheckpointDirectory(self.checkpoints)
 
     def latest_checkpoint(self) -> Path | None:
-        """The newest checkpoint directory, if any."""
-        if not self.latest.is_file():
+        """The checkpoint ``checkpoints/latest.json`` names, if it names one that exists."""
+        try:
+            return self.checkpoint_directory.pointed()
+        except CorruptCheckpointError:
             return None
-        directory: str = json.loads(self.latest.read_text())["directory"]
-        return self.checkpoints / directory
 
     def evaluations(self) -> list[dict[str, Any]]:
         """Every evaluation row written so far."""
@@ -411,9 +494,97 @@ class RunFiles:
 
 
 def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON-lines log (none if it does not exist); a line that is
+    not a JSON object is a ``ValueError`` naming the file and the line."""
     if not path.is_file():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line]
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line:
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}, line {number}: not valid JSON ({error})") from None
+            if not isinstance(row, dict):
+                raise ValueError(f"{path}, line {number}: expected a JSON object")
+            rows.append(row)
+    return rows
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """A run about to start, every setting checked (:func:`prepare_run`)."""
+
+    config: Config
+    """The run's config (a resumed run's saved config with its overrides)."""
+    files: RunFiles
+    """The run directory's paths (nothing is written there yet)."""
+    resume: bool
+    """Whether the run continues from one of its checkpoints."""
+
+
+NETWORK_FIELDS = ("hidden_sizes", "activation", "inputs", "hint_head")
+"""The config fields that shape the networks: a resumed run cannot change them."""
+
+
+def prepare_run(
+    config: Config | None = None,
+    out: str | Path | None = None,
+    *,
+    resume: str | Path | None = None,
+    overrides: Sequence[str] = (),
+) -> RunStart:
+    """Check everything a run needs before anything is written: the config
+    and its overrides (agent specs included), the warm start of a new run,
+    and the run directory (``out`` must be new or hold no run, and be
+    creatable; ``resume`` must be a run directory with a saved config). Raises
+    ``ValueError`` naming what is wrong and what is accepted."""
+    if resume is not None:
+        if config is not None:
+            raise ValueError("train(): give a config for a new run or resume=RUN_DIR, not both")
+        files = RunFiles(Path(resume))
+        saved = _saved_config(files, str(resume))
+        config = with_overrides(saved, overrides)
+        changed = [n for n in NETWORK_FIELDS if getattr(config, n) != getattr(saved, n)]
+        if changed:
+            raise ValueError(
+                f"--set {', '.join(changed)} is not valid with --resume: the checkpoint's "
+                "networks keep their shape (start a new run, perhaps warm-started)"
+            )
+        return RunStart(config, files, resume=True)
+    config = with_overrides(config or Config(), overrides)
+    files = RunFiles(Path(out or f"runs/{time.strftime('%Y%m%d-%H%M%S')}"))
+    _check_new_run_directory(files)
+    if config.warm_start:
+        check_warm_start(config.warm_start, network_of(config))
+    return RunStart(config, files, resume=False)
+
+
+def _saved_config(files: RunFiles, given: str) -> Config:
+    """The config of the run to resume in ``files``, checked with the directory."""
+    if not files.out.exists():
+        raise ValueError(f"--resume {given!r} is not valid: it does not exist")
+    if not files.out.is_dir():
+        raise ValueError(
+            f"--resume {given!r} is not valid: it is a file: expected a run directory "
+            "(the --out of env121 train)"
+        )
+    if not files.config.is_file():
+        raise ValueError(f"--resume {given!r} is not valid: no config.yaml there")
+    config = read_config(files.config)
+    checkpoints = files.checkpoint_directory
+    if not checkpoints.steps() and not checkpoints.latest.exists():
+        raise ValueError(f"--resume {given!r} is not valid: it holds no checkpoint yet")
+    return config
+
+
+def _check_new_run_directory(files: RunFiles) -> None:
+    check_output_directory(files.out)
+    if files.latest.exists() or files.checkpoint_directory.steps() or files.eval_jsonl.exists():
+        raise ValueError(
+            f"--out {str(files.out)!r} already holds a run: continue it with --resume "
+            "or pick another directory"
+        )
 
 
 def train(
@@ -423,57 +594,53 @@ def train(
     resume: str | Path | None = None,
     overrides: Sequence[str] = (),
     progress: bool = False,
+    on_note: Callable[[str], None] | None = None,
 ) -> TrainResult:
     """Train (or, with ``resume``, continue training) and return the result.
 
     ``config`` starts a new run in ``out`` (default ``runs/<time>``);
-    ``resume`` continues the run in that directory from its last checkpoint
-    with its saved config and ``overrides`` (``key=value``) applied, e.g. a
-    larger ``total_timesteps``. ``progress`` shows a progress bar."""
-    if resume is not None:
-        if config is not None:
-            raise ValueError("train(): give a config for a new run or resume=RUN_DIR, not both")
-        files = RunFiles(Path(resume))
-        if not files.config.is_file():
-            raise ValueError(f"--resume {str(resume)!r} is not valid: no config.yaml there")
-        config = with_overrides(
-            config_from_dict(yaml.safe_load(files.config.read_text())), overrides
-        )
-        checkpoint = files.latest_checkpoint()
-        if checkpoint is None:
-            raise ValueError(f"--resume {str(resume)!r} is not valid: it holds no checkpoint yet")
-    else:
-        config = with_overrides(config or Config(), overrides)
-        files = RunFiles(Path(out or f"runs/{time.strftime('%Y%m%d-%H%M%S')}"))
-        if files.latest.exists() or files.eval_jsonl.exists():
-            raise ValueError(
-                f"--out {str(files.out)!r} already holds a run: continue it with --resume "
-                "or pick another directory"
-            )
-        checkpoint = None
-    files.out.mkdir(parents=True, exist_ok=True)
-    save_config(config, files.config)
-    torch.set_num_threads(config.torch_threads)
+    ``resume`` continues the run in that directory from its last complete
+    checkpoint with its saved config and ``overrides`` (``key=value``)
+    applied, e.g. a larger ``total_timesteps``. ``progress`` shows a progress bar.
 
-    pool = SnapshotPool(files.pool, config.pool_max_size)
+    Nothing is written before the settings are checked (:func:`prepare_run`),
+    the model is built and its warm start or checkpoint loaded: a run that
+    cannot start leaves no run directory behind (a resumed one, its directory
+    as it was). A checkpoint that cannot be loaded is passed over for the one
+    before it, with a line to ``on_note`` (default :func:`warnings.warn`)
+    naming the file; the run then forgets what came after the checkpoint it
+    resumes from (:func:`roll_back`). The first Ctrl-C (SIGINT) stops the
+    run at the next step with a checkpoint (``TrainResult.interrupted``)."""
+    start = prepare_run(config, out, resume=resume, overrides=overrides)
+    config, files = start.config, start.files
+    note = on_note or (lambda line: warnings.warn(line, stacklevel=3))
+    torch.set_num_threads(config.torch_threads)
     env = make_vec_env(config, files.pool)
     try:
         model = make_model(config, env)
-        if checkpoint is not None:
-            load_training_state(model, checkpoint)
+        resumed_from = None
+        if start.resume:
+            resumed_from = load_last_complete_checkpoint(model, files, note)
             model.set_random_seed(config.seed + model.num_timesteps)  # fresh deals
         elif config.warm_start:
             load_warm_start(model.policy, config.warm_start, network_of(config))
+        # The run directory is written from here on.
+        files.out.mkdir(parents=True, exist_ok=True)
+        if resumed_from is not None:
+            roll_back(files, model.num_timesteps, config.pool_max_size)
+        save_config(config, files.config)
+        pool = SnapshotPool(files.pool, config.pool_max_size)
         model.set_logger(configure(str(files.tensorboard), ["tensorboard"]))
         callback = SelfPlay(config, files, pool, progress)
-        start_step, start = model.num_timesteps, time.perf_counter()
+        start_step, started = model.num_timesteps, time.perf_counter()
         remaining = config.total_timesteps - model.num_timesteps
         if remaining > 0:
-            model.learn(remaining, callback=callback, reset_num_timesteps=False, log_interval=1)
+            with _stop_on_interrupt(callback):
+                model.learn(remaining, callback=callback, reset_num_timesteps=False, log_interval=1)
         else:  # the run is complete: only make sure its policy is exported
             callback.init_callback(model)
             callback.export(files.policy)
-        seconds = time.perf_counter() - start
+        seconds = time.perf_counter() - started
     finally:
         env.close()
     steps = model.num_timesteps - start_step
@@ -485,7 +652,95 @@ def train(
         steps_per_second=steps / seconds if seconds > 0 else 0.0,
         evaluations=files.evaluations(),
         charts=files.charts(),
+        checkpoint=files.latest_checkpoint(),
+        resumed_from=resumed_from,
+        interrupted=callback.stopped,
     )
+
+
+def load_last_complete_checkpoint(
+    model: MaskablePPO, files: RunFiles, note: Callable[[str], None]
+) -> Path:
+    """Load the newest checkpoint of the run that loads into ``model`` and
+    return its directory. Each one passed over (and a ``latest.json`` naming
+    none) is one line to ``note``: the file, what is wrong with it and the
+    checkpoint resumed from instead; if none loads, a
+    :class:`~training.checkpoint.CorruptCheckpointError` says why each failed."""
+    checkpoints = files.checkpoint_directory
+    problems = []
+    try:
+        checkpoints.pointed()
+    except CorruptCheckpointError as error:
+        problems.append(str(error))
+    for step in reversed(checkpoints.steps()):
+        directory = checkpoints.path(step)
+        try:
+            state = load_training_state(model, directory)
+            if state["num_timesteps"] != step:
+                raise CorruptCheckpointError(
+                    f"{directory / TRAINING_JSON}: num_timesteps is {state['num_timesteps']}, "
+                    f"not the {step} of its directory's name"
+                )
+        except CorruptCheckpointError as error:
+            problems.append(str(error))
+            continue
+        for problem in problems:
+            note(f"{problem}; resuming from the last complete checkpoint, {directory}")
+        return directory
+    raise CorruptCheckpointError(
+        f"--resume {str(files.out)!r}: no complete checkpoint to resume from: "
+        + "; ".join(problems)
+    )
+
+
+def roll_back(files: RunFiles, step: int, pool_max_size: int) -> None:
+    """Make the run directory what it was at the checkpoint of ``step``, which
+    a run resumes from: the ``charts/…`` and evaluation rows and the pool's
+    snapshots after it are dropped (the resumed run writes its own),
+    ``latest.json`` names it, what killed saves left is removed, and the
+    checkpoints after it (which could not be loaded) are set aside as
+    ``step_<N>.corrupt``."""
+    checkpoints = files.checkpoint_directory
+    checkpoints.remove_leftovers()
+    for later in (s for s in checkpoints.steps() if s > step):
+        checkpoints.set_aside(later)
+    for directory in (files.out, files.pool):
+        for temporary in leftover_temporaries(directory) if directory.is_dir() else ():
+            temporary.unlink()
+    if files.latest_checkpoint() != checkpoints.path(step):
+        pointer = {"directory": checkpoints.path(step).name, "num_timesteps": step}
+        write_atomically(checkpoints.latest, json.dumps(pointer) + "\n")
+    charts = files.charts()
+    if any(row["step"] > step for row in charts):
+        kept = [row for row in charts if row["step"] <= step]
+        write_atomically(files.charts_jsonl, "".join(json.dumps(r) + "\n" for r in kept))
+    evaluations = files.evaluations()
+    if evaluations:  # eval.csv is rewritten from eval.jsonl, which a kill may have left ahead
+        keep_rows(files.eval_csv, files.eval_jsonl, [r for r in evaluations if r["step"] <= step])
+    if files.pool.is_dir():
+        SnapshotPool(files.pool, pool_max_size).roll_back(step)
+
+
+@contextlib.contextmanager
+def _stop_on_interrupt(callback: SelfPlay) -> Iterator[None]:
+    """While the block runs, the first Ctrl-C (SIGINT) asks ``callback`` to stop
+    the run at the next step (it then saves a checkpoint); a second one
+    interrupts at once (``KeyboardInterrupt``). Only where Python's own
+    handler is in place (the main thread, SIGINT not ignored)."""
+    in_main = threading.current_thread() is threading.main_thread()
+    if not in_main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        callback.stop_requested = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    signal.signal(signal.SIGINT, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class SelfPlay(BaseCallback):
@@ -504,6 +759,12 @@ class SelfPlay(BaseCallback):
         )
         self.last_snapshot = self.last_checkpoint = self.last_eval = -1
         self.last_row: dict[str, Any] | None = None
+        self.rollout_start = 0
+        """The step at which the rollout being collected began."""
+        self.stop_requested = False
+        """Set by Ctrl-C: stop at the next step."""
+        self.stopped = False
+        """Whether a rollout was cut short by a stop (see :meth:`finish`)."""
 
     @property
     def step(self) -> int:
@@ -527,7 +788,13 @@ class SelfPlay(BaseCallback):
         if self.bar:
             self.bar.start(step, self.status())
 
+    def _on_rollout_start(self) -> None:
+        self.rollout_start = self.step
+
     def _on_step(self) -> bool:
+        if self.stop_requested:
+            self.stopped = True
+            return False
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
             if done and "learner_stats" in info:
                 summary = info["learner_stats"]
@@ -553,9 +820,8 @@ class SelfPlay(BaseCallback):
         charts["charts/pool_size"] = float(len(self.pool.snapshots))
         for key, value in charts.items():
             self.logger.record(key, value)
-        with self.files.charts_jsonl.open("a") as file:
-            row = {"step": self.step, **{k.removeprefix("charts/"): v for k, v in charts.items()}}
-            file.write(json.dumps(row) + "\n")
+        row = {"step": self.step, **{k.removeprefix("charts/"): v for k, v in charts.items()}}
+        append_atomically(self.files.charts_jsonl, json.dumps(row) + "\n")
         if self.bar:
             self.bar.update(self.step, self.status())
 
@@ -565,11 +831,20 @@ class SelfPlay(BaseCallback):
     # ---- actions
 
     def finish(self) -> None:
-        """The end of a run: a last checkpoint, evaluation and policy export."""
+        """The end of a run: a last checkpoint, evaluation and policy export.
+
+        A run stopped by Ctrl-C skips the evaluation, and its checkpoint is
+        of the step its last rollout began at: the steps of the rollout cut
+        short taught the weights nothing (they change only when a rollout is
+        complete), so a resumed run plays them again and ends where an
+        uninterrupted one does. Checkpoints taken during that rollout go."""
+        if self.stopped:
+            self.learner.num_timesteps = self.rollout_start
         step = self.step
-        if self.last_checkpoint != step or self.files.latest_checkpoint() is None:
+        latest = self.files.latest_checkpoint()
+        if self.stopped or self.last_checkpoint != step or latest is None:
             self.checkpoint()
-        if self.config.eval_every and self.last_eval != step:
+        if self.config.eval_every and self.last_eval != step and not self.stopped:
             self.evaluate()
         self.export(self.files.policy)
         if self.bar:
@@ -602,23 +877,21 @@ class SelfPlay(BaseCallback):
         return threshold > 0 and full and float(np.mean(self.beat_pool)) >= threshold
 
     def checkpoint(self) -> None:
-        """Write a resumable checkpoint; keep the newest ``keep_checkpoints``."""
-        step, checkpoints = self.step, self.files.checkpoints
-        directory = checkpoints / f"step_{step:012d}"
-        save_training_state(self.learner, directory, {"pool_size": len(self.pool.snapshots)})
-        self.export(directory / "policy.safetensors")
-        tmp = checkpoints / "latest.json.tmp"
-        tmp.write_text(json.dumps({"directory": directory.name, "num_timesteps": step}) + "\n")
-        tmp.replace(self.files.latest)
-        for old in sorted(checkpoints.glob("step_*"))[: -self.config.keep_checkpoints]:
-            shutil.rmtree(old)
+        """Write a resumable checkpoint (whole or not at all, see
+        :class:`~training.checkpoint.CheckpointDirectory`); keep the newest
+        ``keep_checkpoints``."""
+        step = self.step
+
+        def write(directory: Path) -> None:
+            save_training_state(self.learner, directory, {"pool_size": len(self.pool.snapshots)})
+            self.export(directory / "policy.safetensors")
+
+        self.files.checkpoint_directory.save(step, write, self.config.keep_checkpoints)
         self.last_checkpoint = step
 
     def evaluate(self) -> None:
         """The learner against three ``eval_opponent`` in the arena's duplicate
         1-vs-3 format; logs ``eval/…`` and appends to ``eval.csv`` / ``eval.jsonl``."""
-        from training.evaluation import append_row, evaluate_policy
-
         config, step = self.config, self.step
         policy = self.export(self.files.policy)
         row = evaluate_policy(
@@ -640,11 +913,12 @@ class SelfPlay(BaseCallback):
         self.logger.dump(step)
         if row["advantage"] > self.best_advantage:
             self.best_advantage = row["advantage"]
-            shutil.copyfile(policy, self.files.best)
+            write_atomically(self.files.best, policy.read_bytes())
             best_sidecar = json.loads(sidecar_path(policy).read_text())
             best_sidecar["weights"] = self.files.best.name
             best_sidecar["training"]["evaluation"] = row
-            sidecar_path(self.files.best).write_text(json.dumps(best_sidecar, indent=2) + "\n")
+            best_json = json.dumps(best_sidecar, indent=2) + "\n"
+            write_atomically(sidecar_path(self.files.best), best_json)
         self.last_eval = step
         self.last_row = row
 

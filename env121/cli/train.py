@@ -9,10 +9,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from env121.engine.files import check_output_directory
 from env121.rules.options import ArgumentParser, HelpFormatter
 from training import available_presets
 
@@ -98,22 +100,45 @@ def run_train(
     resume: str | None,
     progress: bool = True,
 ) -> int:
-    """``env121 train``: train, then print where everything went."""
-    with _train_extra("env121 train"):
-        from training.curves import plot_curves
-        from training.ppo_selfplay import load_config, train
+    """``env121 train``: train, then print where everything went.
 
+    Every setting is checked before the run directory is made (a bad one is
+    the one error line, exit status 2, and nothing on disk); a checkpoint
+    passed over on ``--resume`` is a warning line naming the file. Ctrl-C
+    stops the run with a checkpoint and one line, exit status 130."""
     if resume is not None and preset is not None:
         raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
     if resume is None and preset is None:
         raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
-    _check_directory("--out", out)
-    config = None if preset is None else load_config(preset, overrides)
-    if out is None and preset is not None:
-        out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
-    result = train(
-        config, out, resume=resume, overrides=overrides if resume else (), progress=progress
-    )
+    try:
+        with _train_extra("env121 train"):
+            from training.curves import plot_curves
+            from training.ppo_selfplay import load_config, train
+
+        config = None if preset is None else load_config(preset, overrides)
+        if out is None and preset is not None:
+            out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+        result = train(
+            config,
+            out,
+            resume=resume,
+            overrides=overrides if resume else (),
+            progress=progress,
+            on_note=_warning_line,
+        )
+    except KeyboardInterrupt:  # before the run started, or a second Ctrl-C
+        where = resume or out
+        kept = f"; {where} keeps its last complete checkpoint, if any" if where else ""
+        print(f"env121: interrupted{kept}", file=sys.stderr)
+        return 130
+    if result.interrupted:
+        print(
+            f"env121: interrupted: checkpoint of step "
+            f"{result.num_timesteps:,} saved in {result.checkpoint}; "
+            f"`env121 train --resume {result.out}` continues",
+            file=sys.stderr,
+        )
+        return 130
     print(
         f"trained to step {result.num_timesteps:,} in {result.seconds:,.0f} s "
         f"({result.steps_per_second:,.0f} steps/s)"
@@ -144,6 +169,7 @@ def run_imitate(
     """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network
     (with ``progress``, a bar for the matches collected and one for the epochs fitted)."""
     with _train_extra("env121 imitate"):
+        from agents.registry import make_agent
         from training.checkpoint import export_policy
         from training.imitation import collect, fit, write_warm_start
         from training.ppo_selfplay import load_config, network_of
@@ -157,7 +183,11 @@ def run_imitate(
         )
     if jobs < 1:
         raise ValueError(f"--jobs {jobs}: expected an integer ≥ 1")
-    _check_directory("--out", out)
+    check_output_directory(out)
+    try:
+        make_agent(teacher)
+    except ValueError as error:
+        raise ValueError(f"--teacher: {error}") from None
     config = load_config(preset, overrides)
     if config.reward_mode != "points":
         raise ValueError(
@@ -204,10 +234,9 @@ def _train_extra(command: str) -> Iterator[None]:
         ) from None
 
 
-def _check_directory(option: str, path: str | None) -> None:
-    """Refuse an output directory that is an existing file, before any work."""
-    if path is not None and Path(path).exists() and not Path(path).is_dir():
-        raise ValueError(f"{option} {path}: is a file: expected a directory (new or existing)")
+def _warning_line(message: str) -> None:
+    """Print ``message`` as one warning line (a checkpoint passed over on ``--resume``)."""
+    print(f"env121: warning: {message}", file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ The action layout (:mod:`~env121.engine.actions`), seeded deals
 (:mod:`~env121.engine.win_table`), invariants (:mod:`~env121.engine.validate`),
 game records (:mod:`~env121.engine.records`), every text view of a match
 (:mod:`~env121.engine.render`: transcripts and the table), the picture of
-the table (:mod:`~env121.engine.picture`: SVG, and its raster) and scripted
-play (:mod:`~env121.engine.scripted`). Imports only :mod:`env121.rules`.
+the table (:mod:`~env121.engine.picture`: SVG, and its raster), scripted
+play (:mod:`~env121.engine.scripted`) and files written whole or not at all
+(:mod:`~env121.engine.files`, for every layer above). Imports only :mod:`env121.rules`.
 """

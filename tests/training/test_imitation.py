@@ -144,7 +144,7 @@ def test_a_warm_start_round_trips_and_refuses_another_network(tmp_path, demos):
     other = Network([32], "relu")
     with pytest.raises(ValueError, match=r"set hidden_sizes, activation, inputs and hint_head to"):
         load_warm_start(make_policy(other), path, other)
-    with pytest.raises(FileNotFoundError, match="does not exist"):
+    with pytest.raises(ValueError, match="does not exist"):
         load_warm_start(fresh, tmp_path / "none.safetensors", network)
 
 

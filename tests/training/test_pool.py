@@ -46,6 +46,17 @@ def test_the_pool_keeps_the_newest_snapshots_in_its_manifest(tmp_path):
         pool.add(300, "schedule")  # its weights were never written
 
 
+def test_rolling_back_forgets_the_snapshots_after_a_step_and_brings_back_the_retired(tmp_path):
+    pool = SnapshotPool(tmp_path, max_size=2)
+    for step in (0, 100, 200, 300):
+        add_snapshot(pool, step)
+    pool.roll_back(150)  # a run resumed from its checkpoint of step 150
+    snapshots, retired = read_manifest(tmp_path)
+    assert [s.step for s in snapshots] == [0, 100] and retired == []
+    add_snapshot(pool, 200)
+    assert [s.step for s in read_manifest(tmp_path)[0]] == [100, 200]
+
+
 def test_an_empty_pool_gives_its_weight_to_the_other_opponents(tmp_path):
     mixture = OpponentMixture({"pool": 0.5, "random": 0.5}, tmp_path)
     assert draws(MixtureOpponent(mixture), 20) == Counter({"random": 20})

@@ -80,8 +80,9 @@ def test_resume_continues_the_step_count_and_the_weights(tmp_path):
     steps = [row["step"] for row in read_jsonl(files.charts_jsonl)]
     assert steps == [128, 256, 384, 512]
     assert load_config(files.config).total_timesteps == 512  # the override is recorded
+    (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match=r"no config\.yaml"):
-        train(resume=tmp_path / "nothing")
+        train(resume=tmp_path / "empty")
 
 
 def test_the_pool_grows_on_schedule_and_when_the_learner_beats_it(tmp_path):

@@ -17,6 +17,7 @@ option                                  field
 ``--starting-points N``                 ``starting_points``
 ``--[no-]carry-scores``                 ``carry_scores``
 ``--max-actions-per-vong N|none``       ``max_actions_per_vong``
+``--[no-]the-trang-asks-every-seat``    ``the_trang_asks_every_seat``
 ======================================  =========================================
 
 The defaults are the config's (the spec's). :class:`HelpFormatter` is the
@@ -208,6 +209,15 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
             "default": DEFAULT_CONFIG.max_actions_per_vong,
             "metavar": "N|none",
             "help": "§8 a vòng reaching this many actions ends as a truncated draw",
+        },
+    ),
+    "the_trang_asks_every_seat": (
+        ("--the-trang-asks-every-seat",),
+        {
+            "action": argparse.BooleanOptionalAction,
+            "default": DEFAULT_CONFIG.the_trang_asks_every_seat,
+            "help": "§5.3 ask every seat about Thế trắng (--no-…: only the eligible ones, "
+            "as format-1 records)",
         },
     ),
 }

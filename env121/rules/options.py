@@ -223,8 +223,8 @@ _OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "action": argparse.BooleanOptionalAction,
             "default": DEFAULT_CONFIG.the_trang_asks_every_seat,
-            "help": "§5.3 ask every seat about Thế trắng (--no-…: only the eligible ones, "
-            "as format-1 records)",
+            "help": "§5.3 ask every seat about Thế trắng (--no-…: only eligible seats, as "
+            "format-1 records were played; the order of play then shows who is eligible)",
         },
     ),
 }

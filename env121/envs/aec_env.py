@@ -64,10 +64,9 @@ the legal actions) for anything but a legal id of the agent to act (an id not
 legal now or out of range, a float, a bool, a string, ``None``) and leaves the
 match unchanged. Once the match is over each agent steps ``None`` once
 (PettingZoo's dead step; another action there is PettingZoo's ``ValueError``),
-and a step after every agent has left raises ``RuntimeError``.
-``env121.env()`` wraps it
-as PettingZoo's classic environments are wrapped: an illegal action ends the
-match at once (``TerminateIllegalWrapper``: every agent is marked terminated
+and a step after every agent has left raises ``RuntimeError``. ``env121.env()``
+wraps it as PettingZoo's classic environments are wrapped: an illegal action
+ends the match at once (``TerminateIllegalWrapper``: every agent is marked terminated
 and truncated), the offender gets ``illegal_reward`` and the others 0;
 ``AssertOutOfBoundsWrapper`` rejects what is outside the space with an
 ``AssertionError`` (ids out of range, floats, strings, ``None`` for an agent

@@ -236,7 +236,11 @@ def save_policy(
 
 
 def read_sidecar(checkpoint: str | Path) -> dict[str, Any]:
-    """The sidecar of ``checkpoint``, checked against this env121."""
+    """The sidecar of ``checkpoint``, checked against this env121.
+
+    Raises ``FileNotFoundError`` if either file is missing and
+    :class:`CheckpointMismatchError` naming the file for anything wrong in the
+    sidecar (not UTF-8 JSON, not a sidecar, a different env121)."""
     checkpoint = Path(checkpoint)
     if checkpoint.suffix != ".safetensors":
         raise CheckpointMismatchError(
@@ -248,9 +252,12 @@ def read_sidecar(checkpoint: str | Path) -> dict[str, Any]:
         if not needed.is_file():
             raise FileNotFoundError(f"checkpoint file {str(needed)!r} does not exist")
     try:
-        meta = json.loads(side.read_text())
-    except json.JSONDecodeError as error:
-        raise CheckpointMismatchError(f"sidecar {str(side)!r} is not valid JSON: {error}") from None
+        meta = json.loads(side.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as error:
+        reason = "nested too deeply" if isinstance(error, RecursionError) else error
+        raise CheckpointMismatchError(
+            f"sidecar {str(side)!r} is not valid JSON: {reason}"
+        ) from None
     if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointMismatchError(
             f"sidecar {str(side)!r} is not an env121 policy sidecar: expected "
@@ -288,7 +295,10 @@ def check_compatible(meta: Mapping[str, Any], name: str = "checkpoint") -> None:
 
 
 def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
-    """``(network, sidecar)`` of a weights-only checkpoint (never unpickles)."""
+    """``(network, sidecar)`` of a weights-only checkpoint (never unpickles).
+
+    Raises what :func:`read_sidecar` raises, and :class:`CheckpointMismatchError`
+    when the weights are not the sidecar's or its network does not fit them."""
     meta = read_sidecar(checkpoint)
     digest = hashlib.sha256(Path(checkpoint).read_bytes()).hexdigest()
     if meta.get("weights_sha256") not in (None, digest):
@@ -296,22 +306,18 @@ def load_policy(checkpoint: str | Path) -> tuple[PolicyNetwork, dict[str, Any]]:
             f"{checkpoint}: the weights do not match the sidecar's weights_sha256 "
             "(the two files come from different saves)"
         )
-    shape = meta.get("network", {})
+    shape = network_shape(meta, str(sidecar_path(checkpoint)))
     with one_thread():
-        network = PolicyNetwork(
-            shape.get("hidden_sizes", []),
-            shape.get("activation", ""),
-            shape.get("inputs", "observation"),  # format 1 before hints: the observation
-            bool(shape.get("hint_head", False)),  # and before the hint head: none
-        )
+        with torch.device("meta"):  # the shapes only: no memory for a network that may not fit
+            expected = {k: tuple(v.shape) for k, v in PolicyNetwork(**shape).state_dict().items()}
         tensors = read_tensors(checkpoint)
-        expected = {k: tuple(v.shape) for k, v in network.state_dict().items()}
         found = {k: tuple(v.shape) for k, v in tensors.items()}
         if found != expected:
             raise CheckpointMismatchError(
                 f"{checkpoint}: the tensors do not fit the sidecar's network {shape}: "
                 f"expected {expected}, found {found}"
             )
+        network = PolicyNetwork(**shape)
         network.load_state_dict(tensors)
     network.eval()
     return network, meta
@@ -326,6 +332,43 @@ def read_tensors(path: str | Path) -> dict[str, torch.Tensor]:
         raise CheckpointMismatchError(
             f"{path}: not a readable safetensors file ({error})"
         ) from None
+
+
+def network_shape(meta: Mapping[str, Any], name: str = "sidecar") -> dict[str, Any]:
+    """The :class:`PolicyNetwork` arguments a sidecar's ``network`` describes;
+    raises :class:`CheckpointMismatchError` naming ``name`` if they are not
+    valid. Sidecars of format 1 written before hints lack ``inputs`` (the
+    observation) and ``hint_head`` (none)."""
+    shape = meta.get("network")
+    if not isinstance(shape, Mapping):
+        raise CheckpointMismatchError(
+            f"{name}: network {shape!r} is not valid: expected an object with hidden_sizes, "
+            "activation, inputs and hint_head"
+        )
+    hidden = shape.get("hidden_sizes")
+    arguments = {
+        "hidden_sizes": hidden,
+        "activation": shape.get("activation"),
+        "inputs": shape.get("inputs", "observation"),
+        "hint_head": shape.get("hint_head", False),
+    }
+    sizes_ok = isinstance(hidden, list) and all(
+        isinstance(h, int) and not isinstance(h, bool) and h > 0 for h in hidden
+    )
+    names_ok = all(isinstance(arguments[k], str) for k in ("activation", "inputs"))
+    try:
+        if not sizes_ok or not names_ok or not isinstance(arguments["hint_head"], bool):
+            raise ValueError(
+                "expected hidden_sizes a list of positive integers, activation and inputs "
+                "names, hint_head true or false"
+            )
+        with torch.device("meta"):
+            PolicyNetwork(**arguments)  # its own checks of the names
+    except ValueError as error:
+        raise CheckpointMismatchError(
+            f"{name}: network {dict(shape)} is not valid: {error}"
+        ) from None
+    return arguments
 
 
 SHIPPED = Path(__file__).parent / "checkpoints"
@@ -400,6 +443,7 @@ __all__ = [
     "check_compatible",
     "environment_signature",
     "load_policy",
+    "network_shape",
     "observation_layout_hash",
     "one_thread",
     "read_sidecar",

@@ -296,12 +296,12 @@ def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
     path = Path(preset)
     if not path.suffix:
         path = PRESETS_DIR / f"{preset}.yaml"
-        if not path.is_file():
-            raise ValueError(
-                f"preset {str(preset)!r} does not exist: expected one of {available_presets()} "
-                "or a YAML file"
-            )
-    values = yaml.safe_load(path.read_text()) or {}
+    if not path.is_file():
+        raise ValueError(
+            f"preset {str(preset)!r} does not exist: expected one of {available_presets()} "
+            "or a YAML file"
+        )
+    values = _yaml(path.read_text(encoding="utf-8"), f"preset {str(path)!r}") or {}
     if not isinstance(values, dict):
         raise ValueError(f"preset {str(path)!r} is not valid: expected a mapping of config fields")
     return with_overrides(config_from_dict(values, source=str(path)), overrides)
@@ -323,8 +323,17 @@ def with_overrides(config: Config, overrides: Sequence[str]) -> Config:
         key, eq, text = item.partition("=")
         if not eq:
             raise ValueError(f"--set {item!r} is not valid: expected key=value")
-        values[key.strip()] = yaml.safe_load(text)
+        values[key.strip()] = _yaml(text, f"--set {item!r}")
     return config_from_dict(values, source="--set")
+
+
+def _yaml(text: str, source: str) -> Any:
+    """``text`` read as YAML; ``ValueError`` naming ``source`` if it is not YAML."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        reason = " ".join(str(error).split())
+        raise ValueError(f"{source} is not valid YAML: {reason}") from None
 
 
 _FIELD_TYPES = get_type_hints(Config)

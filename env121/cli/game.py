@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,7 +53,7 @@ from env121.engine.state import NUM_SEATS, State
 from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.random_agent import random_players
-from env121.rules.options import ERROR_PREFIX, HelpFormatter, add_rule_options, rule_config
+from env121.rules.options import HelpFormatter, add_rule_options, error_line, rule_config
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
@@ -136,8 +135,7 @@ def run_play(args: argparse.Namespace) -> int:
         if args.json is not None:
             check_record_path(args.json)
     except ValueError as err:
-        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
-        return 2
+        return error_line(str(err))
     human: int | None = args.human
     seats = [s for s in range(NUM_SEATS) if s != human]
     lineup: dict[int, Agent]
@@ -147,8 +145,7 @@ def run_play(args: argparse.Namespace) -> int:
         try:
             lineup = dict(zip(seats, seat_agents(args.agents, seats), strict=True))
         except ValueError as err:
-            print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
-            return 2
+            return error_line(str(err))
         for seat, agent in lineup.items():
             agent.reset(agent_seed(args.seed, seat))
     if human is not None:
@@ -162,7 +159,7 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         play_agents(state, agents, on_action=show)
     except IllegalAgentActionError as err:
-        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
+        error_line(str(err))
         return 1
     except (KeyboardInterrupt, LeftTheTable):
         saved = f"; the record so far is saved to {record}" if record else ""
@@ -176,16 +173,16 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def check_record_path(path: str) -> None:
-    """Raise ``ValueError`` unless a record can be written to ``path`` (checked
-    before the match is played, so no game is lost to a bad path)."""
+def check_record_path(path: str, option: str = "--json") -> None:
+    """Raise ``ValueError`` naming ``option`` unless a file can be written to
+    ``path`` (checked before the work, so none is lost to a bad path)."""
     file = Path(path)
     if file.is_dir():
-        raise ValueError(f"--json {path}: is a directory: expected a file name")
+        raise ValueError(f"{option} {path}: is a directory: expected a file name")
     if not file.parent.is_dir():
-        raise ValueError(f"--json {path}: the directory {file.parent} does not exist")
+        raise ValueError(f"{option} {path}: the directory {file.parent} does not exist")
     if not os.access(file.parent, os.W_OK):
-        raise ValueError(f"--json {path}: the directory {file.parent} is not writable")
+        raise ValueError(f"{option} {path}: the directory {file.parent} is not writable")
 
 
 class TranscriptPrinter:
@@ -233,10 +230,14 @@ def seat_agents(
 def run_replay(args: argparse.Namespace) -> int:
     """``replay``: print the transcript of a record, or say what is wrong with it."""
     try:
+        if args.html:
+            check_record_path(args.html, "--html")
+    except ValueError as err:
+        return error_line(str(err))
+    try:
         state = load(args.file)
     except RecordError as err:
-        print(f"{ERROR_PREFIX}{err}", file=sys.stderr)
-        return 2
+        return error_line(str(err))
     if args.html:
         from env121.web.replay import standalone_html
 

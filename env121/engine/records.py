@@ -77,6 +77,8 @@ def loads(text: str, *, source: str = "record") -> State:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError(f"{source}: not valid JSON ({err})") from None
+    except RecursionError:  # arrays or objects nested thousands deep
+        raise RecordError(f"{source}: not valid JSON (nested too deeply)") from None
     return replay(data, source=source)
 
 
@@ -86,6 +88,8 @@ def load(path: str | Path) -> State:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise RecordError(f"{path}: cannot read the record ({err})") from None
+    except UnicodeDecodeError as err:
+        raise RecordError(f"{path}: not a UTF-8 text file ({err})") from None
     return loads(text, source=str(path))
 
 

@@ -60,12 +60,20 @@ layout (:data:`env121.play.observation.INPUT_LAYOUTS`):
 
 The engine decides what is legal. :class:`raw_env` raises the engine's
 :class:`~env121.engine.game.IllegalActionError` (naming the action, the phase and
-the legal actions) and leaves the match unchanged. ``env121.env()`` wraps it
-as PettingZoo's classic environments are wrapped: an illegal action ends the
-match at once (``TerminateIllegalWrapper``: every agent is marked terminated
+the legal actions) for anything but a legal id of the agent to act (an id not
+legal now or out of range, a float, a bool, a string, ``None``) and leaves the
+match unchanged. Once the match is over each agent steps ``None`` once
+(PettingZoo's dead step; another action there is PettingZoo's ``ValueError``),
+and a step after every agent has left raises ``RuntimeError``. ``env121.env()``
+wraps it as PettingZoo's classic environments are wrapped: an illegal action
+ends the match at once (``TerminateIllegalWrapper``: every agent is marked terminated
 and truncated), the offender gets ``illegal_reward`` and the others 0;
-``AssertOutOfBoundsWrapper`` rejects ids outside the space;
-``OrderEnforcingWrapper`` checks the call order. The default
+``AssertOutOfBoundsWrapper`` rejects what is outside the space with an
+``AssertionError`` (ids out of range, floats, strings, ``None`` for an agent
+still playing, and bools: gymnasium's ``Discrete`` would take ``True`` for 1,
+but an action id is never a bool); ``OrderEnforcingWrapper`` checks the call
+order (a step before ``reset()`` is an ``AssertionError``, a step once every
+agent has left only warns). The default
 ``illegal_reward=-2.0`` is below the last place's ``"rank"`` reward, so
 ending a lost match illegally never pays there; in ``"points"`` mode it is 2
 Điểm, less than some vòng cost, so a learner that ignores the mask may need a
@@ -193,9 +201,24 @@ def env(illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> AgentE
     """The environment in PettingZoo's classic wrappers (see the module docstring)."""
     wrapped: AgentEnv = raw_env(**kwargs)
     wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    wrapped = AssertActionIdWrapper(wrapped)
     wrapped = wrappers.OrderEnforcingWrapper(wrapped)
     return wrapped
+
+
+class AssertActionIdWrapper(wrappers.AssertOutOfBoundsWrapper[str, dict[str, Any], Any]):
+    """PettingZoo's ``AssertOutOfBoundsWrapper``, bools refused too.
+
+    gymnasium's ``Discrete`` contains ``True`` (it is the int 1), and then
+    ``TerminateIllegalWrapper`` indexes the action mask with it, which numpy
+    reads as a boolean index: a ``ValueError`` about an ambiguous truth value.
+    An action id is never a bool, so ``True`` and ``False`` fail here, with the
+    ``AssertionError`` of every other action outside the space."""
+
+    def step(self, action: Any) -> None:
+        """Assert that ``action`` is not a bool, then PettingZoo's checks and the step."""
+        assert not isinstance(action, bool), "action is not in action space"
+        super().step(action)
 
 
 def parallel_env(
@@ -371,6 +394,8 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
     def step(self, action: Any) -> None:
         """Apply the action of ``agent_selection`` (raises
         :class:`~env121.engine.game.IllegalActionError` if it is not legal)."""
+        if not self.agents:
+            raise RuntimeError("the match is over and every agent has left: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -506,6 +531,7 @@ __all__ = [
     "ENV_ID",
     "PLACEMENT_REWARDS",
     "REWARD_MODES",
+    "AssertActionIdWrapper",
     "check_render_mode",
     "env",
     "match_info",

@@ -29,6 +29,7 @@ this class with its opponents built from specs.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
@@ -167,15 +168,24 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents until the learner is to
-        act again or the match ends."""
+        act again or the match ends.
+
+        An action that is not a legal id (one not legal now or out of range, a
+        float, a bool, ``None``, …) ends the episode with ``illegal_reward``
+        and ``info["illegal_action"]`` under ``illegal_action="terminate"``,
+        or raises :class:`~env121.engine.game.IllegalActionError` under
+        ``"raise"``; either way the match is left as it was. A step before
+        :meth:`reset` or after the episode has ended raises ``RuntimeError``.
+        """
         if self._done:
-            raise RuntimeError("the episode is over: call reset() before step()")
+            raise RuntimeError("no episode in progress (not reset, or over): call reset()")
         reward, self._undelivered = self._undelivered, 0.0
         mask = self.env.observe(self.learner)["action_mask"]
-        legal = 0 <= int(action) < NUM_ACTIONS and bool(mask[int(action)])
+        action_id = _action_id(action)
+        legal = action_id is not None and 0 <= action_id < NUM_ACTIONS and bool(mask[action_id])
         if not legal and self.illegal_action == "terminate":
             self._done = True
-            info = {**self._info(), "illegal_action": int(action)}
+            info = {**self._info(), "illegal_action": action if action_id is None else action_id}
             return self._observation(), reward + self.illegal_reward, True, False, info
         try:
             self.env.step(action)
@@ -228,6 +238,17 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
             "agent": self.learner,
             **self.env.infos.get(self.learner, {}),
         }
+
+
+def _action_id(action: object) -> int | None:
+    """``action`` as an int if it is an integer id of any integer type (not a
+    bool, as the engine has it); None for anything else."""
+    if isinstance(action, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _opponent_list(opponents: Opponent | Sequence[Opponent]) -> list[Opponent]:

@@ -208,9 +208,13 @@ def format_cards(cards: Iterable[int]) -> str:
 def parse_card(token: str) -> int:
     """The card id of one token such as ``"ASA/FR"``.
 
-    Raises :class:`CardNotationError` naming the token and the accepted form.
+    Raises :class:`CardNotationError` naming the token and the accepted form
+    (for anything else too: a token that is not a string, e.g. a number in a
+    JSON record, or one outside ASCII, whose letters ``str.upper`` could turn
+    into codes: ``"ınſ/FR"`` is not ``INS/FR``).
     """
-    fig_code, slash, suit_code = token.strip().upper().partition("/")
+    text = token.strip() if isinstance(token, str) else ""
+    fig_code, slash, suit_code = text.upper().partition("/") if text.isascii() else ("", "", "")
     figure = _FIGURE_BY_CODE.get(fig_code)
     suit = _SUIT_BY_CODE.get(suit_code)
     if not slash or figure is None or suit is None:

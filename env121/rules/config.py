@@ -70,15 +70,16 @@ class RuleConfig:
     records of format version 1 were played."""
 
     def __post_init__(self) -> None:
-        left: Any = self.left_figures
+        given: Any = self.left_figures
+        left = given
         if not isinstance(left, frozenset):
             try:
                 left = frozenset(left)
             except TypeError:
-                _bad("left_figures", self.left_figures, "a set of 5 regular figures (1..10)")
+                _bad("left_figures", given, "a set of 5 regular figures (1..10)")
             object.__setattr__(self, "left_figures", left)
         if len(left) != 5 or not left <= set(REGULAR_FIGURES) or not _all_ints(left):
-            _bad("left_figures", self.left_figures, "a set of 5 distinct regular figures (1..10)")
+            _bad("left_figures", given, "a set of 5 distinct regular figures (1..10)")
         for name in (
             "phe_phe_same_suits",
             "nhat_ban_requires_wait",
@@ -136,17 +137,15 @@ class RuleConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleConfig:
-        """The config a :meth:`to_dict` dict describes; unknown keys are an error."""
+        """The config a :meth:`to_dict` dict describes. Anything wrong raises
+        ``ValueError``: unknown keys (named), or a bad value (naming the field)."""
         known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
+        unknown = sorted((key for key in data if key not in known), key=repr)
         if unknown:
             raise ValueError(
                 f"unknown RuleConfig field(s) {unknown}: expected some of {sorted(known)}"
             )
-        kwargs = dict(data)
-        if "left_figures" in kwargs and isinstance(kwargs["left_figures"], list):
-            kwargs["left_figures"] = frozenset(kwargs["left_figures"])
-        return cls(**kwargs)
+        return cls(**data)  # __post_init__ turns a list of left_figures into a set
 
 
 def _is_int(value: object) -> bool:

@@ -17,6 +17,7 @@ option                                  field
 ``--starting-points N``                 ``starting_points``
 ``--[no-]carry-scores``                 ``carry_scores``
 ``--max-actions-per-vong N|none``       ``max_actions_per_vong``
+``--[no-]the-trang-asks-every-seat``    ``the_trang_asks_every_seat``
 ======================================  =========================================
 
 The defaults are the config's (the spec's). :class:`HelpFormatter` is the
@@ -56,8 +57,14 @@ ERROR_PREFIX = "env121: error: "
 
 def error_line(message: str) -> int:
     """Print ``message`` as the command's one error line; returns the exit status 2."""
-    print(f"{ERROR_PREFIX}{message}", file=sys.stderr)
+    print(f"{ERROR_PREFIX}{one_line(message)}", file=sys.stderr)
     return 2
+
+
+def one_line(message: str) -> str:
+    """``message`` with its line breaks written as ``\\n`` / ``\\r``: a value the user
+    typed (an argument holding a newline) must not break the one error line."""
+    return message.replace("\r", "\\r").replace("\n", "\\n")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -65,7 +72,8 @@ class ArgumentParser(argparse.ArgumentParser):
     (:data:`ERROR_PREFIX`, the message, where the options are listed), exit 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{ERROR_PREFIX}{message} (`{self.prog} --help` lists the options)\n")
+        hint = f"(`{self.prog} --help` lists the options)"
+        self.exit(2, f"{ERROR_PREFIX}{one_line(message)} {hint}\n")
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

@@ -111,6 +111,25 @@ def test_bad_json_and_missing_files(tmp_path):
     assert good_record()["format_version"] == FORMAT_VERSION
 
 
+def test_deep_json_latin1_files_and_numbers_for_cards_are_refused(tmp_path):
+    # Found by fuzzing (tests/engine/test_fuzz.py): these raised RecursionError,
+    # UnicodeDecodeError and AttributeError instead of a RecordError.
+    with pytest.raises(RecordError, match=r"not valid JSON \(nested too deeply\)"):
+        loads("[" * 100_000)
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes(dumps(random_match(3)).replace("seed", "s\xe9ed").encode("latin-1"))
+    with pytest.raises(RecordError, match="not a UTF-8 text file"):
+        load(latin1)
+    record = good_record()
+    deal = {"hands": ["GEN/KY"] * 4, "chi_diem": [1], "an_si": "", "noc": ""}
+    record["first_deal"] = deal
+    with pytest.raises(RecordError, match="first_deal is not valid: bad card 1"):
+        replay(record)
+    deal["hands"] = [[1, 2, 3, 4, 5]] * 4
+    with pytest.raises(RecordError, match="first_deal is not valid: bad card 1: a card is FIG/SU"):
+        replay(record)
+
+
 # ------------------------------------------------------------------- CLI
 
 

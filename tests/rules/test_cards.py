@@ -88,6 +88,16 @@ def test_malformed_card_names_token_and_form(token: str) -> None:
     assert "FIG/SU" in message and "ASA/FR" in message
 
 
+@pytest.mark.parametrize("token", [1, None, ["ASA/FR"], "ınſ/FR", "ASA/FŔ", "aſa/fr"])
+def test_a_token_not_in_the_ascii_notation_is_a_notation_error(token: object) -> None:
+    # Found by fuzzing: a number (as a JSON record may hold) raised AttributeError,
+    # and str.upper() turned "ı" into I and "ſ" into S, so "ınſ/FR" read as INS/FR.
+    with pytest.raises(CardNotationError, match="FIG/SU"):
+        parse_card(token)  # type: ignore[arg-type]
+    with pytest.raises(CardNotationError, match="FIG/SU"):
+        parse_cards([token])  # type: ignore[list-item]
+
+
 def test_duplicate_card_in_hand_is_an_error() -> None:
     with pytest.raises(CardNotationError, match="appears twice"):
         parse_cards("ASA/FR GEN/KY asa/fr")

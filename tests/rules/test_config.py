@@ -66,6 +66,22 @@ def test_unknown_field_in_dict_is_an_error() -> None:
         RuleConfig.from_dict({"num_van": 2, "no_such_rule": True})
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"left_figures": [[1]]}, r"RuleConfig\.left_figures=\[\[1\]\] is not valid"),
+        ({"left_figures": {"a": 1}}, r"RuleConfig\.left_figures=\{'a': 1\} is not valid"),
+        ({1: 2, "no_such_rule": 3}, r"unknown RuleConfig field\(s\) \['no_such_rule', 1\]"),
+    ],
+    ids=["unhashable_figures", "figures_as_object", "key_not_a_string"],
+)
+def test_from_dict_names_what_is_wrong_with_any_dict(data: dict[Any, Any], message: str) -> None:
+    # Found by fuzzing: these raised TypeError (a list of lists made into a set,
+    # string and int keys sorted together).
+    with pytest.raises(ValueError, match=message):
+        RuleConfig.from_dict(data)
+
+
 def test_pickle_leaves_the_cached_hash_behind() -> None:
     config = RuleConfig(payment_rounding="hundreds")
     hash(config)

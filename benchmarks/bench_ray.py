@@ -48,6 +48,7 @@ def start_cluster() -> float:
     ray_constants.ENABLE_RAY_CLUSTER = False
     start = time.perf_counter()
     ray.init(
+        address="local",  # a new cluster, whatever `ray start` left running here
         num_cpus=CPUS,
         include_dashboard=False,
         object_store_memory=200 * 2**20,

@@ -41,6 +41,7 @@ def local_cluster() -> Iterator[ModuleType]:
         patch.setattr(ray_constants, "ENABLE_RAY_CLUSTER", False)
         patch.delenv("RAY_ADDRESS", raising=False)
         ray.init(
+            address="local",  # a new cluster, whatever `ray start` left running here
             num_cpus=CPUS,
             include_dashboard=False,
             object_store_memory=OBJECT_STORE_BYTES,

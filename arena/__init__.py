@@ -17,12 +17,18 @@ Agents are named by spec (:mod:`agents.registry`): ``"random"``, ``"greedy"``,
   OpenSkill ratings: :func:`run_tournament`; :func:`write_results` saves
   ``results.json``, ``results.csv`` and ``results.png``.
 
+Both play in this process, in ``jobs`` worker processes, or, with
+``backend=RayBackend(address)``, as tasks on a Ray cluster
+(:mod:`arena.ray_backend`, the optional ``ray`` extra) — the same games and
+results every way.
+
 The command line is ``env121 tournament`` (:mod:`arena.cli`). Modules:
 :mod:`~arena.schedule` (line-ups and the duplicate rotation),
 :mod:`~arena.seeds`, :mod:`~arena.play` (one game), :mod:`~arena.execute`
-(processes), :mod:`~arena.estimate` (clustered intervals),
-:mod:`~arena.metrics`, :mod:`~arena.ratings`, :mod:`~arena.tournament`,
-:mod:`~arena.export`, :mod:`~arena.plot`, :mod:`~arena.report`.
+(processes), :mod:`~arena.ray_backend` (a Ray cluster),
+:mod:`~arena.estimate` (clustered intervals), :mod:`~arena.metrics`,
+:mod:`~arena.ratings`, :mod:`~arena.tournament`, :mod:`~arena.export`,
+:mod:`~arena.plot`, :mod:`~arena.report`.
 """
 
 from arena.estimate import Estimate, clustered_ratio
@@ -30,6 +36,7 @@ from arena.export import write_results
 from arena.metrics import METRICS, AgentStats
 from arena.play import IllegalAgentActionError
 from arena.ratings import Rating
+from arena.ray_backend import RayBackend
 from arena.tournament import MatchupResult, TournamentResult, one_vs_three, run_tournament
 
 __all__ = [
@@ -39,6 +46,7 @@ __all__ = [
     "IllegalAgentActionError",
     "MatchupResult",
     "Rating",
+    "RayBackend",
     "TournamentResult",
     "clustered_ratio",
     "one_vs_three",

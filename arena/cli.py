@@ -5,6 +5,7 @@ Examples::
     env121 tournament --vs greedy random --deals 200 --jobs 8
     env121 tournament --vs greedy random --vs mc:budget=50 greedy --deals 100
     env121 tournament --pool random,greedy,mc:budget=50 --deals 100 --out runs/rr
+    env121 tournament --vs ppo:searched greedy --deals 256 --ray auto
 
 ``--vs CHALLENGER REFERENCE`` (repeatable) plays 1 vs 3 matchups;
 ``--pool A,B,C`` a round-robin (:mod:`arena.schedule`). In a pool, a comma
@@ -17,11 +18,18 @@ followed by ``key=value`` continues the previous spec's parameters, so
 Bad specs or values exit with status 2 and a message naming them, before
 any game is played.
 
+The games run in this process, in ``--jobs`` worker processes, or with
+``--ray [ADDRESS]`` as tasks on a Ray cluster (:mod:`arena.ray_backend`; the
+``ray`` extra): without ADDRESS Ray's own choice (``RAY_ADDRESS``, a cluster
+started on this machine by ``ray start``, else a new one on this machine's
+CPUs). Every way plays the same games and writes the same results
+(wall-clock fields and ``jobs`` aside).
+
 Every game is appended to ``OUT/games.jsonl`` as it ends (:mod:`arena.journal`),
 so Ctrl-C or a kill loses only the games being played;
 ``env121 tournament --resume OUT`` plays the missing games and writes the
 same results as an uninterrupted run (wall-clock fields aside). With
-``--resume`` the tournament is the log's: ``--jobs``, ``--quiet`` and
+``--resume`` the tournament is the log's: ``--jobs``, ``--ray``, ``--quiet`` and
 ``--no-plot`` apply, any other option given must match the log. An ``--out``
 that already holds a log is refused (resume it, or choose another).
 """
@@ -52,6 +60,8 @@ if TYPE_CHECKING:
 
 RULE_FIELDS = tuple(field.name for field in dataclasses.fields(RuleConfig))
 
+RAY_DEFAULT = ""
+"""``--ray`` without an address: Ray's own choice of cluster."""
 DEFAULT_OUT = "tournament_results"
 """Where a tournament goes without ``--out``: a new ``DEFAULT_OUT/<date>-<time>``."""
 PROG = "env121 tournament"
@@ -90,6 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="tournament seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=RAY_DEFAULT,
+        metavar="ADDRESS",
+        help="play the games as tasks on a Ray cluster (instead of --jobs): at ADDRESS "
+        "(auto, HOST:6379, ray://HOST:10001), or without it Ray's default: RAY_ADDRESS, "
+        "a cluster started here by `ray start`, else a new one on this machine's CPUs",
+    )
+    parser.add_argument(
         "--out",
         help=f"output directory (default: a new {DEFAULT_OUT}/<date>-<time> for each tournament)",
     )
@@ -123,6 +142,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"--{name} {getattr(args, name)}: expected an integer ≥ 1")
     if args.seed < 0:
         parser.error(f"--seed {args.seed}: expected an integer ≥ 0")
+    if args.ray is not None:
+        from arena.ray_backend import RayNotInstalledError, import_ray
+
+        if args.jobs != 1:
+            parser.error(
+                f"--jobs {args.jobs} with --ray: expected one of them (Ray plays as many "
+                "games at once as its cluster has CPUs)"
+            )
+        try:
+            import_ray()
+        except RayNotInstalledError as error:
+            parser.error(f"--ray: {error}")
     try:
         config = rule_config(args)
     except ValueError as error:
@@ -214,6 +245,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
 
     from arena.export import write_results
     from arena.journal import LOG_NAME, GameLog, LogError, LogHeader, check_log
+    from arena.ray_backend import GameLostError, RayBackend  # Ray itself only with --ray
     from arena.report import print_report, progress_bar
     from arena.tournament import TournamentResult, plan_tournament, play_tournament
 
@@ -246,9 +278,16 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
     if done:
         console.print(f"resuming: {len(done)} of {len(plan.tasks)} games already played")
 
+    backend = None if args.ray is None else RayBackend(args.ray or None)
+
     def play(progress: Callable[[int, int], None] | None) -> TournamentResult:
         return play_tournament(
-            plan, jobs=args.jobs, progress=progress, done=done, on_game=log.append
+            plan,
+            jobs=args.jobs,
+            progress=progress,
+            done=done,
+            on_game=log.append,
+            backend=backend,
         )
 
     with log:
@@ -265,6 +304,14 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
                 file=sys.stderr,
             )
             return 130
+        except (ConnectionError, GameLostError) as error:
+            if backend is None:
+                raise
+            error_line(
+                f"--ray {args.ray or '(default)'}: {error}; the games finished are in "
+                f"{tournament.out / LOG_NAME}: `{PROG} --resume {tournament.out}` plays the rest"
+            )
+            return 1
     paths = write_results(result, tournament.out, plot=not args.no_plot, command=command)
     print_report(result, console)
     console.print(f"results: {', '.join(str(p) for p in paths)}")

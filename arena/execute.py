@@ -16,6 +16,11 @@ interrupted run prints no traceback per worker.
 Worker processes use the platform's default start method (``fork`` on Linux):
 agents registered at run time with :func:`agents.registry.register` reach the
 workers only under ``fork``.
+
+A :class:`Backend` plays the games somewhere else instead, on a cluster:
+:class:`arena.ray_backend.RayBackend` makes each game a Ray task. It keeps
+the same contract: records in task order, ``progress`` and ``on_game`` as
+games end.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import Protocol
 
 from arena.play import AgentCache, GameRecord, GameTask, play_game
 
@@ -35,6 +41,21 @@ OnGame = Callable[[GameRecord], None]
 _worker_cache: AgentCache | None = None
 
 
+class Backend(Protocol):
+    """Where :func:`play_all` sends the games instead of its worker processes."""
+
+    @property
+    def slots(self) -> int:
+        """How many games it plays at once (``results.json``'s ``jobs``)."""
+        ...
+
+    def play(
+        self, tasks: Sequence[GameTask], progress: Progress | None, on_game: OnGame | None
+    ) -> list[GameRecord]:
+        """Every task's record, in task order, with :func:`play_all`'s callbacks."""
+        ...
+
+
 def play_all(
     tasks: Sequence[GameTask],
     *,
@@ -42,11 +63,15 @@ def play_all(
     progress: Progress | None = None,
     cache: AgentCache | None = None,
     on_game: OnGame | None = None,
+    backend: Backend | None = None,
 ) -> list[GameRecord]:
-    """Every task's record, in task order; ``jobs > 1`` plays them in that many processes.
+    """Every task's record, in task order; ``jobs > 1`` plays them in that many
+    processes, a ``backend`` wherever it plays them (``jobs`` is then unused).
 
     ``cache`` supplies the agents when ``jobs == 1`` (a fresh one if None).
     """
+    if backend is not None:
+        return backend.play(tasks, progress, on_game)
     if jobs == 1 or len(tasks) <= 1:
         return _play_here(tasks, cache or AgentCache(), progress, on_game)
     return _play_in_pool(tasks, jobs, progress, on_game)
@@ -75,7 +100,7 @@ def _play_in_pool(
     executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
     try:
         futures: dict[Future[GameRecord], int] = {
-            executor.submit(_play_in_worker, task): i for i, task in enumerate(tasks)
+            executor.submit(play_in_worker, task): i for i, task in enumerate(tasks)
         }
         for done, future in enumerate(as_completed(futures), start=1):
             record = records[futures[future]] = future.result()
@@ -98,11 +123,12 @@ def _start_worker() -> None:
     _worker_cache = AgentCache()
 
 
-def _play_in_worker(task: GameTask) -> GameRecord:
+def play_in_worker(task: GameTask) -> GameRecord:
+    """Play ``task`` with this worker process's agents (built on first use, then kept)."""
     global _worker_cache
     if _worker_cache is None:
         _worker_cache = AgentCache()
     return play_game(task, _worker_cache)
 
 
-__all__ = ["OnGame", "Progress", "play_all"]
+__all__ = ["Backend", "OnGame", "Progress", "play_all", "play_in_worker"]

@@ -16,6 +16,12 @@ Two entry points, both reproducible from ``seed`` whatever ``jobs`` is:
 Every deal is played in the duplicate format (:mod:`arena.schedule`), games
 run in the fixed order (deal, line-up, rotation), intervals are clustered by
 deal (:mod:`arena.estimate`), and the metrics are those of :mod:`arena.metrics`.
+
+The games are played in this process (``jobs=1``), in ``jobs`` worker
+processes, or by a ``backend`` (:class:`arena.execute.Backend`) such as
+:class:`arena.ray_backend.RayBackend`, which plays them as tasks on a Ray
+cluster; each game's seeds depend only on which game it is, so every way
+gives the same results.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ from dataclasses import dataclass, field
 
 from agents.registry import make_agent
 from arena.estimate import Estimate
-from arena.execute import play_all
+from arena.execute import Backend, play_all
 from arena.metrics import AgentStats, agent_stats
 from arena.play import AgentCache, GameRecord, GameTask
 from arena.ratings import Rating, rate_games
@@ -66,6 +72,8 @@ class TournamentResult:
     deals: int
     deal_seeds: tuple[int, ...]
     jobs: int
+    """Games played at once: the worker processes, or a backend's slots (a Ray
+    cluster's CPUs)."""
     config: RuleConfig
     schedule: Schedule
     games: tuple[GameRecord, ...]
@@ -104,10 +112,12 @@ def one_vs_three(
     jobs: int = 1,
     config: RuleConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: Backend | None = None,
 ) -> MatchupResult:
     """``challenger`` against three copies of ``reference`` on ``deals`` duplicate deals.
 
-    Plays ``4 · deals`` matches. ``progress(done, total)`` is called after each.
+    Plays ``4 · deals`` matches (in ``jobs`` processes, or by ``backend``).
+    ``progress(done, total)`` is called after each.
     """
     result = run_tournament(
         matchups=[(challenger, reference)],
@@ -116,6 +126,7 @@ def one_vs_three(
         jobs=jobs,
         config=config,
         progress=progress,
+        backend=backend,
     )
     return result.matchups[0]
 
@@ -206,11 +217,12 @@ def run_tournament(
     jobs: int = 1,
     config: RuleConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
     """Plan (:func:`plan_tournament`) and play (:func:`play_tournament`) a tournament."""
-    _check_count("jobs", jobs, minimum=1)
+    _check_runners(jobs, backend)
     plan = plan_tournament(matchups=matchups, pool=pool, deals=deals, seed=seed, config=config)
-    return play_tournament(plan, jobs=jobs, progress=progress)
+    return play_tournament(plan, jobs=jobs, progress=progress, backend=backend)
 
 
 def play_tournament(
@@ -220,15 +232,18 @@ def play_tournament(
     progress: Callable[[int, int], None] | None = None,
     done: Sequence[GameRecord] = (),
     on_game: Callable[[GameRecord], None] | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
     """Play the games of ``plan`` not in ``done`` (the games of an interrupted run,
     :mod:`arena.journal`), calling ``on_game(record)`` as each ends, and
     estimate everything over all of them.
 
-    ``progress(done, total)`` counts the games of ``done`` too. The result is
-    the same whichever games were in ``done`` (wall-clock fields aside).
+    The games are played in ``jobs`` processes, or by ``backend`` (then ``jobs``
+    must stay 1). ``progress(done, total)`` counts the games of ``done`` too.
+    The result is the same whichever games were in ``done`` and however they
+    were played (wall-clock fields and ``jobs`` aside).
     """
-    _check_count("jobs", jobs, minimum=1)
+    _check_runners(jobs, backend)
     finished = {game_key(game): game for game in done}
     todo = [task for task in plan.tasks if game_key(task) not in finished]
     if len(finished) + len(todo) != len(plan.tasks):
@@ -243,7 +258,9 @@ def play_tournament(
             progress(len(finished) + played, len(finished) + total)
 
     start = time.perf_counter()
-    played = play_all(todo, jobs=jobs, progress=counted, cache=plan.cache, on_game=on_game)
+    played = play_all(
+        todo, jobs=jobs, progress=counted, cache=plan.cache, on_game=on_game, backend=backend
+    )
     seconds = time.perf_counter() - start
     finished.update((game_key(game), game) for game in played)
     games = tuple(finished[game_key(task)] for task in plan.tasks)
@@ -253,7 +270,7 @@ def play_tournament(
         seed=plan.seed,
         deals=plan.deals,
         deal_seeds=plan.deal_seeds,
-        jobs=jobs,
+        jobs=jobs if backend is None else backend.slots,
         config=plan.config,
         schedule=schedule,
         games=games,
@@ -354,6 +371,15 @@ def _ratings(schedule: Schedule, games: Sequence[GameRecord]) -> dict[str, Ratin
         for game in games
     )
     return rate_games(rated, schedule.specs)
+
+
+def _check_runners(jobs: int, backend: Backend | None) -> None:
+    _check_count("jobs", jobs, minimum=1)
+    if backend is not None and jobs != 1:
+        raise ValueError(
+            f"jobs={jobs} with backend={backend!r} is not valid: expected jobs (worker "
+            "processes here) or a backend (which plays the games elsewhere), not both"
+        )
 
 
 def _check_count(name: str, value: object, *, minimum: int) -> None:

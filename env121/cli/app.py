@@ -15,9 +15,10 @@ subcommand's ``--help`` shows its options' defaults.
   four agents of the specs (``greedy``, ``mc:budget=8``,
   ``ppo:FILE.safetensors``, …; loaded only then) — and prints it move by move;
   ``env121 replay FILE`` replays a game record (:mod:`env121.cli.game`).
-* ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J] …``
-  plays a duplicate-format tournament between agents (:mod:`arena.cli`; the
-  arena and the agents load only when this subcommand runs).
+* ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J |
+  --ray [ADDRESS]] …`` plays a duplicate-format tournament between agents, in
+  worker processes or on a Ray cluster (:mod:`arena.cli`; the arena and the
+  agents load only when this subcommand runs, Ray only with ``--ray``).
 * ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
   trains a self-play MaskablePPO agent (:mod:`training.ppo_selfplay`; torch
   and Stable-Baselines3 load only when this subcommand runs), then draws the

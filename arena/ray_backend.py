@@ -1,0 +1,168 @@
+"""Tournaments on a Ray cluster: every game a Ray task.
+
+``env121 tournament … --ray [ADDRESS]`` (:mod:`arena.cli`) and, from Python,
+``run_tournament(…, backend=RayBackend(address))`` play a tournament's games
+as Ray tasks, on this machine or on a cluster of several (``docs/ray.md``)::
+
+    from arena import RayBackend, run_tournament
+    result = run_tournament(matchups=[("greedy", "random")], deals=256, backend=RayBackend("auto"))
+
+* **The same games as** ``--jobs N``. A task is a :class:`~arena.play.GameTask`
+  (plain data: the seat specs, the seeds, the rules) played by
+  :func:`arena.execute.play_in_worker` in a Ray worker process, which keeps
+  its agents for its later games. Each game's seeds depend only on which game
+  it is, so the records are those ``--jobs`` plays (thinking time aside) and
+  ``results.json`` is the same apart from the wall-clock fields and ``jobs``,
+  which here is the cluster's CPUs.
+* **Records come back as their tasks finish**: ``progress`` and ``on_game``
+  (the tournament log, :mod:`arena.journal`) see each game at once, so a
+  finished game is on disk whatever happens to the cluster later, and
+  ``env121 tournament --resume`` finishes a stopped Ray tournament as it does
+  one played by processes (with or without ``--ray``).
+* **A task whose worker dies** (killed, out of memory, its machine lost) is run
+  again, up to ``max_retries`` times; it carries its seeds, so the retry
+  plays the same game. After that the tournament stops with a
+  :class:`GameLostError`. An agent's own error
+  (:class:`~arena.play.IllegalAgentActionError`, a bug) is not retried: it is
+  raised, as with processes.
+
+Ray is an optional extra (``pip install -e ".[ray]"``, :data:`INSTALL_HINT`):
+this module imports it only when a backend connects, and no other module of
+env121 imports it (an import contract checks that). Ray's workers import
+env121 themselves, so every machine of a cluster needs the same env121 and
+the files that ``ppo:`` specs name at the same paths; ``ray job submit
+--working-dir .`` ships both (``docs/ray.md``). Agents registered at run time
+(:func:`agents.registry.register`) do not reach Ray's workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from arena.execute import OnGame, Progress, play_in_worker
+from arena.play import GameRecord, GameTask
+
+INSTALL_HINT = 'pip install -e ".[ray]"'
+"""How to install the extra this module needs."""
+DEFAULT_MAX_RETRIES = 3
+"""Times a game is run again after its worker died."""
+
+
+class RayNotInstalledError(ImportError):
+    """Ray is not installed; the message names the extra that installs it."""
+
+
+class GameLostError(RuntimeError):
+    """A game's worker died more than ``max_retries`` times (or its result was
+    lost with its machine): the tournament cannot finish on this cluster now."""
+
+
+def import_ray() -> ModuleType:
+    """The ``ray`` module, or :class:`RayNotInstalledError` saying how to install it."""
+    try:
+        import ray
+    except ModuleNotFoundError as error:
+        if error.name != "ray":
+            raise
+        raise RayNotInstalledError(
+            f"Ray is not installed: expected env121's ray extra ({INSTALL_HINT})"
+        ) from error
+    return ray
+
+
+@dataclass
+class RayBackend:
+    """Plays a tournament's games as Ray tasks (an :class:`arena.execute.Backend`).
+
+    It connects on first use, unless this process is connected already (then
+    that connection is used and ``address`` and ``init_options`` are not).
+    """
+
+    address: str | None = None
+    """Where the cluster is: ``None`` is Ray's own choice (the ``RAY_ADDRESS``
+    variable, else a cluster started on this machine by ``ray start``, else a
+    new one in this process, on this machine's CPUs); ``"auto"`` a running
+    cluster of this machine; ``"HOST:6379"`` a cluster's head; ``"ray://HOST:10001"``
+    a remote one through Ray Client."""
+    max_retries: int = DEFAULT_MAX_RETRIES
+    """Times a game is run again after its worker died."""
+    init_options: dict[str, Any] = field(default_factory=dict)
+    """More keyword arguments for ``ray.init`` (a local cluster's ``num_cpus``…)."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_retries, bool) or not isinstance(self.max_retries, int):
+            raise ValueError(f"max_retries={self.max_retries!r} is not valid: expected an integer")
+        if self.max_retries < 0:
+            raise ValueError(f"max_retries={self.max_retries} is not valid: expected 0 or more")
+
+    def connect(self) -> ModuleType:
+        """``ray``, connected to the cluster."""
+        ray = import_ray()
+        if not ray.is_initialized():
+            ray.init(address=self.address, **{"logging_level": "WARNING", **self.init_options})
+        return ray
+
+    @property
+    def slots(self) -> int:
+        """The cluster's CPUs: the games it plays at once (one CPU per game)."""
+        cpus = self.connect().cluster_resources().get("CPU", 1)
+        return max(int(cpus), 1)
+
+    def play(
+        self, tasks: Sequence[GameTask], progress: Progress | None, on_game: OnGame | None
+    ) -> list[GameRecord]:
+        """Every task's record, in task order; ``on_game`` and ``progress`` are
+        called as each game comes back (in the order they finish)."""
+        ray = self.connect()
+        remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(play_in_worker)
+        index = {remote.remote(task): i for i, task in enumerate(tasks)}
+        records: list[GameRecord | None] = [None] * len(tasks)
+        waiting = list(index)
+        finished = 0
+        try:
+            while waiting:
+                ready, waiting = ray.wait(waiting, num_returns=1)
+                if waiting:  # and every other game finished meanwhile
+                    more, waiting = ray.wait(waiting, num_returns=len(waiting), timeout=0)
+                    ready += more
+                for ref in ready:
+                    record = records[index[ref]] = self._result(ray, ref, tasks[index[ref]])
+                    finished += 1
+                    if on_game is not None:
+                        on_game(record)
+                    if progress is not None:
+                        progress(finished, len(tasks))
+        except BaseException:
+            # A game failed or the user interrupted: the games not finished are dropped.
+            for ref in waiting:
+                ray.cancel(ref)
+            raise
+        return [record for record in records if record is not None]
+
+    def _result(self, ray: ModuleType, ref: Any, task: GameTask) -> GameRecord:
+        """The record of a finished task, or the error that ended it."""
+        try:
+            record: GameRecord = ray.get(ref)
+        except ray.exceptions.RayTaskError as error:
+            raise error.cause from error  # the agent's error, as the processes raise it
+        except ray.exceptions.RayError as error:
+            game = f"deal {task.deal}, line-up {task.lineup}, rotation {task.rotation}"
+            raise GameLostError(
+                f"the game ({game}) was lost: {type(error).__name__} after "
+                f"{self.max_retries} retries ({str(error).splitlines()[0]}); expected a "
+                "worker to finish it: the games finished are kept"
+            ) from error
+        return record
+
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "INSTALL_HINT",
+    "GameLostError",
+    "RayBackend",
+    "RayNotInstalledError",
+    "import_ray",
+]

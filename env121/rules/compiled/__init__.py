@@ -18,9 +18,16 @@ numba-friendly form of a :class:`~env121.rules.config.RuleConfig`; cards are
 * :mod:`~env121.rules.compiled.win_table` — ``win_points``, a seat's win table.
 
 The kernels are imported from their modules; this package imports only the
-config, so that reading a :class:`KernelConfig` costs no kernel.
+config, so that reading a :class:`KernelConfig` costs no kernel. Its import
+first drops numba's cached kernels if any source they were compiled from has
+changed (:mod:`~env121.rules.compiled.cache`).
 """
 
+from pathlib import Path
+
+from env121.rules.compiled.cache import drop_stale_caches
 from env121.rules.compiled.config import KernelConfig, kernel_config
+
+drop_stale_caches(Path(__file__).resolve().parents[3])
 
 __all__ = ["KernelConfig", "kernel_config"]

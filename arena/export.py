@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import platform
@@ -29,6 +30,7 @@ from arena.estimate import CONFIDENCE, Estimate
 from arena.metrics import METRICS, AgentStats
 from arena.ratings import MODEL_NAME, Rating
 from arena.tournament import TournamentResult
+from env121.engine.files import write_atomically
 
 FORMAT = "env121-arena/1"
 PACKAGES = ("numpy", "scipy", "openskill", "rich", "matplotlib")
@@ -46,9 +48,8 @@ def write_results(
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / "results.json", out / "results.csv"]
-    with paths[0].open("w", encoding="utf-8") as file:
-        json.dump(result_to_dict(result, command=command), file, ensure_ascii=False, indent=1)
-        file.write("\n")
+    document = json.dumps(result_to_dict(result, command=command), ensure_ascii=False, indent=1)
+    write_atomically(paths[0], document + "\n")
     write_csv(result, paths[1])
     if plot:
         from arena.plot import plot_results  # matplotlib only when a plot is asked for
@@ -132,20 +133,21 @@ def rating_to_dict(rating: Rating) -> dict[str, float]:
 
 def write_csv(result: TournamentResult, path: Path) -> None:
     """``results.csv``: the estimates, then the ratings (table ``"ratings"``)."""
-    with path.open("w", encoding="utf-8", newline="") as file:
-        writer = csv.writer(file)
-        writer.writerow(CSV_COLUMNS)
-        for table, agents in result.tables:
-            for label, stats in agents.items():
-                for name, e in stats.metrics.items():
-                    row = (table, label, stats.spec, name, e.mean, e.low, e.high, e.clusters)
-                    writer.writerow(_csv_cell(v) for v in row)
-                for name, total in stats.counts.items():
-                    writer.writerow((table, label, stats.spec, f"total_{name}", total, "", "", ""))
-        for spec, r in result.ratings.items():
-            writer.writerow(("ratings", spec, spec, "ordinal", r.ordinal, "", "", r.games))
-            writer.writerow(("ratings", spec, spec, "mu", r.mu, r.low, r.high, r.games))
-            writer.writerow(("ratings", spec, spec, "sigma", r.sigma, "", "", r.games))
+    file = io.StringIO(newline="")
+    writer = csv.writer(file)
+    writer.writerow(CSV_COLUMNS)
+    for table, agents in result.tables:
+        for label, stats in agents.items():
+            for name, e in stats.metrics.items():
+                row = (table, label, stats.spec, name, e.mean, e.low, e.high, e.clusters)
+                writer.writerow(_csv_cell(v) for v in row)
+            for name, total in stats.counts.items():
+                writer.writerow((table, label, stats.spec, f"total_{name}", total, "", "", ""))
+    for spec, r in result.ratings.items():
+        writer.writerow(("ratings", spec, spec, "ordinal", r.ordinal, "", "", r.games))
+        writer.writerow(("ratings", spec, spec, "mu", r.mu, r.low, r.high, r.games))
+        writer.writerow(("ratings", spec, spec, "sigma", r.sigma, "", "", r.games))
+    write_atomically(path, file.getvalue())
 
 
 def versions() -> dict[str, str]:

@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from env121.engine.files import write_atomically
 from env121.engine.game import new_game
 from env121.engine.records import RecordError, load, save
 from env121.engine.render import ReadableTranscript, readable_transcript, seat_name
@@ -241,7 +242,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.html:
         from env121.web.replay import standalone_html
 
-        Path(args.html).write_text(standalone_html(state), encoding="utf-8")
+        write_atomically(args.html, standalone_html(state))
         print(f"replay viewer written to {args.html} ({len(state.actions)} actions)")
         return 0
     print("\n".join(readable_transcript(state, verbose=args.verbose)))

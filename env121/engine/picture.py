@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape, quoteattr
 
+from env121.engine.files import write_atomically
 from env121.engine.game import swap_kind_between
 from env121.engine.render import SEAT_NAMES, describe_result, format_event
 from env121.engine.state import (
@@ -725,10 +726,7 @@ class Picture:
     def save(self, path: str | Path, width: int | None = None) -> None:
         """Write the picture to ``path``: PNG if it ends in ``.png``, else SVG."""
         path = Path(path)
-        if path.suffix.lower() == ".png":
-            path.write_bytes(self.to_png(width))
-        else:
-            path.write_text(self.svg, encoding="utf-8")
+        write_atomically(path, self.to_png(width) if path.suffix.lower() == ".png" else self.svg)
 
 
 def _font_dir() -> Path:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from env121.engine.deal import Deal, DealError
+from env121.engine.files import write_atomically
 from env121.engine.game import IllegalActionError, apply, new_game
 from env121.engine.state import State
 from env121.rules.cards import CardNotationError, format_cards, parse_cards
@@ -68,7 +69,7 @@ def dumps(state: State) -> str:
 
 def save(state: State, path: str | Path) -> None:
     """Write the record of ``state`` to ``path`` (UTF-8 JSON)."""
-    Path(path).write_text(dumps(state) + "\n", encoding="utf-8")
+    write_atomically(path, dumps(state) + "\n")
 
 
 def loads(text: str, *, source: str = "record") -> State:

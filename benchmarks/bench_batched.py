@@ -44,11 +44,12 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   (:class:`training.sb3_vec.SB3VectorSingleSeat`) and on two ``SingleSeat``
   processes (``SubprocVecEnv``, the training presets' way), rollouts and
   updates included;
-* **cold start** — seconds for ``import env121.engine.batched`` and then its
-  first deal, each in a fresh Python process: *cold* with numba's cache in an
-  empty directory (``NUMBA_CACHE_DIR``, so every kernel compiles), *warm* with
-  the cache that the cold process filled. numba compiles on a kernel's first
-  call, so the first deal is where compilation shows.
+* **cold start** — seconds for importing the batched engine and the encoder,
+  then for a first random step, a first ``step`` and a first batch of
+  observations, each in a fresh Python process: *cold* with numba's cache in
+  an empty directory (``NUMBA_CACHE_DIR``, so every kernel compiles), *warm*
+  with the cache that the cold process filled. numba compiles on a kernel's
+  first call, so the first steps are where compilation shows.
 """
 
 from __future__ import annotations
@@ -84,13 +85,20 @@ from training.sb3_vec import SB3VectorSingleSeat
 _START_PROGRAM = """
 import time
 start = time.perf_counter()
-import env121.engine.batched
-from env121.engine.batched.rng import deal_from_seed
+import numpy as np
+from env121.engine.batched import BatchedEngine
+from env121.play.batched_observation import encode_observations, make_observer
+from env121.play.observation import OBS_SIZE
 imported = time.perf_counter()
-deal_from_seed(1, 0, 0, 0)
+engine = BatchedEngine(8)
+engine.play_random(1, 0)
+engine.step(engine.games["legal"][:, 0])
+out = np.empty((8, OBS_SIZE), dtype=np.float32)
+encode_observations(engine.games, engine.to_act, out, make_observer(8))
 print(imported - start, time.perf_counter() - imported)
 """
-"""Prints the seconds of the import and of the first deal that follows it."""
+"""Prints the seconds of the import and of the first steps and observations
+that follow it (every kernel of the engine and the encoder compiled or loaded)."""
 
 
 def bench_batched_random(batch: int, steps: int, seed: int) -> float | None:
@@ -230,7 +238,7 @@ def bench_maskable_ppo(env: VecEnv, timesteps: int, seed: int) -> float:
 
 
 def start_seconds(cache_dir: str) -> tuple[float, float]:
-    """(import seconds, first-deal seconds) of a fresh process whose numba
+    """(import seconds, first-steps seconds) of a fresh process whose numba
     cache is ``cache_dir``."""
     env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
     out = subprocess.run(
@@ -314,10 +322,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache_dir:
         cold = start_seconds(cache_dir)
         warm = start_seconds(cache_dir)
-    for label, (imported, first_deal) in (("cold (empty cache)", cold), ("warm", warm)):
+    for label, (imported, first_steps) in (("cold (empty cache)", cold), ("warm", warm)):
         print(
-            f"{'start, ' + label:<30} {imported + first_deal:>12.2f} s  "
-            f"(import {imported:.2f} s, first deal {first_deal:.2f} s)"
+            f"{'start, ' + label:<30} {imported + first_steps:>12.2f} s  "
+            f"(import {imported:.2f} s, first steps and observations {first_steps:.2f} s)"
         )
 
 

@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
         const=RAY_DEFAULT,
         metavar="ADDRESS",
         help="play the games as tasks on a Ray cluster (instead of --jobs): at ADDRESS "
-        "(auto, HOST:6379, ray://HOST:10001), or without it Ray's default: RAY_ADDRESS, "
+        "(auto, local, HOST:6379, ray://HOST:10001), or without it Ray's default: RAY_ADDRESS, "
         "a cluster started here by `ray start`, else a new one on this machine's CPUs",
     )
     parser.add_argument(
@@ -250,6 +250,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
     from arena.tournament import TournamentResult, plan_tournament, play_tournament
 
     console = Console(quiet=args.quiet)
+    backend = None if args.ray is None else RayBackend(args.ray or None)
     try:
         plan = plan_tournament(
             matchups=tournament.matchups,
@@ -258,8 +259,12 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
             seed=tournament.seed,
             config=tournament.config,
         )
+        if backend is not None:
+            backend.connect()  # before the log: a wrong address leaves no trace
     except ValueError as error:
         return error_line(str(error))
+    except ConnectionError as error:
+        return error_line(f"--ray {args.ray}: {error}")
     logged = tournament.logged
     try:
         if logged is None:
@@ -277,8 +282,6 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
         print(f"env121: note: {note}; it is played again", file=sys.stderr)
     if done:
         console.print(f"resuming: {len(done)} of {len(plan.tasks)} games already played")
-
-    backend = None if args.ray is None else RayBackend(args.ray or None)
 
     def play(progress: Callable[[int, int], None] | None) -> TournamentResult:
         return play_tournament(
@@ -304,12 +307,10 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
                 file=sys.stderr,
             )
             return 130
-        except (ConnectionError, GameLostError) as error:
-            if backend is None:
-                raise
+        except GameLostError as error:
             error_line(
-                f"--ray {args.ray or '(default)'}: {error}; the games finished are in "
-                f"{tournament.out / LOG_NAME}: `{PROG} --resume {tournament.out}` plays the rest"
+                f"--ray: {error}; they are in {tournament.out / LOG_NAME}: "
+                f"`{PROG} --resume {tournament.out}` plays the rest"
             )
             return 1
     paths = write_results(result, tournament.out, plot=not args.no_plot, command=command)

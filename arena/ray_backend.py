@@ -37,6 +37,7 @@ the files that ``ppo:`` specs name at the same paths; ``ray job submit
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -58,6 +59,23 @@ class RayNotInstalledError(ImportError):
 class GameLostError(RuntimeError):
     """A game's worker died more than ``max_retries`` times (or its result was
     lost with its machine): the tournament cannot finish on this cluster now."""
+
+
+def check_reachable(address: str, seconds: float = 5.0) -> None:
+    """Raise ``ConnectionError`` if ``address`` (``HOST:PORT`` or
+    ``ray://HOST:PORT``) accepts no connection within ``seconds`` (Ray itself
+    would wait minutes, then exit); other addresses (``auto``, ``local``)
+    are Ray's to resolve."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=seconds).close()
+    except OSError as error:
+        raise ConnectionError(
+            f"no Ray cluster answers at {address} ({error.strerror or error}): expected the "
+            "address of a running head (`ray start --head` prints it)"
+        ) from None
 
 
 def import_ray() -> ModuleType:
@@ -84,9 +102,9 @@ class RayBackend:
     address: str | None = None
     """Where the cluster is: ``None`` is Ray's own choice (the ``RAY_ADDRESS``
     variable, else a cluster started on this machine by ``ray start``, else a
-    new one in this process, on this machine's CPUs); ``"auto"`` a running
-    cluster of this machine; ``"HOST:6379"`` a cluster's head; ``"ray://HOST:10001"``
-    a remote one through Ray Client."""
+    new one in this process, on this machine's CPUs); ``"local"`` always a new
+    one; ``"auto"`` a running cluster of this machine; ``"HOST:6379"`` a
+    cluster's head; ``"ray://HOST:10001"`` a remote one through Ray Client."""
     max_retries: int = DEFAULT_MAX_RETRIES
     """Times a game is run again after its worker died."""
     init_options: dict[str, Any] = field(default_factory=dict)
@@ -99,9 +117,12 @@ class RayBackend:
             raise ValueError(f"max_retries={self.max_retries} is not valid: expected 0 or more")
 
     def connect(self) -> ModuleType:
-        """``ray``, connected to the cluster."""
+        """``ray``, connected to the cluster (a ``ConnectionError`` naming the
+        address if nothing answers there)."""
         ray = import_ray()
         if not ray.is_initialized():
+            if self.address is not None:
+                check_reachable(self.address)
             ray.init(address=self.address, **{"logging_level": "WARNING", **self.init_options})
         return ray
 
@@ -164,5 +185,6 @@ __all__ = [
     "GameLostError",
     "RayBackend",
     "RayNotInstalledError",
+    "check_reachable",
     "import_ray",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from arena.execute import play_in_worker
 from arena.export import result_to_dict
 from arena.journal import LOG_NAME, GameLog, LogHeader, check_log, read_log
 from arena.play import GameRecord
-from arena.ray_backend import INSTALL_HINT, GameLostError, RayBackend
+from arena.ray_backend import INSTALL_HINT, GameLostError, RayBackend, check_reachable
 from arena.tournament import game_key, plan_tournament, play_tournament, run_tournament
 from env121.cli import main
 from env121.rules.config import RuleConfig
@@ -129,6 +130,16 @@ def test_without_ray_the_command_names_the_extra(tmp_path, monkeypatch, capsys):
     error = capsys.readouterr().err
     assert "--ray: Ray is not installed" in error and INSTALL_HINT in error
     assert not (tmp_path / LOG_NAME).exists()
+
+
+def test_an_address_where_no_cluster_answers_is_named_at_once():
+    with socket.socket() as probe:  # a port of the loopback that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(ConnectionError, match=f"no Ray cluster answers at {address} "):
+            check_reachable(address)
+    check_reachable("auto")  # Ray's to resolve
 
 
 def test_ray_and_jobs_exclude_each_other(tmp_path, capsys):

@@ -98,7 +98,7 @@ def uniform(state: State, legal: list[int], rng: np.random.Generator) -> int:
 def eager(state: State, legal: list[int], rng: np.random.Generator) -> int:
     """Declares whatever it may (Ù, Thế trắng, Nhất Bản) and steals when it can:
     Cướp twice and Nhất Bản wins come often. Under ``mask_invalid_win=False``
-    Ù is always legal, so it is taken only half the time (Đền then too)."""
+    Ù is always legal, so it is said only one time in twenty (mostly Đền)."""
     for wanted in (THE_TRANG, NHAT_BAN):
         if wanted in legal:
             return wanted
@@ -123,8 +123,8 @@ def nhat_ban_waiter(state: State, legal: list[int], rng: np.random.Generator) ->
 
 
 def passive(state: State, legal: list[int], rng: np.random.Generator) -> int:
-    """Wins when it can, otherwise mostly passes: the Nọc runs out (draws,
-    Kết chung, dead cards)."""
+    """Wins when it can (1 in 50 where Ù is always legal), otherwise mostly
+    passes: many dead cards and long vòng, which the action cap truncates."""
     if U in legal and (state.config.mask_invalid_win or rng.random() < 0.02):
         return U
     if PASS in legal and rng.random() < 0.93:

@@ -3,15 +3,23 @@
 Every function here mirrors one of :mod:`env121.engine.game` on one game's
 record ``r`` (:mod:`env121.engine.batched.state`): ``_swap`` is ``game._swap``,
 ``_end_vong`` is ``game._end_vong`` ..., with the same effects and events in
-the same order, so that a batched match and a
-reference match of the same seed and actions agree at every step; the
-differential test (``tests/engine/test_batched_differential.py``) checks it.
-The rules themselves (wins, scores, Nhất Bản waits) are the compiled ports of
+the same order, so that a batched match and a reference match of the same
+seed and actions agree at every step; the differential test
+(``tests/engine/test_batched_differential.py``) checks it. The rules
+themselves (wins, scores, Nhất Bản waits) are the compiled ports of
 :mod:`env121.rules.compiled`; the deal is :mod:`env121.engine.batched.rng`.
+Two departures in form, not in effect: the reference's ``_end_vong`` deals the
+next vòng itself, here a loop does (:func:`_deal_pending`: numba's cache
+cannot load mutually recursive kernels), and the Nhất Bản waits are worked out
+once per choice (see the legal actions below).
 
-The batch entry points (:func:`reset_games`, :func:`step_games`,
-:func:`play_random`, :func:`fill_legal_mask`) loop over the games with
-``prange``: games are independent, so numba spreads them over the cores.
+The batch entry points (:func:`reset_games`, :func:`first_illegal`,
+:func:`step_games`, :func:`play_random`, :func:`fill_legal_mask`) loop over a
+slice of the games; they release the GIL, so the engine
+(:class:`~env121.engine.batched.engine.BatchedEngine`) runs its slices on
+threads, one per core. (numba's ``parallel=True`` was measured too: its
+OpenMP threads spin between calls and took ~30 ms a step on this shared
+machine, and it compiles slower.)
 
 A step applies one action per game: the action of the seat to act. It clears
 that game's outputs of the last step (events, rewards, ``terminated``,
@@ -66,11 +74,12 @@ from env121.rules.compiled.config import KernelConfig
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.tables import THE_IDS
 from env121.rules.compiled.waits import (
+    GAP_SLOT,
+    INDEX_ARRANGEMENTS,
+    NUM_ARRANGEMENTS,
     PLACEMENT_ORDER,
-    has_nhat_ban_wait,
     nhat_ban_wins,
-    waiting_gaps,
-    waiting_next_cards,
+    waiting_mask,
 )
 from env121.rules.compiled.wins import is_win, the_trang_eligible
 from env121.rules.payment import POINTS_PER_DIEM
@@ -224,6 +233,55 @@ def _win_valid(r: Record, seat: int, kc: KernelConfig) -> bool:
 
 
 # ------------------------------------------------------------ legal actions
+# Under [R-8] the Nhất Bản choice asks whether the hand has a wait: the kernel
+# keeps the answer per arrangement (``nb_waiting``, waits.waiting_mask) and
+# the gap and placement steps that follow read it instead of working it out
+# again for each of their six questions (they mirror waits.waiting_gaps and
+# waits.waiting_next_cards on that mask).
+
+
+@njit(cache=True, nogil=True)
+def _waiting_gaps(r: Record) -> int:
+    """``legal``: NB_GAP of each empty slot some waiting arrangement uses; how many."""
+    gaps = 0
+    for n in range(NUM_ARRANGEMENTS):
+        if r.nb_waiting[n]:
+            gaps |= 1 << GAP_SLOT[n]
+    count = 0
+    for slot in range(_NUM_SLOTS):
+        if gaps >> slot & 1:
+            r.legal[count] = NB_GAP_BASE + slot
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _waiting_next_cards(r: Record) -> int:
+    """``legal``: CARD of each card that may fill the next slot so that a waiting
+    arrangement with the chosen gap can still be finished; how many."""
+    hand = r.hands[r.to_act]  # sorted: INDEX_ARRANGEMENTS index into it
+    gap, n_placed = r.nb_gap, r.n_placed
+    placed_index = np.empty(HAND_SIZE, dtype=np.int64)
+    for k in range(n_placed):
+        for i in range(HAND_SIZE):
+            if hand[i] == r.nb_placed[k]:
+                placed_index[k] = i
+    next_slot = PLACEMENT_ORDER[gap, n_placed]
+    indices = 0
+    for n in range(NUM_ARRANGEMENTS):
+        if not r.nb_waiting[n] or GAP_SLOT[n] != gap:
+            continue
+        fits = True
+        for k in range(n_placed):
+            fits = fits and INDEX_ARRANGEMENTS[n, PLACEMENT_ORDER[gap, k]] == placed_index[k]
+        if fits:
+            indices |= 1 << INDEX_ARRANGEMENTS[n, next_slot]
+    count = 0
+    for i in range(HAND_SIZE):
+        if indices >> i & 1:
+            r.legal[count] = CARD_BASE + hand[i]
+            count += 1
+    return count
 
 
 @njit(cache=True, nogil=True)
@@ -255,15 +313,12 @@ def compute_legal(r: Record, kc: KernelConfig) -> None:
     elif phase == _NB_CHOICE:
         r.legal[0] = PASS
         n = 1
-        if not kc.nhat_ban_requires_wait or has_nhat_ban_wait(r.hands[r.to_act]):
+        if not kc.nhat_ban_requires_wait or waiting_mask(r.hands[r.to_act], r.nb_waiting):
             r.legal[1] = NHAT_BAN
             n = 2
     elif phase == _NB_GAP:
         if kc.nhat_ban_requires_wait:
-            gaps = np.empty(_NUM_SLOTS, dtype=np.int64)
-            n = waiting_gaps(r.hands[r.to_act], gaps)
-            for i in range(n):
-                r.legal[i] = NB_GAP_BASE + gaps[i]
+            n = _waiting_gaps(r)
         else:
             for i in range(_NUM_SLOTS):
                 r.legal[i] = NB_GAP_BASE + i
@@ -271,10 +326,7 @@ def compute_legal(r: Record, kc: KernelConfig) -> None:
     elif phase == _NB_PLACE:
         hand = r.hands[r.to_act]
         if kc.nhat_ban_requires_wait:
-            cards = np.empty(HAND_SIZE, dtype=np.int64)
-            n = waiting_next_cards(hand, r.nb_gap, r.nb_placed, r.n_placed, cards)
-            for i in range(n):
-                r.legal[i] = CARD_BASE + cards[i]
+            n = _waiting_next_cards(r)
         else:
             for i in range(HAND_SIZE):
                 placed = False

@@ -45,6 +45,7 @@ from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
 from env121.engine.layout import text_table
 from env121.engine.state import MAX_CUOP, NUM_SEATS, MatchEnd, Outcome, Phase, SwapKind
 from env121.rules.cards import NUM_CARDS
+from env121.rules.compiled.waits import NUM_ARRANGEMENTS
 
 PHASES: tuple[Phase, ...] = tuple(Phase)
 OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
@@ -119,6 +120,7 @@ FIELDS: tuple[Field, ...] = (
     Field("nb_gap", _INT, (), -1, "the gap chosen by the declarer now arranging"),
     Field("nb_placed", _CARD, (HAND_SIZE,), -1, "cards placed so far, left to right"),
     Field("n_placed", _INT, (), 0, "cards in nb_placed"),
+    Field("nb_waiting", np.uint8, (NUM_ARRANGEMENTS,), 0, "waits.waiting_mask of its hand"),
     # bookkeeping
     Field("vong_actions", _INT, (), 0, "actions taken in this vòng"),
     Field("deal_pending", _BOOL, (), 0, "a vòng ended and the next is to be dealt (in-step)"),

@@ -34,7 +34,7 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   opponents, on the batched vector environment of 64 games
   (:class:`training.sb3_vec.SB3VectorSingleSeat`) and on two ``SingleSeat``
   processes (``SubprocVecEnv``, the training presets' way), rollouts and
-  updates included;
+  updates included, torch on one thread;
 * **cold start** — seconds for ``import env121.engine.batched`` and then its
   first deal, each in a fresh Python process: *cold* with numba's cache in an
   empty directory (``NUMBA_CACHE_DIR``, so every kernel compiles), *warm* with
@@ -59,6 +59,7 @@ from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
 
 import env121.engine.batched
 from agents.environments import SingleSeat, VectorSingleSeat
+from agents.ppo import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
 from env121.engine.batched.rng import deal_into
@@ -193,7 +194,8 @@ def bench_maskable_ppo(env: VecEnv, timesteps: int, seed: int) -> float:
         device="cpu",
     )
     start = time.perf_counter()
-    model.learn(timesteps)
+    with one_thread():  # as the trainer's processes: two cores oversubscribed run torch slowly
+        model.learn(timesteps)
     return timesteps / (time.perf_counter() - start)
 
 

@@ -5,7 +5,13 @@ Prints, measured in the same run on one core:
 * cold — every hand scored for the first time (empty cache),
 * warm — the same hands scored again (the Thế search is cached),
 * the 720-order brute force of ``tests/reference.py`` on a sample, as the
-  peer figure: what a plain implementation of the spec costs.
+  peer figure: what a plain implementation of the spec costs;
+* the compiled kernels of :mod:`env121.rules.compiled` next to the reference
+  question they answer, each called in a numba loop over the same hands (as
+  the batched engine calls them): the win check (``is_win`` against the
+  engine's ``may_have_the`` + ``score_valid_hand``), the score (``score_win``),
+  and a seat's win table (``win_points``, on the first five cards of each hand,
+  against ``engine.win_table.win_points`` with a cold cache).
 
 Run: ``.venv/bin/python -m benchmarks.bench_scoring [--hands 20000]``
 """
@@ -17,9 +23,19 @@ import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from numba import njit
 
-from env121.rules.scoring import score_hand
+from env121.engine.win_table import win_points
+from env121.rules.bonuses import WinSituation
+from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.scoring import score_win
+from env121.rules.compiled.win_table import win_points as compiled_win_points
+from env121.rules.compiled.wins import is_win
+from env121.rules.config import DEFAULT_CONFIG
+from env121.rules.scoring import score_hand, score_valid_hand
 from env121.rules.search import achievable_thes
+from env121.rules.thes import Table
+from env121.rules.wins import may_have_the
 
 Case = tuple[tuple[int, ...], int]
 
@@ -40,6 +56,91 @@ def calls_per_second(cases: Sequence[Case], scorer: Callable[..., object]) -> fl
     for cards, chi in cases:
         scorer(cards, chi_diem=chi)
     return len(cases) / (time.perf_counter() - start)
+
+
+def reference_is_win(cases: Sequence[Case]) -> float:
+    """Calls per second of the reference engine's win check (``game.win_score``),
+    cold cache."""
+    situation = WinSituation(DEFAULT_CONFIG)
+    achievable_thes.cache_clear()
+    start = time.perf_counter()
+    for cards, chi in cases:
+        if may_have_the(cards):
+            score_valid_hand(cards, Table(DEFAULT_CONFIG, chi), situation)
+    return len(cases) / (time.perf_counter() - start)
+
+
+def reference_win_tables(cases: Sequence[Case]) -> float:
+    """Win tables per second of ``engine.win_table.win_points``, cold cache."""
+    win_points.cache_clear()
+    achievable_thes.cache_clear()
+    start = time.perf_counter()
+    for cards, chi in cases:
+        win_points(
+            tuple(sorted(cards[:5])),
+            locked=False,
+            chi_diem=chi,
+            an_si=(),
+            dealer=False,
+            nb_arrangement=(),
+            config=DEFAULT_CONFIG,
+        )
+    return len(cases) / (time.perf_counter() - start)
+
+
+@njit(cache=True, nogil=True)
+def _is_win_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> int:
+    wins = 0
+    for i in range(hands.shape[0]):
+        wins += is_win(hands[i], False, kc)
+    return wins
+
+
+@njit(cache=True, nogil=True)
+def _score_win_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> int:
+    an_si = np.zeros(4, dtype=np.int64)
+    arrangement = np.zeros(6, dtype=np.int64)
+    points = 0
+    for i in range(hands.shape[0]):
+        result = score_win(
+            hands[i], False, False, chi[i], an_si, 0, False, False, False, kc, arrangement
+        )
+        points += result[3]
+    return points
+
+
+@njit(cache=True, nogil=True)
+def _win_points_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> int:
+    an_si = np.zeros(4, dtype=np.int64)
+    none = np.zeros(6, dtype=np.int64)
+    out = np.zeros(121, dtype=np.int16)
+    total = 0
+    for i in range(hands.shape[0]):
+        compiled_win_points(hands[i, :5], 5, none, 0, False, none, chi[i], an_si, 0, False, kc, out)
+        total += out.sum()
+    return total
+
+
+def compiled_rates(cases: Sequence[Case]) -> dict[str, float]:
+    """Hands per second of each compiled kernel (best of three runs, compiled first)."""
+    hands = np.array([cards for cards, _ in cases], dtype=np.int64)
+    chi = np.array([c for _, c in cases], dtype=np.int64)
+    kc = kernel_config(DEFAULT_CONFIG)
+    loops: dict[str, Callable[[np.ndarray, np.ndarray, KernelConfig], int]] = {
+        "is_win": _is_win_loop,
+        "score_win": _score_win_loop,
+        "win_points": _win_points_loop,
+    }
+    rates = {}
+    for name, loop in loops.items():
+        loop(hands[:2], chi[:2], kc)  # compile, or load from the cache
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            loop(hands, chi, kc)
+            best = min(best, time.perf_counter() - start)
+        rates[name] = len(cases) / best
+    return rates
 
 
 def main() -> None:
@@ -69,9 +170,21 @@ def main() -> None:
             )
         )
 
+    start = time.perf_counter()
+    compiled = compiled_rates(cases)
+    load = time.perf_counter() - start
+    rows += [
+        ("win check, reference (may_have_the + score, cold)", reference_is_win(cases)),
+        ("win check, compiled is_win", compiled["is_win"]),
+        ("score, compiled score_win", compiled["score_win"]),
+        ("win table, reference win_points (cold)", reference_win_tables(cases[:2000])),
+        ("win table, compiled win_points", compiled["win_points"]),
+    ]
+
     print(f"{len(cases)} uniform random hands, {wins} of them wins (seed {args.seed})")
     for name, rate in rows:
         print(f"{name:<48} {rate:>12,.0f} calls/s")
+    print(f"(compiled kernels: loaded or compiled, and timed, in {load:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -102,6 +102,7 @@ def test_every_rule_variant_is_an_option_and_builds_its_config():
         "--starting-points=3000",
         "--carry-scores",
         "--max-actions-per-vong=none",
+        "--no-the-trang-asks-every-seat",
     ]
     config = rule_config(parser.parse_args(argv))
     expected = RuleConfig(
@@ -114,6 +115,7 @@ def test_every_rule_variant_is_an_option_and_builds_its_config():
         starting_points=3000,
         carry_scores=True,
         max_actions_per_vong=None,
+        the_trang_asks_every_seat=False,
     )
     assert config == expected
     fields = [f.name for f in dataclasses.fields(RuleConfig)]

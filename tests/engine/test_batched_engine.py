@@ -138,3 +138,19 @@ def test_random_play_is_the_same_on_one_thread_or_two_and_keeps_the_cards():
     assert one.games["terminated"].dtype == np.bool_
     with pytest.raises(ValueError, match="played by play_random"):
         one.record(0)
+
+
+def test_records_replay_after_many_steps_and_matches():
+    config = RuleConfig(max_actions_per_vong=7, num_van=2)
+    engine = BatchedEngine(3, config)
+    references = [new_game(g, config) for g in range(3)]
+    for _ in range(2500):
+        actions = first_legal(engine)
+        out = engine.step(actions)
+        for g in range(3):
+            apply(references[g], int(actions[g]))
+            if out.terminated[g]:
+                assert replay(engine.final_record(g)).events == references[g].events
+                references[g] = new_game(int(engine.games[g]["seed"]), config)
+    for g in range(3):
+        assert replay(engine.record(g)).events == references[g].events

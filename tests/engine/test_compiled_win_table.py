@@ -1,4 +1,4 @@
-"""The compiled win table against :func:`env121.engine.win_table.win_points`.
+"""The compiled win table against its definition, the Python scorer card by card.
 
 Seeded seats: five cards (uniform or from a small pool, 0-2 of them locked:
 Bội ước), a Chỉ Điểm, 0-4 revealed Ẩn Sĩ, dealer or not, and a third of them
@@ -15,7 +15,9 @@ from env121.engine.win_table import win_points
 from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled.config import kernel_config
 from env121.rules.compiled.win_table import win_points as compiled_win_points
-from env121.rules.waits import GAP, nhat_ban_arrangements
+from env121.rules.config import RuleConfig
+from env121.rules.scoring import score_hand
+from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
 from tests.support.compiled import SCORING_CONFIGS, pool_hand
 
 
@@ -46,15 +48,7 @@ def test_win_points(name: str) -> None:
         else:
             n_locked = int(rng.choice([0, 0, 1, 2]))
         free, locked = five[n_locked:], five[:n_locked]
-        expected = win_points(
-            tuple(sorted(five)),
-            locked=bool(locked),
-            chi_diem=chi_diem,
-            an_si=an_si,
-            dealer=dealer,
-            nb_arrangement=arrangement,
-            config=config,
-        )
+        expected = scored_by_card(five, bool(locked), chi_diem, an_si, dealer, arrangement, config)
         revealed = np.zeros(4, dtype=np.int64)
         revealed[: len(an_si)] = an_si
         compiled_win_points(
@@ -77,4 +71,39 @@ def test_win_points(name: str) -> None:
             f"{format_cards(differ.tolist())} compiled {out[differ]} reference {expected[differ]}"
         )
         winning += int(np.count_nonzero(expected))
+        table = win_points(
+            tuple(sorted(five)),
+            locked=bool(locked),
+            chi_diem=chi_diem,
+            an_si=an_si,
+            dealer=dealer,
+            nb_arrangement=arrangement,
+            config=config,
+        )
+        np.testing.assert_array_equal(table, expected)  # the engine's face of the kernel
     assert winning > 300
+
+
+def scored_by_card(
+    five: tuple[int, ...],
+    locked: bool,
+    chi_diem: int,
+    an_si: tuple[int, ...],
+    dealer: bool,
+    arrangement: tuple[int, ...],
+    config: RuleConfig,
+) -> np.ndarray:
+    """The win table's definition: ``score_hand`` of the five and each card."""
+    points = np.zeros(NUM_CARDS, dtype=np.int16)
+    for c in sorted(set(range(NUM_CARDS)) - {*five, chi_diem, *an_si}):
+        score = score_hand(
+            fill_gap(arrangement, c) if arrangement else (*five, c),
+            chi_diem=chi_diem,
+            an_si=an_si,
+            locked=locked,
+            nhat_ban=bool(arrangement),
+            dealer=dealer,
+            config=config,
+        )
+        points[c] = 0 if score is None else score.points
+    return points

@@ -45,9 +45,9 @@ def _check(hands: list[tuple[int, ...]], config: RuleConfig) -> int:
 @pytest.mark.parametrize("name", SCORING_CONFIGS)
 def test_is_win_on_random_hands(name: str) -> None:
     config = SCORING_CONFIGS[name]
-    hands = list(six_card_hands(seed=15, n=6_000))
+    hands = list(six_card_hands(seed=15, n=4_000))
     wins = _check(hands, config)
-    assert wins > 1_000  # the pools make wins common enough to test both answers
+    assert wins > 700  # the pools make wins common enough to test both answers
 
 
 @pytest.mark.parametrize("name", SCORING_CONFIGS)

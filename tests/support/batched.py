@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from env121.engine.actions import CARD_BASE, NHAT_BAN, PASS, THE_TRANG, U
+from env121.engine.actions import CARD_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.batched import BatchedEngine
 from env121.engine.batched.state import PHASES
 from env121.engine.deal import Deal
@@ -98,7 +98,7 @@ def uniform(state: State, legal: list[int], rng: np.random.Generator) -> int:
 def eager(state: State, legal: list[int], rng: np.random.Generator) -> int:
     """Declares whatever it may (Ù, Thế trắng, Nhất Bản) and steals when it can:
     Cướp twice and Nhất Bản wins come often. Under ``mask_invalid_win=False``
-    Ù is always legal, so it is taken only half the time (Đền then too)."""
+    Ù is always legal, so it is said only one time in twenty (mostly Đền)."""
     for wanted in (THE_TRANG, NHAT_BAN):
         if wanted in legal:
             return wanted
@@ -123,8 +123,8 @@ def nhat_ban_waiter(state: State, legal: list[int], rng: np.random.Generator) ->
 
 
 def passive(state: State, legal: list[int], rng: np.random.Generator) -> int:
-    """Wins when it can, otherwise mostly passes: the Nọc runs out (draws,
-    Kết chung, dead cards)."""
+    """Wins when it can (1 in 50 where Ù is always legal), otherwise mostly
+    passes: many dead cards and long vòng, which the action cap truncates."""
     if U in legal and (state.config.mask_invalid_win or rng.random() < 0.02):
         return U
     if PASS in legal and rng.random() < 0.93:
@@ -333,28 +333,37 @@ def snapshot(state: State) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-def batched_snapshot(engine: BatchedEngine, g: int) -> tuple[object, ...]:
-    """:func:`snapshot` of game ``g`` of the batched engine."""
-    r = engine.games[g]
+_MIRRORED = (
+    "phase", "van", "vong", "dealer", "scores", "van_start", "banked", "hands", "n_free",
+    "locked", "n_locked", "known", "n_known", "chi_diem", "an_si", "an_si_revealed", "noc",
+    "noc_pos", "dead", "n_dead", "offer_card", "offer_exposer", "offer_flipped", "ask_order",
+    "ask_len", "ask_pos", "nhat_ban", "nb_arrangement", "nb_gap", "nb_placed", "n_placed",
+    "vong_actions",
+)  # fmt: skip
 
-    def rows(cards: np.ndarray, counts: np.ndarray) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(cards[s, : counts[s]].tolist()) for s in range(NUM_SEATS))
 
-    arrangements = tuple(
-        tuple(row.tolist()) if (row >= 0).any() else () for row in r["nb_arrangement"]
-    )
-    return (
-        PHASES[r["phase"]], int(r["van"]), int(r["vong"]), int(r["dealer"]),
-        tuple(r["scores"].tolist()), tuple(r["van_start"].tolist()), tuple(r["banked"].tolist()),
-        rows(r["hands"], r["n_free"]), rows(r["locked"], r["n_locked"]),
-        rows(r["known"], r["n_known"]), int(r["chi_diem"]), tuple(r["an_si"].tolist()),
-        int(r["an_si_revealed"]), tuple(r["noc"].tolist()), int(r["noc_pos"]),
-        tuple(r["dead"][: r["n_dead"]].tolist()), int(r["offer_card"]),
-        int(r["offer_exposer"]), bool(r["offer_flipped"]),
-        tuple(r["ask_order"][: r["ask_len"]].tolist()), int(r["ask_pos"]),
-        tuple(bool(x) for x in r["nhat_ban"]), arrangements, int(r["nb_gap"]),
-        tuple(r["nb_placed"][: r["n_placed"]].tolist()), int(r["vong_actions"]),
-    )  # fmt: skip
+def batched_snapshots(games: np.ndarray) -> list[tuple[object, ...]]:
+    """:func:`snapshot` of every game of a batch (each field read once for all)."""
+    f = {name: games[name].tolist() for name in _MIRRORED}
+    out: list[tuple[object, ...]] = []
+    for g in range(len(games)):
+
+        def rows(cards: str, counts: str, g: int = g) -> tuple[tuple[int, ...], ...]:
+            return tuple(tuple(r[:n]) for r, n in zip(f[cards][g], f[counts][g], strict=True))
+
+        out.append((
+            PHASES[f["phase"][g]], f["van"][g], f["vong"][g], f["dealer"][g],
+            tuple(f["scores"][g]), tuple(f["van_start"][g]), tuple(f["banked"][g]),
+            rows("hands", "n_free"), rows("locked", "n_locked"), rows("known", "n_known"),
+            f["chi_diem"][g], tuple(f["an_si"][g]), f["an_si_revealed"][g], tuple(f["noc"][g]),
+            f["noc_pos"][g], tuple(f["dead"][g][: f["n_dead"][g]]), f["offer_card"][g],
+            f["offer_exposer"][g], f["offer_flipped"][g],
+            tuple(f["ask_order"][g][: f["ask_len"][g]]), f["ask_pos"][g],
+            tuple(bool(x) for x in f["nhat_ban"][g]),
+            tuple(tuple(a) if max(a) >= 0 else () for a in f["nb_arrangement"][g]),
+            f["nb_gap"][g], tuple(f["nb_placed"][g][: f["n_placed"][g]]), f["vong_actions"][g],
+        ))  # fmt: skip
+    return out
 
 
 def _cover(tally: Tally, events: Sequence[Event], before: State) -> None:
@@ -421,30 +430,41 @@ def lockstep(
         if engine.events(g) != refs[g].events:
             differ(g, -1, f"opening events {engine.events(g)} != {refs[g].events}")
     for step in range(steps):
-        mask = engine.legal_mask()
+        references = [legal_actions(ref) for ref in refs]
+        expected_mask = np.zeros((b, NUM_ACTIONS), dtype=np.uint8)
+        for g, legal in enumerate(references):
+            expected_mask[g, legal] = 1
+        mask_equal = (engine.legal_mask() == expected_mask).all(axis=1).tolist()
+        mine = [
+            row[:n]
+            for row, n in zip(
+                engine.games["legal"].tolist(), engine.games["n_legal"].tolist(), strict=True
+            )
+        ]
+        seats = engine.to_act.tolist()
         actions = np.zeros(b, dtype=np.int64)
         for g in range(b):
-            ref = refs[g]
-            legal = legal_actions(ref)
+            ref, legal = refs[g], references[g]
             if alive[g]:
-                if engine.legal_actions(g) != legal or np.flatnonzero(mask[g]).tolist() != legal:
-                    differ(g, step, f"legal {engine.legal_actions(g)} != {legal}")
-                elif int(engine.to_act[g]) != ref.current_player:
-                    differ(g, step, f"seat {engine.to_act[g]} != {ref.current_player}")
+                if mine[g] != legal or not mask_equal[g]:
+                    differ(g, step, f"legal {mine[g]} (mask {mask_equal[g]}) != {legal}")
+                elif seats[g] != ref.current_player:
+                    differ(g, step, f"seat {seats[g]} != {ref.current_player}")
             n = len(ref.actions)
             if not alive[g]:
-                actions[g] = engine.legal_actions(g)[0]
+                actions[g] = mine[g][0]
             elif scripted[g] and n < len(script):
                 actions[g] = script[n]
             else:
                 actions[g] = policy(ref, legal, rng)
         out = engine.step(actions)
+        states = batched_snapshots(engine.games)
         tally.steps += b
         for g in range(b):
             if alive[g]:
                 _compare_step(
                     engine, refs, g, step, int(actions[g]), out.rewards[g], out.terminated[g],
-                    tally, differ,
+                    states[g], tally, differ,
                 )  # fmt: skip
                 scripted[g] = scripted[g] and not out.terminated[g]
     for g in range(b):
@@ -464,6 +484,7 @@ def _compare_step(
     action: int,
     rewards: np.ndarray,
     terminated: bool,
+    mine_state: tuple[object, ...],
     tally: Tally,
     differ: Callable[[int, int, str], None],
 ) -> None:
@@ -499,8 +520,8 @@ def _compare_step(
         differ(g, step, f"terminated {terminated} != {ref.is_over}")
         return
     if not terminated:
-        if batched_snapshot(engine, g) != snapshot(ref):
-            differ(g, step, _state_difference(batched_snapshot(engine, g), snapshot(ref)))
+        if mine_state != snapshot(ref):
+            differ(g, step, _state_difference(mine_state, snapshot(ref)))
         return
     tally.matches += 1
     info = engine.final_info(g)
@@ -517,8 +538,8 @@ def _compare_step(
     refs[g] = new_game(seed, ref.config, rotation=ref.rotation)
     if opening != refs[g].events:
         differ(g, step, f"next match's opening {opening} != {refs[g].events}")
-    elif batched_snapshot(engine, g) != snapshot(refs[g]):
-        differ(g, step, _state_difference(batched_snapshot(engine, g), snapshot(refs[g])))
+    elif mine_state != snapshot(refs[g]):
+        differ(g, step, _state_difference(mine_state, snapshot(refs[g])))
 
 
 __all__ = [
@@ -530,7 +551,7 @@ __all__ = [
     "Policy",
     "Scenario",
     "Tally",
-    "batched_snapshot",
+    "batched_snapshots",
     "lockstep",
     "snapshot",
 ]

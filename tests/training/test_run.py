@@ -32,12 +32,13 @@ def test_the_presets_ship():
 
 @pytest.mark.parametrize("preset", ["tiny", "small", "default", "hinted", "searched"])
 def test_each_preset_runs_with_a_tiny_budget(tmp_path, preset):
-    result = tiny_run(tmp_path / preset, preset)
+    # 192 steps per environment: long enough for a match (~150 learner steps) to end.
+    result = tiny_run(tmp_path / preset, preset, "total_timesteps=384")
     files = RunFiles(result.out)
-    assert result.num_timesteps == 256
+    assert result.num_timesteps == 384
     assert files.policy.is_file() and files.latest_checkpoint() is not None
     rows = read_jsonl(files.charts_jsonl)
-    assert [row["step"] for row in rows] == [128, 256]
+    assert [row["step"] for row in rows] == [128, 256, 384]
     assert {"episode_return", "win_rate_per_vong", "pool_size"} <= set(rows[-1])
 
 
@@ -99,7 +100,7 @@ def test_the_pool_grows_on_schedule_and_when_the_learner_beats_it(tmp_path):
         "snapshot_min_gap=64",
         "opponent_weights={pool: 1.0}",
     )
-    result = tiny_run(tmp_path / "beat", "tiny", "total_timesteps=640", *beat)
+    result = tiny_run(tmp_path / "beat", "tiny", "total_timesteps=896", *beat)
     snapshots, _ = read_manifest(RunFiles(result.out).pool)
     reasons = [s.reason for s in snapshots]
     assert reasons[0] == "initial" and "beat_pool" in reasons

@@ -11,12 +11,14 @@
         out.rewards, out.terminated                 # [B, 4] Điểm, [B]
 
 Every game always has a seat to act: a step that ends a match (``terminated``)
-deals that game its next match at once, with seed ``seed + B`` and the same
-rotation (VectorEnv's auto-reset, "same step"). What the ended match left is
-kept until the game's next step: :meth:`final_info` (reason, scores, standings,
-ranks), :meth:`final_record` (its JSON record), and :meth:`events`, which
-lists the step's events up to MatchEnded and then the opening events of the
-next match.
+deals that game its next match at once, with seed ``seed + B`` (modulo 2**64)
+and the same rotation: VectorEnv's auto-reset in the same step (gymnasium's
+``AutoresetMode.SAME_STEP``, SB3's ``VecEnv``), so ``to_act`` and the mask are
+already the next match's. What the ended match left is kept until the game's
+next step: :meth:`final_info` (seed, reason, scores, standings, ranks),
+:meth:`final_record` (its JSON record), :meth:`last_result` (its last vòng)
+and :meth:`events`, which lists the step's events up to MatchEnded, then the
+opening events of the next match.
 
 Rewards are the AEC env's ``"points"`` rewards (:mod:`env121.envs.aec_env`):
 when a vòng ends each seat gets its score change in Điểm (points / 100);
@@ -31,8 +33,10 @@ reference engine to the same state. The engine keeps the actions of each
 step for that (one ``int16`` per game and step, dropped once no record needs
 them); :meth:`play_random` plays without recording them.
 
-The games are spread over the cores by numba's ``prange`` (all the cores
-numba may use: ``numba.set_num_threads``).
+The games are spread over ``threads`` threads (default: one per core), each
+running the compiled kernels on its slice of the batch with the GIL released;
+a thread gets at least :data:`MIN_GAMES_PER_THREAD` games. The kernels, and so
+every game's play, do not depend on the slicing.
 """
 
 from __future__ import annotations
@@ -120,7 +124,8 @@ class FinalInfo(NamedTuple):
 
 class BatchedEngine:
     """``num_games`` matches under one :class:`~env121.rules.config.RuleConfig`,
-    dealt at once from seeds ``0 .. num_games - 1`` (:meth:`reset` picks others)."""
+    dealt at once from seeds ``0 .. num_games - 1`` (:meth:`reset` picks others),
+    stepped on up to ``threads`` threads (default: one per core)."""
 
     def __init__(
         self, num_games: int, config: RuleConfig | None = None, *, threads: int | None = None
@@ -342,8 +347,9 @@ class BatchedEngine:
 
     def _trim(self) -> None:
         """Drop the recorded steps no record reaches back to."""
-        spans = self._final_span[:, 0]
-        oldest = min(int(self._start.min()), int(spans[spans >= 0].min(initial=2**62)))
+        starts = np.concatenate([self._start, self._final_span[:, 0]])
+        now = self._base + len(self._history)
+        oldest = int(starts[starts >= 0].min(initial=now))
         drop = oldest - self._base
         if drop > 0:
             del self._history[:drop]

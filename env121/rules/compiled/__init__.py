@@ -2,8 +2,23 @@
 
 The Python modules of :mod:`env121.rules` are the readable definition of the
 rules; everything here is a port proven equal to them by differential tests
-(``tests/rules/test_compiled*.py``). Kernels take a :class:`KernelConfig`, the
-numba-friendly form of a :class:`~env121.rules.config.RuleConfig`.
+(``tests/rules/test_compiled_*.py``, ``tests/engine/test_compiled_win_table.py``,
+``scripts/differential_rules.py``). Kernels take a :class:`KernelConfig`, the
+numba-friendly form of a :class:`~env121.rules.config.RuleConfig`; cards are
+``int64`` ids, sets of Thế and of bonuses are ``int64`` masks over
+``tables.THE_IDS`` and ``tables.BONUS_IDS``.
+
+* :mod:`~env121.rules.compiled.tables` — the rule tables, read off the reference modules;
+* :mod:`~env121.rules.compiled.thes` — the groups and every Thế's predicate;
+* :mod:`~env121.rules.compiled.search` — the Thế search (``search``, ``sort_six``);
+* :mod:`~env121.rules.compiled.wins` — ``is_win``, ``the_trang_eligible``;
+* :mod:`~env121.rules.compiled.scoring` — ``score_win`` (``score_normal``,
+  ``score_nhat_ban``), ``hand_score`` for Python callers;
+* :mod:`~env121.rules.compiled.waits` — Nhất Bản waits, ``fill_gap``, ``nhat_ban_wins``;
+* :mod:`~env121.rules.compiled.win_table` — ``win_points``, a seat's win table.
+
+The kernels are imported from their modules; this package imports only the
+config, so that reading a :class:`KernelConfig` costs no kernel.
 """
 
 from env121.rules.compiled.config import KernelConfig, kernel_config

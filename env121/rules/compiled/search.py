@@ -30,6 +30,7 @@ from env121.rules.compiled.tables import (
     SHAPE_QUOC_SI,
     SHAPE_SEARCHED,
     SHAPE_THREE_PAIRS,
+    SUIT_IN_A_PHE,
     THE_IDS,
     TRIPLE_GROUP_BITS,
     TRIPLE_GROUP_SET,
@@ -114,24 +115,43 @@ def _line_up(
 
 
 @njit(cache=True, nogil=True)
-def _counts(h: Six) -> tuple[int, bool]:
-    """The most cards sharing one figure or one suit, and whether every card
-    shares a figure or a suit with another (counts packed four bits a value)."""
+def _counts(h: Six) -> tuple[int, bool, bool]:
+    """What the shapes look at first: the most cards sharing one figure or one
+    suit; whether every card shares a figure or a suit with another; and the
+    prefilter, whether the hand passes the necessary conditions below (counts
+    packed four bits a figure or suit)."""
     by_figure = 0
     by_suit = 0
     for i in range(6):
         by_figure += 1 << 4 * CARD_FIG[h[i]]
         by_suit += 1 << 4 * CARD_SUIT[h[i]]
     largest = 0
+    figures = 0
+    suits = 0
     for v in range(11):
-        largest = max(largest, by_figure >> 4 * v & 15, by_suit >> 4 * v & 15)
+        f = by_figure >> 4 * v & 15
+        s = by_suit >> 4 * v & 15
+        largest = max(largest, f, s)
+        figures += f > 0
+        suits += s > 0
     partnered = True
+    alone_in_a_phe = True  # every card sharing nothing has a suit some Phe has
+    all_in_a_phe = True
     for i in range(6):
-        alone = (
-            by_figure >> 4 * CARD_FIG[h[i]] & 15 == 1 and by_suit >> 4 * CARD_SUIT[h[i]] & 15 == 1
-        )
-        partnered = partnered and not alone
-    return largest, partnered
+        s = CARD_SUIT[h[i]]
+        all_in_a_phe = all_in_a_phe and SUIT_IN_A_PHE[s]
+        if by_figure >> 4 * CARD_FIG[h[i]] & 15 == 1 and by_suit >> 4 * s & 15 == 1:
+            partnered = False
+            alone_in_a_phe = alone_in_a_phe and SUIT_IN_A_PHE[s]
+    # A card sharing neither figure nor suit with another can only be among six
+    # unrelated cards (largest 1) or in a Phe (a half of two triples, a Củng's
+    # tail). With at most two cards of a kind (largest 2) there is no Phu, Củng,
+    # Ngũ or Lục bộ: only three pairs of one kind (three figures or three suits,
+    # two cards each) or two Phe, which need every suit to be in a Phe.
+    passes = largest == 1 or alone_in_a_phe
+    if largest == 2 and figures != 3 and suits != 3:
+        passes = passes and all_in_a_phe
+    return largest, partnered, passes
 
 
 @njit(cache=True, nogil=True)
@@ -144,7 +164,9 @@ def search(
     Stops as soon as it finds a Thế of the mask ``stop`` (0: never), and then
     also returns the layout it stopped on, that Thế's witness (otherwise ``h``).
     """
-    largest, partnered = _counts(h)
+    largest, partnered, passes = _counts(h)
+    if not passes:  # the prefilter, cf. wins.may_have_the: most hands stop here
+        return 0, h
     found = 0
     if largest == 1:
         found = _ask(SHAPE_SEARCHED[SHAPE_QUOC_SI], h, found, left_figures, phe_phe_same_suits)

@@ -55,6 +55,8 @@ PHE_OF_SUITS = np.array(
 )
 """By ``(suit1 * 11 + suit2) * 11 + suit3``: the :class:`~env121.rules.groups.PheType` of
 three cards of these suits (a Phe depends on the suits alone)."""
+SUIT_IN_A_PHE = (PHE_OF_SUITS.reshape(NUM_SUITS, NUM_SUITS * NUM_SUITS) != 0).any(axis=1)
+"""Per suit: some Phe has a card of it (the regular suits)."""
 
 # -------------------------------------------------------- two-triple groups
 
@@ -82,7 +84,6 @@ def _mask(ids: Iterable[str]) -> int:
 
 
 THE_TIER = np.array([t.tier for t in THES], dtype=np.int64)
-THE_SHAPE = np.array([SHAPES.index(t.shape) for t in THES], dtype=np.int64)
 THE_AN_SI_NEEDED = np.array(
     [-1 if t.an_si_needed is None else t.an_si_needed for t in THES], dtype=np.int64
 )
@@ -96,29 +97,17 @@ NO_INDICATORS_MASK = _mask(t.id for t in THES if not t.counts_indicators)
 INDICATOR_THES = np.array([THE_INDEX[t.id] for t in THES if t.needs_chi_diem], dtype=np.int64)
 """The Quốc Sĩ members the indicators decide: never searched, added to a ``quoc_si``."""
 
-(
-    SHAPE_QUOC_SI,
-    SHAPE_TWO_TRIPLES,
-    SHAPE_THREE_PAIRS,
-    SHAPE_CUNG_TAIL,
-    SHAPE_NGU_TAIL,
-    SHAPE_LUC_BO,
-) = (
-    SHAPES.index(s)
-    for s in (
-        Shape.QUOC_SI,
-        Shape.TWO_TRIPLES,
-        Shape.THREE_PAIRS,
-        Shape.CUNG_TAIL,
-        Shape.NGU_TAIL,
-        Shape.LUC_BO,
-    )
-)
+SHAPE_QUOC_SI = SHAPES.index(Shape.QUOC_SI)
+SHAPE_THREE_PAIRS = SHAPES.index(Shape.THREE_PAIRS)
+SHAPE_CUNG_TAIL = SHAPES.index(Shape.CUNG_TAIL)
+SHAPE_NGU_TAIL = SHAPES.index(Shape.NGU_TAIL)
+SHAPE_LUC_BO = SHAPES.index(Shape.LUC_BO)
 SHAPE_SEARCHED = np.array(
     [_mask(t.id for t in THES if t.shape is s and not t.needs_chi_diem) for s in SHAPES],
     dtype=np.int64,
 )
-"""Per shape: the mask of the Thế the search asks on its layouts."""
+"""Per shape: the mask of the Thế the search asks on its layouts (on a two-triple
+cut, those of them its halves allow: :data:`HALVES_ASKED`)."""
 
 # The halves of the two-triple Thế (-1 / False / Kind.NONE for the other Thế).
 HALF_FIRST = np.array(

@@ -3,12 +3,12 @@
 :func:`is_win` is ``score_valid_hand(...) is not None`` for a normal hand
 (not Nhất Bản) without scoring it: the Thế search
 (:func:`env121.rules.compiled.search.search`) stops at the first Thế the
-hand may win with. The search's own gates are the necessary-condition
-prefilter of :func:`env121.rules.wins.may_have_the`, met before any Thế is
-asked: the ten splits into two triples are a table lookup each, and the other
-shapes are laid out only when the figure and suit counts allow them (three
-pairs only when every card is partnered, a Củng only with four of a kind,
-...). A hand failing them costs that counting and the ten lookups.
+hand may win with. The search opens with a necessary-condition prefilter in
+the spirit of :func:`env121.rules.wins.may_have_the`, on the figure and suit
+counts alone (a card sharing nothing must be able to sit in a Phe; with at
+most two cards of a kind only three pairs or two Phe remain): it stops about
+six uniform random hands in ten before any cut is laid out, and the shapes
+are then laid out only where the counts allow them.
 """
 
 from __future__ import annotations

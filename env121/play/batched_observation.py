@@ -27,13 +27,24 @@ would go stale when the layout changes. Importing this module fails with a
 clear error if the layout gains, loses or reorders a piece.
 
 ``win_points`` (the compiled :func:`env121.rules.compiled.win_table.win_points`,
-tens of µs a table) is kept in the observer per game and seat, already
+40–100 µs a table) is kept in the observer per game and seat, already
 divided by ``POINTS_SCALE``, beside the key of everything it depends on: the
 seat's free and locked cards, its fixed Nhất Bản arrangement, the Chỉ Điểm,
 the Ẩn Sĩ turned and whether it deals (:data:`WIN_KEY_SIZE` ``int8``
 entries). A table is computed again only when its key changed; the table is
 a function of the key and of the observer's rule variant, so the cache is
 exact.
+
+The kernels run on the calling thread. Spreading a batch over the two cores
+measured no faster on the shared 2-core machine: numba's ``prange`` with its
+``omp`` layer made an all-cached batch ~10x slower; with ``workqueue``, or
+with two Python threads on halves of the batch, it was as fast as one thread,
+and the win tables (most of the time) took as long. For a
+caller that spreads games over its own threads (as ``BatchedEngine`` does),
+:func:`encode_batch` takes the observer's fields one by one: slices of the
+games, the seats, ``out`` and the two cache arrays along the games axis make
+a smaller batch of the same types (numba's ``prange`` could not pass a named
+tuple of named tuples either).
 """
 
 from __future__ import annotations
@@ -41,7 +52,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from env121.engine.actions import NUM_ACTIONS, NUM_SLOTS
 from env121.engine.batched.state import GAME_DTYPE
@@ -56,14 +67,6 @@ from env121.rules.compiled.waits import PLACEMENT_ORDER
 from env121.rules.compiled.win_table import win_points
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.waits import GAP
-
-PARALLEL = False
-"""Whether the batch kernels spread the games over the cores (``prange``).
-Off: on the shared 2-core machine the spread never measured faster (with
-numba's default ``omp`` layer an all-cached batch of 1,024 took ~10x longer,
-with ``workqueue`` about as long as serial; the win tables, most of the time,
-took as long either way). The kernels take flat arguments so that the flag can be turned on
-(numba's ``prange`` cannot pass a named tuple of named tuples)."""
 
 
 class Offsets(NamedTuple):
@@ -323,8 +326,7 @@ def encode_game(
 ) -> None:
     """``encode_observation(state, seat)`` of game ``g`` (record ``r``) into ``out``
     (``OBS_SIZE`` ``float32``), piece by piece in the reference's order; the
-    other arguments are the fields of an :class:`Observer`, in order (numba's
-    ``prange`` cannot pass a named tuple of named tuples)."""
+    other arguments are the fields of an :class:`Observer`, in order."""
     out[:] = 0.0
     out[o.phase + phase_index[r.phase]] = 1.0
     acting = r.to_act
@@ -386,7 +388,7 @@ def encode_game(
         out[o.win_points + c] = points[c]
 
 
-@njit(cache=True, nogil=True, parallel=PARALLEL)
+@njit(cache=True, nogil=True)
 def encode_batch(
     games: np.ndarray,
     seats: np.ndarray,
@@ -402,18 +404,18 @@ def encode_batch(
     """:func:`encode_game` of every game ``g`` for ``seats[g]`` into ``out[g]``;
     after ``out`` the fields of an :class:`Observer` (``*observer``). No
     checks: :func:`encode_observations` is the checked face."""
-    for g in prange(games.shape[0]):
+    for g in range(games.shape[0]):
         r = games[g]
         encode_game(
             r, g, seats[g], out[g], offsets, scales, phase_index, swap_index, kc, cache, keys
         )
 
 
-@njit(cache=True, nogil=True, parallel=PARALLEL)
+@njit(cache=True, nogil=True)
 def mask_batch(games: np.ndarray, seats: np.ndarray, out: np.ndarray) -> None:
     """Game ``g``'s legal actions as a 0/1 row ``out[g]`` when ``seats[g]`` is to
     act, zeros otherwise (no checks: :func:`encode_action_masks` is the checked face)."""
-    for g in prange(games.shape[0]):
+    for g in range(games.shape[0]):
         r = games[g]
         out[g, :] = 0
         if r.to_act == seats[g]:
@@ -490,7 +492,6 @@ def encode_action_masks(games: np.ndarray, seats: Any, out: np.ndarray) -> np.nd
 
 
 __all__ = [
-    "PARALLEL",
     "WIN_KEY_SIZE",
     "Observer",
     "Offsets",

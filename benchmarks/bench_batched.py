@@ -3,7 +3,7 @@
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S]
-        [--greedy-batch B] [--greedy-steps S]
+        [--greedy-batch B]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -17,13 +17,12 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   compiled loop ``BatchedEngine(B).play_random(steps, seed) -> decisions`` of
   :mod:`env121.engine.batched`, after a warm-up call (its compilation);
   "not available yet" while the package has no such loop;
-* **greedy vs greedy** — whole one-ván matches with all four seats played by
-  greedy: ``--greedy-batch`` games of the batched engine with
-  :class:`agents.batched_greedy.BatchedGreedy` choosing every action
-  (:func:`bench_greedy`: ``--greedy-steps`` steps timed after as many untimed
-  ones, which compile the kernels and spread the games over the ván), ván/s =
-  matches finished in the timed steps / seconds; next to
-  :class:`agents.greedy.GreedyAgent` in every seat through
+* **greedy vs greedy** — one-ván matches with all four seats played by greedy:
+  ``--greedy-batch`` games of the batched engine with
+  :class:`agents.batched_greedy.BatchedGreedy` choosing every action, played
+  until every game has finished its first match (:func:`bench_greedy`, after
+  a warm-up call); ván/s = decisions/s ÷ the mean decisions of those first
+  matches. Next to :class:`agents.greedy.GreedyAgent` in every seat through
   :func:`env121.play.match.play_agents`, ``N // 5`` matches;
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
@@ -83,24 +82,26 @@ def bench_batched_random(batch: int, steps: int, seed: int) -> float | None:
     return float(decisions) / (time.perf_counter() - start)
 
 
-def bench_greedy(batch: int, steps: int, van: int, seed: int) -> tuple[float, float, float]:
+def bench_greedy(batch: int, van: int, seed: int) -> tuple[float, float, float]:
     """(batched ván/s, batched decisions/s, reference ván/s) of greedy against
     greedy in one-ván matches (see the module docstring)."""
     engine = env121.engine.batched.BatchedEngine(batch)
     engine.reset(seed + np.arange(batch))
     greedy = BatchedGreedy()
-    for _ in range(steps):  # untimed: compiles, then spreads the games over the ván
-        engine.step(greedy.act(engine))
-    finished = 0
+    greedy.act(engine)  # warm-up: compiles or loads the kernels
+    lengths = np.zeros(batch, dtype=np.int64)
+    steps = 0
     start = time.perf_counter()
-    for _ in range(steps):
-        finished += int(engine.step(greedy.act(engine)).terminated.sum())
-    elapsed = time.perf_counter() - start
+    while not lengths.all():
+        ended = engine.step(greedy.act(engine)).terminated
+        steps += 1
+        lengths[ended & (lengths == 0)] = steps
+    decisions = steps * batch / (time.perf_counter() - start)
     start = time.perf_counter()
     for s in range(seed, seed + van):
         play_agents(new_game(s), [GreedyAgent() for _ in range(NUM_SEATS)])
     reference = van / (time.perf_counter() - start)
-    return finished / elapsed, steps * batch / elapsed, reference
+    return decisions / lengths.mean(), decisions, reference
 
 
 @njit(cache=True, nogil=True)
@@ -147,8 +148,7 @@ def main() -> None:
     parser.add_argument("--van", type=int, default=10, help="one-ván matches of the reference")
     parser.add_argument("--batch", type=int, default=1024, help="games of the batched engine")
     parser.add_argument("--steps", type=int, default=200, help="steps of the batched engine")
-    parser.add_argument("--greedy-batch", type=int, default=256, help="games of batched greedy")
-    parser.add_argument("--greedy-steps", type=int, default=400, help="its steps (then timed)")
+    parser.add_argument("--greedy-batch", type=int, default=1024, help="games of batched greedy")
     parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
@@ -172,7 +172,7 @@ def main() -> None:
 
     name = f"batched greedy, B={args.greedy_batch}"
     van_s, decisions_s, reference = bench_greedy(
-        args.greedy_batch, args.greedy_steps, max(args.van // 5, 1), args.seed
+        args.greedy_batch, max(args.van // 5, 1), args.seed
     )
     print(
         f"{name:<30} {van_s:>12,.1f} ván/s  ({decisions_s:,.0f} decisions/s); "

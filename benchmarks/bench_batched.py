@@ -3,6 +3,7 @@
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S] [--obs-steps K]
+        [--greedy-batch B]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -20,6 +21,13 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   of the seat to act of B = 256 and ``B`` games, one call after each compiled
   random step, observations/s (and the share of win tables computed, not
   cached), next to ``encode_observation`` along the reference's random play;
+* **greedy vs greedy** — one-ván matches with all four seats played by greedy:
+  ``--greedy-batch`` games of the batched engine with
+  :class:`agents.batched_greedy.BatchedGreedy` choosing every action, played
+  until every game has finished its first match (:func:`bench_greedy`, after
+  a warm-up call); ván/s = decisions/s ÷ the mean decisions of those first
+  matches. Next to :class:`agents.greedy.GreedyAgent` in every seat through
+  :func:`env121.play.match.play_agents`, ``N // 5`` matches;
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
   <env121.engine.deal.Deal.from_seed>`, deals/s;
@@ -58,7 +66,9 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
 
 import env121.engine.batched
+from agents.batched_greedy import BatchedGreedy
 from agents.environments import SingleSeat, VectorSingleSeat
+from agents.greedy import GreedyAgent
 from agents.ppo import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
@@ -66,6 +76,7 @@ from env121.engine.batched.rng import deal_into
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
 from env121.engine.game import apply, legal_actions, new_game
 from env121.play.batched_observation import encode_observations, make_observer
+from env121.play.match import play_agents
 from env121.play.observation import OBS_SIZE, encode_observation
 from env121.rules.config import RuleConfig
 from training.sb3_vec import SB3VectorSingleSeat
@@ -130,6 +141,28 @@ def bench_reference_observations(count: int, seed: int) -> float:
         if state.is_over:
             state = new_game(seed + n)
     return count / elapsed
+
+
+def bench_greedy(batch: int, van: int, seed: int) -> tuple[float, float, float]:
+    """(batched ván/s, batched decisions/s, reference ván/s) of greedy against
+    greedy in one-ván matches (see the module docstring)."""
+    engine = env121.engine.batched.BatchedEngine(batch)
+    engine.reset(seed + np.arange(batch))
+    greedy = BatchedGreedy()
+    greedy.act(engine)  # warm-up: compiles or loads the kernels
+    lengths = np.zeros(batch, dtype=np.int64)
+    steps = 0
+    start = time.perf_counter()
+    while not lengths.all():
+        ended = engine.step(greedy.act(engine)).terminated
+        steps += 1
+        lengths[ended & (lengths == 0)] = steps
+    decisions = steps * batch / (time.perf_counter() - start)
+    start = time.perf_counter()
+    for s in range(seed, seed + van):
+        play_agents(new_game(s), [GreedyAgent() for _ in range(NUM_SEATS)])
+    reference = van / (time.perf_counter() - start)
+    return decisions / lengths.mean(), decisions, reference
 
 
 @njit(cache=True, nogil=True)
@@ -216,6 +249,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024, help="games of the batched engine")
     parser.add_argument("--steps", type=int, default=200, help="steps of the batched engine")
     parser.add_argument("--obs-steps", type=int, default=20, help="steps between observations")
+    parser.add_argument("--greedy-batch", type=int, default=1024, help="games of batched greedy")
     parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
     parser.add_argument("--vector-steps", type=int, default=50, help="vector env steps to time")
     parser.add_argument("--ppo-steps", type=int, default=8192, help="MaskablePPO steps to time")
@@ -247,6 +281,15 @@ def main() -> None:
             f"{f'observations, B={batch}':<30} {per_s:>12,.0f} obs/s  ({per_s / reference:.0f}x; "
             f"win tables computed for {computed:.0%}, the rest cached)"
         )
+
+    name = f"batched greedy, B={args.greedy_batch}"
+    van_s, decisions_s, reference = bench_greedy(
+        args.greedy_batch, max(args.van // 5, 1), args.seed
+    )
+    print(
+        f"{name:<30} {van_s:>12,.1f} ván/s  ({decisions_s:,.0f} decisions/s); "
+        f"GreedyAgent {reference:,.2f} ván/s ({van_s / reference:,.0f}x)"
+    )
 
     compiled, reference = bench_deals(args.deals, args.seed)
     print(

@@ -158,7 +158,7 @@ def completed_shape(a: Six) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
+def achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
     """``scoring._achievable`` of the ascending six: the searched Thế plus the
     indicator-decided Quốc Sĩ members the table allows."""
     found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
@@ -185,7 +185,7 @@ def score_normal(
 ) -> tuple[bool, int, int, int, int, int]:
     """:func:`score_win` of the ascending six of a normal hand, without the
     arrangement: ``(valid, the_index, tier, points, bonus_mask, indicator_points)``."""
-    found = _achievable(h, kc, chi_diem, an_si, n_an_si)
+    found = achievable(h, kc, chi_diem, an_si, n_an_si)
     if locked:
         found &= ~QUOC_SI_FAMILY_MASK
     if found == 0:
@@ -211,7 +211,27 @@ def score_nhat_ban(
 ) -> tuple[bool, int, int, int, int, int]:
     """:func:`score_win` of a Nhất Bản arrangement ``a`` with the card in its gap
     (``scoring._score_nhat_ban``): only this order counts, indicators never do."""
-    candidates = _achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+    candidates = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+    return score_arranged(
+        a, candidates, chi_diem, an_si, n_an_si, dealer, self_drawn, last_card, kc
+    )
+
+
+@njit(cache=True, nogil=True)
+def score_arranged(
+    a: Six,
+    candidates: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    self_drawn: bool,
+    last_card: bool,
+    kc: KernelConfig,
+) -> tuple[bool, int, int, int, int, int]:
+    """:func:`score_nhat_ban` of ``a`` given ``candidates``, the Thế its six
+    cards may win with in some order (:func:`achievable` of them sorted): a
+    caller scoring one six in several arrangements searches it once."""
     on_it = 0
     for t in range(NUM_THES):
         if candidates >> t & 1 and matches(

@@ -35,13 +35,19 @@ game's record (:mod:`env121.engine.batched.state`) instead of a
 Like the agent, the policy remembers the best arrangement it found at a moment
 (:func:`new_plans`, one per game and engine), so a declaration and the six
 placement actions that follow search it once.
+
+Where it saves time it changes no answer: it scores only the cards that pass a
+necessary condition for a win (:func:`sixth_cards`, :func:`gap_cards`: six
+cards that complete no hand win nothing), and it scores the Nhất Bản
+candidates by falling upper bound (:func:`arrangement_bound`), stopping where
+no bound can reach the best found.
 """
 
 from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
+from itertools import combinations, pairwise, permutations, product
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -53,18 +59,30 @@ from agents.knowledge import NHAT_BAN_SAMPLE, RELATED_PAIR_WEIGHT
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.state import PHASES
+from env121.engine.deal import NUM_AN_SI
 from env121.engine.state import NUM_SEATS, Phase
-from env121.rules.cards import NUM_CARDS
+from env121.rules.cards import NUM_CARDS, NUM_SUITS
 from env121.rules.compiled.config import KernelConfig
 from env121.rules.compiled.scoring import (
     achievable,
+    bonus_mask,
     completed_shape,
     score_arranged,
     score_normal,
     score_win,
 )
 from env121.rules.compiled.search import sort_six
-from env121.rules.compiled.tables import CARD_FIG, CARD_SUIT
+from env121.rules.compiled.tables import (
+    BONUS_IDS,
+    CARD_FIG,
+    CARD_SUIT,
+    KIND_NONE,
+    NHAT_BAN_BIT,
+    NUM_THES,
+    PHE_OF_SUITS,
+    THE_TIER,
+)
+from env121.rules.compiled.thes import is_triple, pair, pairwise_unrelated
 from env121.rules.compiled.waits import (
     GAP,
     INDEX_ARRANGEMENTS,
@@ -83,6 +101,8 @@ _NB_CHOICE = PHASES.index(Phase.NB_CHOICE)
 _NB_GAP = PHASES.index(Phase.NB_GAP)
 _HAND = NUM_SLOTS - 1
 """Cards in a seat's hand, free and locked."""
+NUM_BONUS_BITS = len(BONUS_IDS)
+"""Bits of a bonus mask (:data:`env121.rules.compiled.tables.BONUS_IDS`)."""
 MIN_GAMES_PER_THREAD = 8
 """Fewer decisions than this per thread are made by fewer threads (a greedy
 decision costs tens of µs, waking a thread about as much)."""
@@ -130,6 +150,159 @@ def related_pairs(five: np.ndarray) -> int:
     return n
 
 
+# ------------------------------------------------------ the sixth card
+
+
+def _phe_third_suits() -> np.ndarray:
+    """[suit, suit]: the suits a third card may have for the three to be a Phe
+    in some order, as an 11-bit mask (a Phe depends on the suits alone)."""
+    phe_of = PHE_OF_SUITS.reshape(NUM_SUITS, NUM_SUITS, NUM_SUITS) != 0
+    third = np.zeros((NUM_SUITS, NUM_SUITS), dtype=np.int64)
+    for s1, s2, s3 in product(range(NUM_SUITS), repeat=3):
+        if any(phe_of[a, b, c] for a, b, c in permutations((s1, s2, s3))):
+            third[s1, s2] |= 1 << s3
+    return third
+
+
+PHE_THIRD_SUITS = _phe_third_suits()
+TRIPLE_SPLITS_OF_FIVE = np.array(
+    [(*t, *(i for i in range(_HAND) if i not in t)) for t in combinations(range(_HAND), 3)],
+    dtype=np.int64,
+)
+"""The ten ways to split five cards (indices) into a triple and a pair: i, j, k, x, y."""
+OTHERS_OF_FIVE = np.array(
+    [[i for i in range(_HAND) if i != k] for k in range(_HAND)], dtype=np.int64
+)
+"""[k]: the indices of the five other than k."""
+
+
+@njit(cache=True, nogil=True)
+def _triple_with(x: int, y: int) -> tuple[int, int]:
+    """The cards c with (x, y, c) a Phu or a Phe, as (figure mask, suit mask):
+    a card is among them when its figure or its suit is in its mask."""
+    fx, fy, sx, sy = CARD_FIG[x], CARD_FIG[y], CARD_SUIT[x], CARD_SUIT[y]
+    figures = np.int64(1) << fx if fx == fy else 0
+    suits = PHE_THIRD_SUITS[sx, sy] | (np.int64(1) << sx if sx == sy else 0)
+    return figures, suits
+
+
+@njit(cache=True, nogil=True)
+def sixth_cards(five: np.ndarray) -> tuple[int, int, int, int]:
+    """A necessary condition on the card c that makes the five cards a win:
+    some order of the six must be a completed hand of spec §3 (every Thế is
+    one). As sets, a Củng with its pair or a Ngũ with its pair holds three
+    pairs, a Lục bộ too, and a Củng with its triple two triples (its first
+    three cards are a Phu), so six cards complete a hand only if they split
+    into three pairs, into two triples (Phu or Phe), or are pairwise unrelated:
+
+    * two triples: a triple of the five, c a Phu or Phe with the other two;
+    * three pairs: four of the five in two pairs, c paired with the fifth;
+    * six unrelated cards: the five pairwise unrelated, c related to none.
+
+    Returns ``(figures, suits, unrelated_figures, unrelated_suits)``, bit masks:
+    c may win when its figure is in ``figures`` or its suit in ``suits``, or,
+    where ``unrelated_figures >= 0``, when neither its figure nor its suit is in
+    those two (:func:`may_win`). The reference's win table asks a narrower
+    filter (:func:`env121.engine.win_table._sixth_card_filter`, by Thế)."""
+    figures = 0
+    suits = 0
+    for n in range(TRIPLE_SPLITS_OF_FIVE.shape[0]):
+        split = TRIPLE_SPLITS_OF_FIVE[n]
+        if is_triple(five[split[0]], five[split[1]], five[split[2]]):
+            f, s = _triple_with(five[split[3]], five[split[4]])
+            figures |= f
+            suits |= s
+    for k in range(_HAND):
+        rest = OTHERS_OF_FIVE[k]
+        a, b, c, d = five[rest[0]], five[rest[1]], five[rest[2]], five[rest[3]]
+        if (
+            (pair(a, b) != KIND_NONE and pair(c, d) != KIND_NONE)
+            or (pair(a, c) != KIND_NONE and pair(b, d) != KIND_NONE)
+            or (pair(a, d) != KIND_NONE and pair(b, c) != KIND_NONE)
+        ):
+            figures |= np.int64(1) << CARD_FIG[five[k]]
+            suits |= np.int64(1) << CARD_SUIT[five[k]]
+    unrelated = sixth_cards_unrelated(five)
+    return figures, suits, unrelated[0], unrelated[1]
+
+
+@njit(cache=True, nogil=True)
+def sixth_cards_unrelated(five: np.ndarray) -> tuple[int, int]:
+    """For six unrelated cards: (-1, -1) when the five are not pairwise
+    unrelated, else the masks of their figures and of their suits (c may have
+    neither)."""
+    if not pairwise_unrelated((five[0], five[1], five[2], five[3], five[4]), _HAND):
+        return -1, -1
+    used_figures = 0
+    used_suits = 0
+    for i in range(_HAND):
+        used_figures |= np.int64(1) << CARD_FIG[five[i]]
+        used_suits |= np.int64(1) << CARD_SUIT[five[i]]
+    return used_figures, used_suits
+
+
+@njit(cache=True, nogil=True)
+def _related(x: int) -> tuple[int, int]:
+    """The cards sharing a figure or a suit with ``x``, as (figure mask, suit mask)."""
+    return np.int64(1) << CARD_FIG[x], np.int64(1) << CARD_SUIT[x]
+
+
+@njit(cache=True, nogil=True)
+def gap_cards(a: np.ndarray) -> tuple[int, int, int, int]:
+    """:func:`sixth_cards` for a Nhất Bản arrangement ``a`` (``GAP`` in one
+    slot): a necessary condition on the card c whose arrangement with c in the
+    gap is a completed hand in this order
+    (:func:`env121.rules.compiled.scoring.completed_shape`). A Củng with its
+    pair, a Ngũ with its pair and a Lục bộ are three pairs in the same order,
+    a Củng with its triple two triples (a0-a2 are a Phu), so it is one of:
+    the gap's triple completed by c and the other triple whole; the gap's pair
+    completed by c and the other two pairs whole; six unrelated cards. Same
+    masks as :func:`sixth_cards`, read by :func:`may_win`."""
+    g = 0
+    for i in range(NUM_SLOTS):
+        if a[i] == GAP:
+            g = i
+    figures = 0
+    suits = 0
+    # two triples: the gap's triple completed, the other one whole
+    t = 0 if g < 3 else 3
+    o = 3 - t
+    if is_triple(a[o], a[o + 1], a[o + 2]):
+        x = a[t] if g != t else a[t + 1]
+        y = a[t + 2] if g != t + 2 else a[t + 1]
+        f, s = _triple_with(x, y)
+        figures |= f
+        suits |= s
+    # three pairs: the gap's pair completed, the other two whole
+    p = g - g % 2
+    whole = True
+    for q in range(0, NUM_SLOTS, 2):
+        if q != p:
+            whole = whole and pair(a[q], a[q + 1]) != KIND_NONE
+    if whole:
+        f, s = _related(a[p + 1 - g % 2])
+        figures |= f
+        suits |= s
+    fixed = np.empty(_HAND, dtype=np.int64)
+    n = 0
+    for i in range(NUM_SLOTS):
+        if i != g:
+            fixed[n] = a[i]
+            n += 1
+    unrelated = sixth_cards_unrelated(fixed)
+    return figures, suits, unrelated[0], unrelated[1]
+
+
+@njit(cache=True, nogil=True)
+def may_win(sixth: tuple[int, int, int, int], c: int) -> bool:
+    """Whether card ``c`` passes the condition ``sixth`` (:func:`sixth_cards`)."""
+    figures, suits, unrelated_figures, unrelated_suits = sixth
+    f, s = CARD_FIG[c], CARD_SUIT[c]
+    if figures >> f & 1 or suits >> s & 1:
+        return True
+    return unrelated_figures >= 0 and not (unrelated_figures >> f & 1 or unrelated_suits >> s & 1)
+
+
 @njit(cache=True, nogil=True)
 def hand_value(
     five: np.ndarray,
@@ -143,10 +316,14 @@ def hand_value(
     kc: KernelConfig,
 ) -> float:
     """:meth:`agents.knowledge.HandJudge.value` of five cards (any order) in a
-    normal hand (Bội ước with ``locked``)."""
+    normal hand (Bội ước with ``locked``): only the unseen cards that pass
+    :func:`sixth_cards` are scored."""
     points = 0
+    sixth = sixth_cards(five)
     for k in range(n_unseen):
         c = unseen[k]
+        if not may_win(sixth, c):
+            continue
         six = sort_six((five[0], five[1], five[2], five[3], five[4], c))
         valid, _, _, diem, _, _ = score_normal(
             six, locked, chi_diem, an_si, n_an_si, dealer, False, False, kc
@@ -156,7 +333,48 @@ def hand_value(
     return float(points) + RELATED_PAIR_WEIGHT * related_pairs(five)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def arrangement_bound(
+    arrangement: np.ndarray,
+    unseen: np.ndarray,
+    n_unseen: int,
+    found: np.ndarray,
+    bounds: np.ndarray,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    kc: KernelConfig,
+) -> int:
+    """At least the Điểm :func:`arrangement_wins` sums for ``arrangement``,
+    cheaper: per unseen card completing it, ``bounds[k]`` (filled here where
+    -1) = the highest tier of the Thế its six cards may win with in some order
+    (``found[k]``, as in :func:`arrangement_wins`) plus its Thưởng and the
+    Nhất Bản bonus, which do not depend on the order."""
+    total = 0
+    gap = gap_cards(arrangement)
+    for k in range(n_unseen):
+        if not may_win(gap, unseen[k]):
+            continue
+        a = fill_gap(arrangement, unseen[k])
+        if completed_shape(a) == 0:
+            continue
+        if bounds[k] < 0:
+            if found[k] < 0:
+                found[k] = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+            tier = 0
+            for t in range(NUM_THES):
+                if found[k] >> t & 1:
+                    tier = max(tier, THE_TIER[t])
+            bonuses = bonus_mask(a, kc.left_figures, dealer, False, False) | NHAT_BAN_BIT
+            for b in range(NUM_BONUS_BITS):
+                tier += bonuses >> b & 1
+            bounds[k] = tier
+        total += bounds[k]
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
 def arrangement_wins(
     arrangement: np.ndarray,
     unseen: np.ndarray,
@@ -178,7 +396,10 @@ def arrangement_wins(
     across the arrangements of one hand."""
     points = 0
     waits = 0
+    gap = gap_cards(arrangement)
     for k in range(n_unseen):
+        if not may_win(gap, unseen[k]):
+            continue
         a = fill_gap(arrangement, unseen[k])
         if completed_shape(a) == 0:
             continue
@@ -195,6 +416,18 @@ def arrangement_wins(
 
 
 # ------------------------------------------------------------- Nhất Bản
+
+
+@njit(cache=True, nogil=True)
+def _sort_in_place(values: np.ndarray, n: int) -> None:
+    """Sort ``values[:n]`` ascending (insertion sort: a few dozen values at most)."""
+    for i in range(1, n):
+        v = values[i]
+        j = i
+        while j > 0 and values[j - 1] > v:
+            values[j] = values[j - 1]
+            j -= 1
+        values[j] = v
 
 
 @njit(cache=True, nogil=True)
@@ -240,7 +473,8 @@ def best_arrangement(
     if kc.nhat_ban_requires_wait:
         waiting_mask(own, legal)
     else:
-        legal[:] = True
+        for n in range(NUM_ARRANGEMENTS):
+            legal[n] = True
     candidate = np.zeros(NUM_ARRANGEMENTS, dtype=np.bool_)
     # the layout of each Thế win on an unseen card, its card taken out
     free_points = 0
@@ -249,8 +483,11 @@ def best_arrangement(
     indices = np.empty(NUM_SLOTS, dtype=np.int64)
     for i in range(_HAND):
         six[i] = own[i]
+    sixth = sixth_cards(own)
     for k in range(n_unseen):
         c = unseen[k]
+        if not may_win(sixth, c):
+            continue
         six[_HAND] = c
         valid, _, _, diem, _, _ = score_win(
             six, False, False, chi_diem, an_si, n_an_si, dealer, False, False, kc, witness
@@ -277,17 +514,33 @@ def best_arrangement(
             if k % step == 0:
                 candidate[n] = True
             k += 1
-    best, best_points, best_waits = -1, -1, 0
+    # the reference's max by (value, arrangement) = by (points, row): score the
+    # candidates by falling (bound, row) until no bound can reach the best
     arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
     found = np.full(n_unseen, -1, dtype=np.int64)
+    bounds = np.full(n_unseen, -1, dtype=np.int64)
+    order_keys = np.empty(NUM_ARRANGEMENTS, dtype=np.int64)
+    n_candidates = 0
     for n in range(NUM_ARRANGEMENTS):
         if candidate[n]:
             row_cards(own, n, arrangement)
-            points, waits = arrangement_wins(
-                arrangement, unseen, n_unseen, found, chi_diem, an_si, n_an_si, dealer, kc
+            bound = arrangement_bound(
+                arrangement, unseen, n_unseen, found, bounds, chi_diem, an_si, n_an_si, dealer, kc
             )
-            if points >= best_points:  # ties: the later row, the larger arrangement
-                best, best_points, best_waits = n, points, waits
+            order_keys[n_candidates] = -(bound * NUM_ARRANGEMENTS + n)
+            n_candidates += 1
+    _sort_in_place(order_keys, n_candidates)
+    best, best_points, best_waits = -1, -1, 0
+    for i in range(n_candidates):
+        bound, row = divmod(-order_keys[i], NUM_ARRANGEMENTS)
+        if bound < best_points or (bound == best_points and row < best):
+            break  # neither this (points, row) nor a later one can exceed the best's
+        row_cards(own, row, arrangement)
+        points, waits = arrangement_wins(
+            arrangement, unseen, n_unseen, found, chi_diem, an_si, n_an_si, dealer, kc
+        )
+        if points > best_points or (points == best_points and row > best):
+            best, best_points, best_waits = row, points, waits
     return best, best_points, best_waits, free_points
 
 
@@ -321,9 +574,13 @@ def _placement(r: Record, own: np.ndarray, best: int) -> int:
     return first
 
 
-_MOMENT = _HAND + 1 + 4 + 1 + 2
-"""Ints in a moment's key: the five, the Chỉ Điểm, the revealed Ẩn Sĩ (four,
--1 for unturned), the dealer flag, the unseen cards as two 64-bit masks."""
+_KEY_CHI_DIEM = _HAND
+_KEY_AN_SI = _KEY_CHI_DIEM + 1
+_KEY_DEALER = _KEY_AN_SI + NUM_AN_SI
+_KEY_UNSEEN = _KEY_DEALER + 1
+_MOMENT = _KEY_UNSEEN + 2
+"""Ints in a moment's key: the five, the Chỉ Điểm, the revealed Ẩn Sĩ (-1 for
+unturned ones), the dealer flag, the unseen cards as two 64-bit masks."""
 _PLAN = 4
 """Ints in a remembered plan: :func:`best_arrangement`'s answer."""
 
@@ -337,7 +594,7 @@ def new_plans(num_games: int) -> np.ndarray:
     return np.full((num_games, _MOMENT + _PLAN), -2, dtype=np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def remembered_arrangement(
     plans: np.ndarray,
     own: np.ndarray,
@@ -353,20 +610,25 @@ def remembered_arrangement(
     this moment (the rules are the engine's, the same for every moment of a
     memory), else searched and remembered."""
     key = np.full(_MOMENT, -1, dtype=np.int64)
-    key[:_HAND] = own
-    key[_HAND] = chi_diem
-    key[_HAND + 1 : _HAND + 1 + n_an_si] = an_si[:n_an_si]
-    key[_HAND + 5] = dealer
-    masks = _HAND + 6
-    key[masks] = 0
-    key[masks + 1] = 0
+    for i in range(_HAND):
+        key[i] = own[i]
+    key[_KEY_CHI_DIEM] = chi_diem
+    for k in range(n_an_si):
+        key[_KEY_AN_SI + k] = an_si[k]
+    key[_KEY_DEALER] = dealer
+    key[_KEY_UNSEEN] = 0
+    key[_KEY_UNSEEN + 1] = 0
     for k in range(n_unseen):
         c = unseen[k]
-        key[masks + c // 64] |= np.int64(1) << (c % 64)
-    if np.all(plans[:_MOMENT] == key):
+        key[_KEY_UNSEEN + c // 64] |= np.int64(1) << (c % 64)
+    remembered = True
+    for i in range(_MOMENT):
+        remembered = remembered and plans[i] == key[i]
+    if remembered:
         return plans[_MOMENT], plans[_MOMENT + 1], plans[_MOMENT + 2], plans[_MOMENT + 3]
     answer = best_arrangement(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc)
-    plans[:_MOMENT] = key
+    for i in range(_MOMENT):
+        plans[i] = key[i]
     for i in range(_PLAN):
         plans[_MOMENT + i] = answer[i]
     return answer
@@ -375,7 +637,7 @@ def remembered_arrangement(
 # ------------------------------------------------------------- decisions
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def greedy_action(
     r: Record, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int, plans: np.ndarray
 ) -> int:
@@ -393,7 +655,7 @@ def greedy_action(
     seat = r.to_act
     unseen = np.empty(NUM_CARDS, dtype=np.int64)
     n_unseen = unseen_cards(r, seat, unseen)
-    an_si = np.empty(r.an_si.shape[0], dtype=np.int64)
+    an_si = np.empty(NUM_AN_SI, dtype=np.int64)
     n_an_si = r.an_si_revealed
     for k in range(n_an_si):
         an_si[k] = r.an_si[k]
@@ -405,7 +667,7 @@ def greedy_action(
         own[i] = r.hands[seat, i]
     for i in range(r.n_locked[seat]):
         own[n_free + i] = r.locked[seat, i]
-    own.sort()
+    _sort_in_place(own, _HAND)
     if r.phase == _OFFER:  # best_swap
         exposer = r.offer_exposer
         cuop = exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS
@@ -542,12 +804,16 @@ class BatchedGreedy:
 __all__ = [
     "MIN_GAMES_PER_THREAD",
     "BatchedGreedy",
+    "arrangement_bound",
     "arrangement_row",
     "best_arrangement",
+    "gap_cards",
     "greedy_action",
     "greedy_actions",
     "hand_value",
+    "may_win",
     "new_plans",
     "remembered_arrangement",
+    "sixth_cards",
     "unseen_cards",
 ]

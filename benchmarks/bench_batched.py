@@ -2,8 +2,8 @@
 
 Usage (from the repository root)::
 
-    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S]
-        [--obs-steps K] [--greedy-batch B] [--greedy-steps S]
+    .venv/bin/python -m benchmarks.bench_batched [--van N] [--batch B] [--steps S] [--obs-steps K]
+        [--greedy-batch B]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -21,13 +21,12 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   of the seat to act of B = 256 and ``B`` games, one call after each compiled
   random step, observations/s (and the share of win tables computed, not
   cached), next to ``encode_observation`` along the reference's random play;
-* **greedy vs greedy** — whole one-ván matches with all four seats played by
-  greedy: ``--greedy-batch`` games of the batched engine with
-  :class:`agents.batched_greedy.BatchedGreedy` choosing every action
-  (:func:`bench_greedy`: ``--greedy-steps`` steps timed after as many untimed
-  ones, which compile the kernels and spread the games over the ván), ván/s =
-  matches finished in the timed steps / seconds; next to
-  :class:`agents.greedy.GreedyAgent` in every seat through
+* **greedy vs greedy** — one-ván matches with all four seats played by greedy:
+  ``--greedy-batch`` games of the batched engine with
+  :class:`agents.batched_greedy.BatchedGreedy` choosing every action, played
+  until every game has finished its first match (:func:`bench_greedy`, after
+  a warm-up call); ván/s = decisions/s ÷ the mean decisions of those first
+  matches. Next to :class:`agents.greedy.GreedyAgent` in every seat through
   :func:`env121.play.match.play_agents`, ``N // 5`` matches;
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
@@ -43,7 +42,7 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   opponents, on the batched vector environment of 64 games
   (:class:`training.sb3_vec.SB3VectorSingleSeat`) and on two ``SingleSeat``
   processes (``SubprocVecEnv``, the training presets' way), rollouts and
-  updates included;
+  updates included, torch on one thread;
 * **cold start** — seconds for importing the batched engine and the encoder,
   then for a first random step, a first ``step`` and a first batch of
   observations, each in a fresh Python process: *cold* with numba's cache in
@@ -71,6 +70,7 @@ import env121.engine.batched
 from agents.batched_greedy import BatchedGreedy
 from agents.environments import SingleSeat, VectorSingleSeat
 from agents.greedy import GreedyAgent
+from agents.ppo import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
 from env121.engine.batched.rng import deal_into
@@ -151,24 +151,26 @@ def bench_reference_observations(count: int, seed: int) -> float:
     return count / elapsed
 
 
-def bench_greedy(batch: int, steps: int, van: int, seed: int) -> tuple[float, float, float]:
+def bench_greedy(batch: int, van: int, seed: int) -> tuple[float, float, float]:
     """(batched ván/s, batched decisions/s, reference ván/s) of greedy against
     greedy in one-ván matches (see the module docstring)."""
     engine = env121.engine.batched.BatchedEngine(batch)
     engine.reset(seed + np.arange(batch))
     greedy = BatchedGreedy()
-    for _ in range(steps):  # untimed: compiles, then spreads the games over the ván
-        engine.step(greedy.act(engine))
-    finished = 0
+    greedy.act(engine)  # warm-up: compiles or loads the kernels
+    lengths = np.zeros(batch, dtype=np.int64)
+    steps = 0
     start = time.perf_counter()
-    for _ in range(steps):
-        finished += int(engine.step(greedy.act(engine)).terminated.sum())
-    elapsed = time.perf_counter() - start
+    while not lengths.all():
+        ended = engine.step(greedy.act(engine)).terminated
+        steps += 1
+        lengths[ended & (lengths == 0)] = steps
+    decisions = steps * batch / (time.perf_counter() - start)
     start = time.perf_counter()
     for s in range(seed, seed + van):
         play_agents(new_game(s), [GreedyAgent() for _ in range(NUM_SEATS)])
     reference = van / (time.perf_counter() - start)
-    return finished / elapsed, steps * batch / elapsed, reference
+    return decisions / lengths.mean(), decisions, reference
 
 
 @njit(cache=True, nogil=True)
@@ -233,7 +235,8 @@ def bench_maskable_ppo(env: VecEnv, timesteps: int, seed: int) -> float:
         device="cpu",
     )
     start = time.perf_counter()
-    model.learn(timesteps)
+    with one_thread():  # as the trainer's processes: two cores oversubscribed run torch slowly
+        model.learn(timesteps)
     return timesteps / (time.perf_counter() - start)
 
 
@@ -254,8 +257,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1024, help="games of the batched engine")
     parser.add_argument("--steps", type=int, default=200, help="steps of the batched engine")
     parser.add_argument("--obs-steps", type=int, default=20, help="steps between observations")
-    parser.add_argument("--greedy-batch", type=int, default=256, help="games of batched greedy")
-    parser.add_argument("--greedy-steps", type=int, default=400, help="its steps (then timed)")
+    parser.add_argument("--greedy-batch", type=int, default=1024, help="games of batched greedy")
     parser.add_argument("--deals", type=int, default=200_000, help="compiled deals to time")
     parser.add_argument("--vector-steps", type=int, default=50, help="vector env steps to time")
     parser.add_argument("--ppo-steps", type=int, default=8192, help="MaskablePPO steps to time")
@@ -287,9 +289,10 @@ def main() -> None:
             f"{f'observations, B={batch}':<30} {per_s:>12,.0f} obs/s  ({per_s / reference:.0f}x; "
             f"win tables computed for {computed:.0%}, the rest cached)"
         )
+
     name = f"batched greedy, B={args.greedy_batch}"
     van_s, decisions_s, reference = bench_greedy(
-        args.greedy_batch, args.greedy_steps, max(args.van // 5, 1), args.seed
+        args.greedy_batch, max(args.van // 5, 1), args.seed
     )
     print(
         f"{name:<30} {van_s:>12,.1f} ván/s  ({decisions_s:,.0f} decisions/s); "

@@ -99,7 +99,7 @@ class VectorSingleSeat(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     * ``seat``: the learners' seat 0..3 in every game, or ``None`` to draw
       each game's learner seat at every match.
     * ``config``, ``reward_mode`` and rule keyword arguments as for
-      :class:`env121.envs.aec_env.raw_env`.
+      :class:`env121.envs.aec_env.raw_env` (no ``render_mode``: it does not render).
     """
 
     # VectorEnv declares metadata as an instance variable: no ClassVar here.
@@ -117,8 +117,14 @@ class VectorSingleSeat(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         seat: int | None = None,
         config: RuleConfig | None = None,
         reward_mode: str = "points",
+        render_mode: None = None,
         **rules: Any,
     ) -> None:
+        if render_mode is not None:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not valid: VectorSingleSeat does not render "
+                "(SingleSeat renders one match)"
+            )
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs={num_envs!r} is not valid: expected a positive int")
         if seat is not None and seat not in range(NUM_SEATS):
@@ -187,8 +193,7 @@ class VectorSingleSeat(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._play_opponents()
         self._undelivered[:] = self._earned
         self._started = True
-        observations = self._observations()
-        return observations, self._infos(observations)
+        return self._observations(), self._infos()
 
     def step(
         self, actions: np.ndarray
@@ -224,9 +229,8 @@ class VectorSingleSeat(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             # what its learner earned in the next match so far waits for its first step
             self._undelivered[g], rewards[g] = self._earned[g], reward
             terminated[g] = True
-        observations = self._observations()
-        infos = self._infos(observations)
-        return observations, rewards, terminated, np.zeros(self.num_envs, dtype=bool), infos
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return self._observations(), rewards, terminated, truncated, self._infos()
 
     def action_masks(self) -> np.ndarray:
         """``[num_envs, 131]`` bool: each learner's legal actions (sb3-contrib's
@@ -304,7 +308,7 @@ class VectorSingleSeat(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             info["vong_results"] = results
         return info
 
-    def _infos(self, observations: np.ndarray) -> dict[str, Any]:
+    def _infos(self) -> dict[str, Any]:
         b = self.num_envs
         infos: dict[str, Any] = {
             "seat": self.learner.copy(),

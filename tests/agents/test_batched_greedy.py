@@ -18,16 +18,25 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from agents.batched_greedy import BatchedGreedy, arrangement_row
+from agents.batched_greedy import (
+    BatchedGreedy,
+    arrangement_row,
+    gap_cards,
+    may_win,
+    sixth_cards,
+)
 from agents.greedy import GreedyAgent
 from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, U, format_action, format_actions
 from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
 from env121.engine.state import Phase, State, SwapKind
+from env121.engine.win_table import win_points
 from env121.play.turn import Turn
-from env121.rules.cards import format_cards
+from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled.waits import INDEX_ARRANGEMENTS
 from env121.rules.config import RuleConfig
+from env121.rules.waits import GAP, completing_cards
+from tests.support.compiled import SCORING_CONFIGS, six_card_hands
 
 GAMES = 8
 """Games per case: even ones all greedy, odd ones greedy in seats 0 and 2 only."""
@@ -141,6 +150,39 @@ def test_batched_greedy_plays_the_agents_actions(name):
     kinds = play_lockstep(case, seeds)
     missing = [kind for kind in case.covers if kinds[kind] == 0]
     assert not missing, f"no {missing} decision was met: {dict(kinds)}"
+
+
+@pytest.mark.parametrize("config_name", SCORING_CONFIGS)
+def test_sixth_cards_keeps_every_card_that_wins(config_name):
+    config = SCORING_CONFIGS[config_name]
+    kept = 0
+    for six in six_card_hands(15, 300):
+        five, chi_diem = tuple(sorted(six[:5])), six[5]
+        table = win_points(
+            five, locked=False, chi_diem=chi_diem, an_si=(), dealer=False, nb_arrangement=(),
+            config=config,
+        )  # fmt: skip
+        sixth = sixth_cards(np.array(five, dtype=np.int64))
+        passing = [c for c in range(NUM_CARDS) if may_win(sixth, c)]
+        missed = sorted(set(np.flatnonzero(table).tolist()) - set(passing))
+        assert not missed, f"{format_cards(five)}: wins on {format_cards(missed)} filtered out"
+        kept += len(passing)
+    assert kept < 300 * NUM_CARDS / 2  # it filters
+
+
+def test_gap_cards_keeps_every_card_that_completes_an_arrangement():
+    rng = np.random.default_rng(16)
+    kept = 0
+    for six in six_card_hands(16, 600):
+        arrangement = tuple(GAP if i == 0 else c for i, c in enumerate(six))
+        arrangement = tuple(arrangement[i] for i in rng.permutation(len(arrangement)))
+        completing = np.flatnonzero(completing_cards(arrangement)).tolist()
+        gap = gap_cards(np.array(arrangement, dtype=np.int64))
+        passing = [c for c in range(NUM_CARDS) if may_win(gap, c)]
+        missed = sorted(set(completing) - set(arrangement) - set(passing))
+        assert not missed, f"{arrangement}: completed by {format_cards(missed)}, filtered out"
+        kept += len(passing)
+    assert kept < 600 * NUM_CARDS / 2  # it filters
 
 
 def test_arrangement_row_is_the_rank_among_the_index_arrangements():

@@ -207,6 +207,12 @@ def test_spaces_masks_and_fresh_arrays():
         assert np.flatnonzero(masks[g]).tolist() == envs.engine.legal_actions(g)
     obs2, *_ = envs.step(masks.argmax(axis=1))
     assert not np.shares_memory(obs, obs2)  # users keep what they are given
+    envs.reset(seed=2, options={"rotation": 1})
+    assert envs.engine.games["rotation"].tolist() == [1] * 5
+    with pytest.raises(ValueError, match=r"options \['first_deal'\] are not valid"):
+        envs.reset(options={"first_deal": None})
+    with pytest.raises(ValueError, match="does not render"):
+        VectorSingleSeat(2, render_mode="ansi")
 
 
 def test_bad_actions_raise_one_error_naming_the_game():

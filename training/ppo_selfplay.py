@@ -387,10 +387,12 @@ def read_config(path: Path) -> Config:
 # ------------------------------------------------------------- environment
 
 
-def make_env(config: Config, pool_dir: Path, in_subprocess: bool) -> Callable[[], gymnasium.Env]:
+def make_env(
+    config: Config, pool_dir: Path, in_subprocess: bool
+) -> Callable[[], gymnasium.Env[Any, Any]]:
     """A function that builds one training environment (run in the worker)."""
 
-    def build() -> gymnasium.Env:
+    def build() -> gymnasium.Env[Any, Any]:
         if in_subprocess:
             torch.set_num_threads(1)
             # Ctrl-C reaches the whole process group: the trainer alone handles it

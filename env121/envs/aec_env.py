@@ -343,7 +343,7 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
         assert isinstance(space, spaces.Dict)
         return space
 
-    def action_space(self, agent: str) -> spaces.Discrete:
+    def action_space(self, agent: str) -> spaces.Discrete[Any]:
         """``Discrete(131)`` over :mod:`env121.engine.actions`."""
         space = self.action_spaces[agent]
         assert isinstance(space, spaces.Discrete)

@@ -205,7 +205,7 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         mask: np.ndarray = self.env.observe(self.learner)["action_mask"].astype(bool)
         return mask
 
-    def render(self) -> str | np.ndarray | None:
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         """The table as the learner sees it (``"ansi"``: returned, ``"human"``:
         printed, ``"rgb_array"``: its picture as an ``H × W × 3`` array)."""
         return render_state(self.env.game, self.render_mode, viewer=AGENTS.index(self.learner))

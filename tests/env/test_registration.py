@@ -7,6 +7,7 @@ import io
 import subprocess
 import sys
 import warnings
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -95,7 +96,7 @@ def test_a_bad_spec_names_itself_and_the_base_class_names_where_specs_are_built(
         single_seat.SingleSeat(opponents="greedy")  # type: ignore[arg-type]
 
 
-def play_masked(env: gym.Env, seed: int) -> tuple[float, int]:
+def play_masked(env: gym.Env[Any, Any], seed: int) -> tuple[float, int]:
     """First-legal-action play of one episode: (total reward, steps)."""
     env.reset(seed=seed)
     total, steps, done = 0.0, 0, False
@@ -123,7 +124,8 @@ def test_make_vec_steps_copies_with_their_masks(mode):
         for _ in range(20):
             masks = envs.call("action_masks")
             actions = np.array([int(np.flatnonzero(m)[-1]) for m in masks])
-            obs, rewards, terminated, truncated, _infos = envs.step(actions)
+            step: tuple[Any, ...] = envs.step(actions)
+            obs, rewards, terminated, truncated, _infos = step
             assert obs.shape[0] == rewards.shape[0] == 2
             assert not terminated.any() and not truncated.any()  # a match is longer
     finally:

@@ -61,13 +61,15 @@ def play_batched(
     """Random learners in ``num_envs`` games for ``steps`` steps: each game's episodes."""
     base = VectorSingleSeat(num_envs, opponents, **kwargs)
     envs = DictInfoToList(base)
-    obs, infos = envs.reset(seed=seed)
+    reset: tuple[Any, ...] = envs.reset(seed=seed)
+    obs, infos = reset
     games = [[Episode(int(infos[g]["seat"]), obs[g], infos[g], [])] for g in range(num_envs)]
     rng = np.random.default_rng(5)
     for _ in range(steps):
         masks = base.action_masks()
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        obs, rewards, terminated, truncated, infos = envs.step(actions)
+        step: tuple[Any, ...] = envs.step(actions)
+        obs, rewards, terminated, truncated, infos = step
         assert not truncated.any()
         for g, episodes in enumerate(games):
             episode, info = episodes[-1], infos[g]

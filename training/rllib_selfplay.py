@@ -491,8 +491,8 @@ def train(config: RLlibConfig, out: str | Path) -> RLlibResult:
                 result = algorithm.train()
                 seconds += time.perf_counter() - start
                 runners = result.get(ENV_RUNNER_RESULTS, {})
-                env_steps = int(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME, env_steps))
-                episodes += int(runners.get(NUM_EPISODES, 0))
+                env_steps = _count(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME), env_steps)
+                episodes += _count(runners.get(NUM_EPISODES), 0)
                 snapshots = list(result.get("league", {}).get("snapshots", []))
                 row = {
                     "iteration": algorithm.iteration,
@@ -562,6 +562,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _count(value: Any, default: int) -> int:
+    """A count from RLlib's results: RLlib reports NaN (or nothing) for a
+    metric no episode of the iteration produced."""
+    if value is None or value != value:  # NaN is not equal to itself
+        return default
+    return int(value)
 
 
 __all__ = [

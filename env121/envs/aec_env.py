@@ -213,11 +213,17 @@ class AssertActionIdWrapper(wrappers.AssertOutOfBoundsWrapper[str, dict[str, Any
     ``TerminateIllegalWrapper`` indexes the action mask with it, which numpy
     reads as a boolean index: a ``ValueError`` about an ambiguous truth value.
     An action id is never a bool, so ``True`` and ``False`` fail here, with the
-    ``AssertionError`` of every other action outside the space."""
+    ``AssertionError`` of every other action outside the space. So do integers
+    beyond 64 bits, for which some gymnasium versions' ``Discrete.contains``
+    raises ``OverflowError`` instead of answering False."""
 
     def step(self, action: Any) -> None:
-        """Assert that ``action`` is not a bool, then PettingZoo's checks and the step."""
+        """Assert that ``action`` is not a bool nor a huge int, then PettingZoo's
+        checks and the step."""
         assert not isinstance(action, bool), "action is not in action space"
+        assert not (isinstance(action, int) and not -(2**63) <= action < 2**63), (
+            "action is not in action space"
+        )
         super().step(action)
 
 

@@ -3,7 +3,7 @@
 :class:`BatchedPPO` plays a trained checkpoint (:mod:`agents.ppo`) in many
 games of a :class:`~env121.engine.batched.BatchedEngine` at once: it encodes
 the observation of the seat to act in each game asked (the compiled encoder,
-:func:`env121.play.batched_policy.encode_seats`), runs the network once on
+:func:`env121.play.batched_observation.encode_seats`), runs the network once on
 the whole batch, and plays each game's masked argmax of the logits — what
 :class:`agents.ppo.PPOAgent` plays on the same decision — or, with
 ``deterministic=False``, a sample of the masked softmax (the agent's
@@ -29,8 +29,7 @@ from agents.ppo import load_policy, one_thread, resolve_checkpoint
 from agents.spec import canonical_spec
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
-from env121.play.batched_observation import Observer, make_observer
-from env121.play.batched_policy import encode_seats
+from env121.play.batched_observation import Observer, encode_seats, make_observer
 from env121.play.observation import OBS_SIZE
 
 

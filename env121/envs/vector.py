@@ -80,8 +80,8 @@ from env121.engine.batched.kernel import SIT_OUT
 from env121.engine.batched.state import MATCH_ENDS
 from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import AGENTS, ENV_ID, placement_rewards, raw_env, vong_result_info
-from env121.play.batched_observation import encode_observations, make_observer
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom, encode_seats
+from env121.play.batched_observation import encode_observations, encode_seats, make_observer
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
 from env121.rules.payment import POINTS_PER_DIEM

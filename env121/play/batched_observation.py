@@ -42,8 +42,8 @@ with two Python threads on halves of the batch, it was as fast as one thread,
 and the win tables (most of the time) took as long. For a
 caller that spreads games over its own threads (as ``BatchedEngine`` does),
 :func:`encode_batch` takes the observer's fields one by one: slices of the
-games, the seats, ``out`` and the two cache arrays along the games axis make
-a smaller batch of the same types (numba's ``prange`` could not pass a named
+games, the seats, ``out`` and the two cache arrays along the games axis, with
+the indices of the slice, make a smaller batch of the same types (numba's ``prange`` could not pass a named
 tuple of named tuples either).
 """
 
@@ -391,6 +391,7 @@ def encode_game(
 @njit(cache=True, nogil=True)
 def encode_batch(
     games: np.ndarray,
+    indices: np.ndarray,
     seats: np.ndarray,
     out: np.ndarray,
     offsets: Offsets,
@@ -401,13 +402,14 @@ def encode_batch(
     cache: np.ndarray,
     keys: np.ndarray,
 ) -> None:
-    """:func:`encode_game` of every game ``g`` for ``seats[g]`` into ``out[g]``;
-    after ``out`` the fields of an :class:`Observer` (``*observer``). No
-    checks: :func:`encode_observations` is the checked face."""
-    for g in range(games.shape[0]):
-        r = games[g]
+    """:func:`encode_game` of seat ``seats[k]`` in game ``indices[k]`` into
+    ``out[k]``, for every ``k``; after ``out`` the fields of an
+    :class:`Observer` (``*observer``) of the whole batch ``games``. No checks:
+    :func:`encode_observations` and :func:`encode_seats` are the faces."""
+    for k in range(indices.shape[0]):
+        g = indices[k]
         encode_game(
-            r, g, seats[g], out[g], offsets, scales, phase_index, swap_index, kc, cache, keys
+            games[g], g, seats[k], out[k], offsets, scales, phase_index, swap_index, kc, cache, keys
         )
 
 
@@ -477,8 +479,18 @@ def encode_observations(
             f"observer must be make_observer({games.shape[0]}, config) for these games, "
             f"got {type(observer).__name__}"
         )
-    encode_batch(games, seat_array, out, *observer)
+    encode_batch(games, np.arange(games.shape[0]), seat_array, out, *observer)
     return out
+
+
+def encode_seats(
+    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, observer: Observer, out: np.ndarray
+) -> None:
+    """``out[k]`` = the observation of seat ``seats[k]`` in game ``indices[k]``,
+    for every ``k`` (``int64`` indices and seats, ``out`` ``float32 [len(indices),
+    OBS_SIZE]``), with the ``observer`` of the whole batch ``games`` and its
+    cache: for policies that read the observation of some games only."""
+    encode_batch(games, indices, seats, out, *observer)
 
 
 def encode_action_masks(games: np.ndarray, seats: Any, out: np.ndarray) -> np.ndarray:
@@ -500,6 +512,7 @@ __all__ = [
     "encode_batch",
     "encode_game",
     "encode_observations",
+    "encode_seats",
     "make_observer",
     "mask_batch",
     "seat_win_points",

@@ -19,8 +19,8 @@ any object with these two methods and a ``spec`` can sit there:
 :class:`BatchedRandom` here, ``agents.batched_greedy.BatchedGreedy`` and
 ``agents.batched_ppo.BatchedPPO`` one layer up.
 
-:func:`encode_seats` gives the observation of chosen seats in chosen games,
-for policies that read the observation vector.
+Policies that read the observation vector encode the games they decide for
+with :func:`env121.play.batched_observation.encode_seats`.
 """
 
 from __future__ import annotations
@@ -28,11 +28,8 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
-from numba import njit
 
 from env121.engine.batched.engine import BatchedEngine
-from env121.play.batched_observation import Observer, Offsets, Scales, encode_game
-from env121.rules.compiled.config import KernelConfig
 
 
 class BatchedPolicy(Protocol):
@@ -76,35 +73,4 @@ class BatchedRandom:
         return actions
 
 
-def encode_seats(
-    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, observer: Observer, out: np.ndarray
-) -> None:
-    """``out[k]`` = the observation of seat ``seats[k]`` in game ``indices[k]``,
-    for every ``k`` (``int64`` indices and seats, ``out`` ``float32 [len(indices),
-    OBS_SIZE]``): :func:`env121.play.batched_observation.encode_game` with the
-    ``observer`` of the whole batch ``games`` and its cache."""
-    _encode_seats(games, indices, seats, out, *observer)
-
-
-@njit(cache=True, nogil=True)
-def _encode_seats(
-    games: np.ndarray,
-    indices: np.ndarray,
-    seats: np.ndarray,
-    out: np.ndarray,
-    offsets: Offsets,
-    scales: Scales,
-    phase_index: np.ndarray,
-    swap_index: np.ndarray,
-    kc: KernelConfig,
-    cache: np.ndarray,
-    keys: np.ndarray,
-) -> None:
-    for k in range(indices.shape[0]):
-        g = indices[k]
-        encode_game(
-            games[g], g, seats[k], out[k], offsets, scales, phase_index, swap_index, kc, cache, keys
-        )
-
-
-__all__ = ["BatchedPolicy", "BatchedRandom", "encode_seats"]
+__all__ = ["BatchedPolicy", "BatchedRandom"]

@@ -43,8 +43,8 @@ and the win tables (most of the time) took as long. For a
 caller that spreads games over its own threads (as ``BatchedEngine`` does),
 :func:`encode_batch` takes the observer's fields one by one: slices of the
 games, the seats, ``out`` and the two cache arrays along the games axis, with
-the indices of the slice, make a smaller batch of the same types (numba's ``prange`` could not pass a named
-tuple of named tuples either).
+the indices of the slice, make a smaller batch of the same types (numba's
+``prange`` could not pass a named tuple of named tuples either).
 """
 
 from __future__ import annotations

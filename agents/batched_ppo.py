@@ -33,6 +33,20 @@ from env121.play.batched_observation import Observer, encode_seats, make_observe
 from env121.play.observation import OBS_SIZE
 
 
+def encode_inputs(
+    inputs: str,
+    games: np.ndarray,
+    indices: np.ndarray,
+    seats: np.ndarray,
+    observer: Observer,
+    out: np.ndarray,
+) -> None:
+    """``out[k]`` = the input ``inputs`` of seat ``seats[k]`` in game ``indices[k]``."""
+    if inputs != "observation":
+        raise ValueError(f"inputs={inputs!r}: not yet")
+    encode_seats(games, indices, seats, observer, out)
+
+
 class BatchedPPO:
     """A trained policy for many games at once: ``checkpoint`` and
     ``deterministic`` as for :class:`agents.ppo.PPOAgent`."""

@@ -74,6 +74,7 @@ from agents.batched_ppo import BatchedPPO, encode_inputs
 from agents.hints import INPUTS, SEARCHING_INPUTS
 from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
 from arena.estimate import clustered_ratio
+from arena.seeds import deal_seeds
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.files import append_atomically, check_output_directory, write_atomically
@@ -160,7 +161,7 @@ class Config:
     """GAE's λ."""
     horizon: str = "vong"
     """Where a seat's stream of decisions ends: ``"vong"`` or ``"match"``."""
-    reward_scale: float = 0.1
+    reward_scale: float = 1.0
     """Rewards are Điểm × this."""
     clip_range: float = 0.2
     """PPO's policy clipping."""
@@ -677,11 +678,13 @@ def duplicate_advantage(
     """The actor's argmax against three ``opponent`` in the duplicate 1-vs-3
     format on ``deals`` deals, each played four times (the actor in each seat),
     all in one batched engine: its advantage in points per ván (match standing
-    per ván) with the 95% interval clustered by deal."""
+    per ván) with the 95% interval clustered by deal. The deals are the arena's
+    (:func:`arena.seeds.deal_seeds`), so for a deterministic opponent this is
+    :func:`arena.one_vs_three` of the checkpoint on the same ``seed``."""
     started = time.perf_counter()
     b = NUM_SEATS * deals
     engine = BatchedEngine(b, rules, threads=threads)
-    seeds = np.repeat(seed * 1_000_003 + np.arange(deals, dtype=np.int64), NUM_SEATS)
+    seeds = np.repeat(np.array(deal_seeds(seed, deals), dtype=np.uint64), NUM_SEATS)
     engine.reset(seeds)
     learner_seat = np.tile(np.arange(NUM_SEATS), deals)
     observer = make_observer(b, rules)

@@ -190,3 +190,8 @@ def test_batched_ppo_plays_what_the_ppo_agent_plays_on_swap_wins(tmp_path):
             if result.terminated[g]:
                 states[g] = new_game(int(engine.games["seed"][g]), config)
     assert offers_met > 50
+
+
+def test_batched_ppo_refuses_a_network_with_greedys_hints():
+    with pytest.raises(ValueError, match=r"'observation\+greedy_hints': the batched ppo policy"):
+        BatchedPPO("hinted")

@@ -305,6 +305,41 @@ def may_win(sixth: tuple[int, int, int, int], c: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def hand_wins(
+    five: np.ndarray,
+    locked: bool,
+    unseen: np.ndarray,
+    n_unseen: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    kc: KernelConfig,
+) -> tuple[int, int]:
+    """What five cards (any order) in a normal hand (Bội ước with ``locked``)
+    win on: ``(points, waits)``, the Điểm of Ù on each unseen card summed
+    (:meth:`agents.knowledge.HandJudge.table` over the unseen cards) and how many
+    unseen cards win. Only the unseen cards that pass :func:`sixth_cards` are
+    scored."""
+    points = 0
+    waits = 0
+    sixth = sixth_cards(five)
+    for k in range(n_unseen):
+        c = unseen[k]
+        if not may_win(sixth, c):
+            continue
+        six = sort_six((five[0], five[1], five[2], five[3], five[4], c))
+        valid, _, _, diem, _, _ = score_normal(
+            six, locked, chi_diem, an_si, n_an_si, dealer, False, False, kc
+        )
+        if valid:
+            points += diem
+            if diem > 0:
+                waits += 1
+    return points, waits
+
+
+@njit(cache=True, nogil=True)
 def hand_value(
     five: np.ndarray,
     locked: bool,
@@ -317,20 +352,9 @@ def hand_value(
     kc: KernelConfig,
 ) -> float:
     """:meth:`agents.knowledge.HandJudge.value` of five cards (any order) in a
-    normal hand (Bội ước with ``locked``): only the unseen cards that pass
-    :func:`sixth_cards` are scored."""
-    points = 0
-    sixth = sixth_cards(five)
-    for k in range(n_unseen):
-        c = unseen[k]
-        if not may_win(sixth, c):
-            continue
-        six = sort_six((five[0], five[1], five[2], five[3], five[4], c))
-        valid, _, _, diem, _, _ = score_normal(
-            six, locked, chi_diem, an_si, n_an_si, dealer, False, False, kc
-        )
-        if valid:
-            points += diem
+    normal hand (Bội ước with ``locked``): the points of :func:`hand_wins`
+    plus the related-pairs term."""
+    points, _ = hand_wins(five, locked, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc)
     return float(points) + RELATED_PAIR_WEIGHT * related_pairs(five)
 
 
@@ -638,6 +662,18 @@ def remembered_arrangement(
 # ------------------------------------------------------------- decisions
 
 
+@njit(cache=True, nogil=True)
+def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
+    """The five cards of ``seat`` in game record ``r``, free and locked,
+    sorted into ``out`` (:attr:`agents.knowledge.HandJudge.own`)."""
+    n_free = r.n_free[seat]
+    for i in range(n_free):
+        out[i] = r.hands[seat, i]
+    for i in range(r.n_locked[seat]):
+        out[n_free + i] = r.locked[seat, i]
+    _sort_in_place(out, _HAND)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def greedy_action(
     r: Record, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int, plans: np.ndarray
@@ -662,13 +698,8 @@ def greedy_action(
         an_si[k] = r.an_si[k]
     chi_diem = r.chi_diem
     dealer = r.dealer == seat
-    own = np.empty(_HAND, dtype=np.int64)  # the seat's five, free and locked, sorted
-    n_free = r.n_free[seat]
-    for i in range(n_free):
-        own[i] = r.hands[seat, i]
-    for i in range(r.n_locked[seat]):
-        own[n_free + i] = r.locked[seat, i]
-    _sort_in_place(own, _HAND)
+    own = np.empty(_HAND, dtype=np.int64)
+    own_cards(r, seat, own)
     if r.phase == _OFFER:  # best_swap
         exposer = r.offer_exposer
         cuop = exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS
@@ -807,13 +838,16 @@ __all__ = [
     "BatchedGreedy",
     "arrangement_bound",
     "arrangement_row",
+    "arrangement_wins",
     "best_arrangement",
     "gap_cards",
     "greedy_action",
     "greedy_actions",
     "hand_value",
+    "hand_wins",
     "may_win",
     "new_plans",
+    "own_cards",
     "remembered_arrangement",
     "sixth_cards",
     "unseen_cards",

@@ -13,9 +13,12 @@ distribution, drawn from this policy's own generator)::
     actions[games] = policy.act(engine, games)
 
 It plays networks that read the observation alone (``inputs:
-"observation"``, as ``ppo:small``): the hinted ones also read what greedy
-and the search think of each decision (:mod:`agents.hints`), which only the
-reference engine computes, so they are refused with an error that says so.
+"observation"``, as ``ppo:small``) and those that read it followed by what
+each action leaves the seat to win on (``inputs: "observation+swap_wins"``,
+the compiled part of :mod:`agents.batched_hints`). The hinted ones also read
+what greedy and the search think of each decision (:mod:`agents.hints`),
+which only the reference engine computes, so they are refused with an error
+that says so.
 """
 
 from __future__ import annotations
@@ -25,12 +28,17 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import torch
 
+from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
 from agents.ppo import load_policy, one_thread, resolve_checkpoint
 from agents.spec import canonical_spec
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.play.batched_observation import Observer, encode_seats, make_observer
 from env121.play.observation import OBS_SIZE
+
+SWAP_WINS_INPUTS = "observation+swap_wins"
+BATCHED_INPUTS = ("observation", SWAP_WINS_INPUTS)
+"""The inputs (:data:`agents.hints.INPUTS`) of the networks this policy plays."""
 
 
 def encode_inputs(
@@ -53,12 +61,11 @@ class BatchedPPO:
 
     def __init__(self, checkpoint: str, deterministic: bool = True) -> None:
         network, self.metadata = load_policy(resolve_checkpoint(checkpoint))
-        if network.inputs != "observation":
+        if network.inputs not in BATCHED_INPUTS:
             raise ValueError(
                 f"checkpoint {checkpoint!r} reads {network.inputs!r}: the batched ppo policy "
-                "plays networks that read the observation alone (inputs 'observation'); play "
-                "this one as an agent (env121.SingleSeat, gym.make_vec(..., "
-                "vectorization_mode='sync'))"
+                f"plays networks that read one of {list(BATCHED_INPUTS)}; play this one as an "
+                "agent (env121.SingleSeat, gym.make_vec(..., vectorization_mode='sync'))"
             )
         self.network = network
         self.checkpoint = str(checkpoint)
@@ -84,6 +91,10 @@ class BatchedPPO:
         if observer is None:
             observer = self._observers[engine] = make_observer(engine.num_games, engine.config)
         encode_seats(games, indices, seats, observer, observations)
+        if self.network.inputs == SWAP_WINS_INPUTS:
+            part = np.empty((len(indices), SWAP_WINS_SIZE), dtype=np.float32)
+            encode_swap_wins(games, indices, engine.kernel_config, part)
+            observations = np.concatenate([observations, part], axis=1)
         with one_thread(), torch.inference_mode():
             logits = self.network(torch.from_numpy(observations)).numpy().astype(np.float64)
         legal = np.zeros((len(indices), NUM_ACTIONS), dtype=bool)
@@ -101,4 +112,4 @@ class BatchedPPO:
         return sampled
 
 
-__all__ = ["BatchedPPO"]
+__all__ = ["BATCHED_INPUTS", "SWAP_WINS_INPUTS", "BatchedPPO"]

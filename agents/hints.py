@@ -39,7 +39,16 @@ swaps beyond its ``width``) and for decisions it does not search. Such a
 network's agent draws determinizations (it declares ``uses_search``) and
 thinks about as long as ``mc``'s first look, tens of milliseconds.
 
-Such a *hinted* policy also leaves to greedy the decisions that need no
+``inputs: "observation+swap_wins"`` is not a hint of anyone's judgement but
+rules knowledge, for networks that learn from scratch (as DouZero encodes each
+candidate action): :func:`swap_wins` gives, per legal swap and for PASS, what
+the hand the seat would hold after it can win on — the Điểm of its wins on the
+unseen cards, summed (``swap_points``), and how many unseen cards it wins on
+(``swap_waits``) — from the win table and public counting alone (no
+related-pairs term, no Cướp margin, no choice). Such a network decides every
+move itself, Ù included; its agent thinks a little longer than greedy.
+
+A policy with greedy's hints also leaves to greedy the decisions that need no
 judgement of the game (:func:`greedy_decides`): a forced move, Ù and Thế
 trắng (every built-in agent takes them), and laying out a declared Nhất Bản
 arrangement, six placement steps in which a network trained by reward alone
@@ -54,17 +63,21 @@ from __future__ import annotations
 import numpy as np
 
 from agents.greedy import GreedyAgent, swap_gains
-from agents.knowledge import HandJudge, obvious_action
+from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from agents.mc import FIRST_LOOK, MCAgent, plan_gains
-from env121.engine.actions import NHAT_BAN
+from env121.engine.actions import CARD_BASE, NHAT_BAN, PASS, is_card_action
+from env121.engine.game import swap_kind_between
 from env121.engine.seeds import Stream, derive_seed
-from env121.engine.state import Phase
+from env121.engine.state import Phase, SwapKind
 from env121.play.observation import (
     GAIN_SCALE,
     GREEDY_HINTS_LAYOUT,
     INPUT_LAYOUTS,
     SEARCH_HINTS_LAYOUT,
     SEARCH_SCALE,
+    SWAP_POINTS_SCALE,
+    SWAP_WAITS_SCALE,
+    SWAP_WINS_LAYOUT,
     Z_CLIP,
     Layout,
 )
@@ -74,6 +87,8 @@ HINTS_SIZE = GREEDY_HINTS_LAYOUT.size
 """Entries of :func:`greedy_hints`."""
 SEARCH_HINTS_SIZE = SEARCH_HINTS_LAYOUT.size
 """Entries of :func:`search_hints`."""
+SWAP_WINS_SIZE = SWAP_WINS_LAYOUT.size
+"""Entries of :func:`swap_wins`."""
 _LAYOUT = (Phase.NB_GAP, Phase.NB_PLACE)
 INPUTS: dict[str, int] = {name: layout.size for name, layout in INPUT_LAYOUTS.items()}
 """The width of each input set a policy network may read
@@ -107,6 +122,36 @@ def greedy_decides(turn: Turn) -> bool:
     """Whether a hinted policy leaves ``turn`` to greedy: a forced move, Ù or
     Thế trắng on offer, or a Nhất Bản arrangement to lay out."""
     return obvious_action(turn.legal_actions) is not None or turn.view.phase in _LAYOUT
+
+
+def swap_wins(turn: Turn) -> np.ndarray:
+    """What each action of ``turn`` leaves the seat to win on
+    (``float32[SWAP_WINS_SIZE]``, :data:`~env121.play.observation.SWAP_WINS_LAYOUT`):
+    in OFFER, for each legal swap the five cards it makes — locked (Bội ước)
+    when the seat has locked cards or the swap is a Cướp — and for PASS the
+    five kept (under Nhất Bản, its fixed arrangement); per hand, the Điểm of Ù
+    on each unseen card (:meth:`~agents.knowledge.HandJudge.table`) summed, and
+    how many unseen cards it wins on. All zeros in every other phase."""
+    values = np.zeros(SWAP_WINS_SIZE, dtype=np.float32)
+    view = turn.view
+    if view.phase != Phase.OFFER:
+        return values
+    part = SWAP_WINS_LAYOUT.views(values)
+    judge = HandJudge(view, turn.config)
+    locked = bool(judge.locked)
+    cuop = swap_kind_between(view.offer_exposer, view.seat) == SwapKind.CUOP
+    for action in turn.legal_actions:
+        if is_card_action(action):
+            five = swapped_hand(judge.own, action - CARD_BASE, view.offer_card)
+            table = judge.table(five, locked=locked or cuop)
+        elif action == PASS:
+            table = judge.table(judge.own, locked=locked, arrangement=view.nb_arrangement)
+        else:
+            continue
+        wins = table[judge.unseen]
+        part["swap_points"][action] = int(wins.sum()) / SWAP_POINTS_SCALE
+        part["swap_waits"][action] = int(np.count_nonzero(wins > 0)) / SWAP_WAITS_SCALE
+    return values
 
 
 def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
@@ -157,6 +202,9 @@ class Hinter:
         self.searcher = MCAgent()
         self.uses_search = inputs in SEARCHING_INPUTS
         """Whether the hints need turns that grant determinizations."""
+        self.with_greedy_hints = GREEDY_HINTS_LAYOUT in self.layout.parts
+        """Whether the inputs hold greedy's hints (then greedy plays what
+        :func:`greedy_decides`)."""
 
     def reset(self, seed: int) -> None:
         """Reseed the search hints' determinizations."""
@@ -164,8 +212,9 @@ class Hinter:
 
     def leaves_to_greedy(self, turn: Turn) -> bool:
         """Whether a network reading these inputs leaves ``turn`` to greedy
-        (:func:`greedy_decides`; never for the bare observation)."""
-        return len(self.layout.parts) > 1 and greedy_decides(turn)
+        (:func:`greedy_decides`, for inputs with greedy's hints only: a network
+        reading the bare observation or :func:`swap_wins` decides every move)."""
+        return self.with_greedy_hints and greedy_decides(turn)
 
     def hints(self, turn: Turn) -> np.ndarray:
         """What follows the observation in the network's input: its hint
@@ -179,6 +228,8 @@ class Hinter:
             return greedy_hints(turn, self.greedy)
         if part is SEARCH_HINTS_LAYOUT:
             return search_hints(turn, self.searcher)
+        if part is SWAP_WINS_LAYOUT:
+            return swap_wins(turn)
         raise ValueError(f"input part {part.name!r} is not a hint part this module computes")
 
     def __call__(self, turn: Turn) -> np.ndarray:
@@ -191,9 +242,11 @@ __all__ = [
     "INPUTS",
     "SEARCHING_INPUTS",
     "SEARCH_HINTS_SIZE",
+    "SWAP_WINS_SIZE",
     "Hinter",
     "greedy_decides",
     "greedy_hints",
     "hints_seed",
     "search_hints",
+    "swap_wins",
 ]

@@ -6,8 +6,8 @@ A checkpoint meant for sharing is two files side by side:
   tensors, nothing is ever unpickled);
 * ``NAME.json`` — the sidecar: the network's shape (hidden layer sizes,
   activation, its ``inputs``: the ``env121_v1`` observation, or the
-  observation followed by greedy's hints and perhaps the search hints,
-  :mod:`agents.hints`; and whether it has the ``hint_head``),
+  observation followed by greedy's hints and perhaps the search hints, or by
+  the ``swap_wins`` part, :mod:`agents.hints`; and whether it has the ``hint_head``),
   ``obs_size`` / ``num_actions``, the environment id and env121
   version it was trained on, and SHA-256 fingerprints of the observation and
   action layouts (:data:`env121.play.observation.OBSERVATION_LAYOUT`,
@@ -24,8 +24,8 @@ an activation between them, ending in the action head's logits
 (``training.checkpoint.export_policy`` writes one from a trained model).
 :class:`PPOAgent` plays the masked argmax of the logits, or samples from the
 masked softmax with its seeded generator when ``deterministic=False`` (a
-network that reads hints leaves wins, forced moves and the Nhất Bản layout
-to greedy, :func:`agents.hints.greedy_decides`; one that reads the search
+network that reads greedy's hints leaves wins, forced moves and the Nhất Bản
+layout to greedy, :func:`agents.hints.greedy_decides`; one that reads the search
 hints draws determinizations, so it declares ``uses_search``)::
 
     agent = make_agent("ppo:runs/small/policy.safetensors")
@@ -174,8 +174,9 @@ class PolicyNetwork(nn.Module):
     def act(self, turn: Turn, hinter: Hinter, rng: np.random.Generator | None = None) -> int:
         """The masked argmax of the logits for ``turn``, or a sample of the
         masked softmax drawn from ``rng`` when one is given; ``hinter`` (for
-        this network's ``inputs``) makes the input. A network that reads hints
-        leaves the decisions :func:`agents.hints.greedy_decides` to greedy."""
+        this network's ``inputs``) makes the input. A network that reads
+        greedy's hints leaves the decisions :func:`agents.hints.greedy_decides`
+        to greedy (:meth:`agents.hints.Hinter.leaves_to_greedy`)."""
         if hinter.leaves_to_greedy(turn):
             return hinter.greedy.act(turn)
         observation = hinter(turn)

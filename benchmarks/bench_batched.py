@@ -28,6 +28,12 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   a warm-up call); ván/s = decisions/s ÷ the mean decisions of those first
   matches. Next to :class:`agents.greedy.GreedyAgent` in every seat through
   :func:`env121.play.match.play_agents`, ``N // 5`` matches;
+* **swap_wins** — the ``swap_wins`` input part
+  (:func:`agents.batched_hints.encode_swap_wins`) of the seat to act in all
+  ``B`` games, one call after each compiled random step (:func:`bench_swap_wins`),
+  decisions/s and the share of them in OFFER (the rest are zeros); next to
+  the reference Hinter's :func:`agents.hints.swap_wins` along the reference's
+  random play;
 * **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
   <env121.engine.deal.Deal.from_seed>`, deals/s;
@@ -68,17 +74,22 @@ from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
 
 import env121.engine.batched
 from agents.batched_greedy import BatchedGreedy
+from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
 from agents.environments import SingleSeat, VectorSingleSeat
 from agents.greedy import GreedyAgent
+from agents.hints import swap_wins
 from agents.ppo import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
 from env121.engine.batched.rng import deal_into
+from env121.engine.batched.state import PHASES
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
 from env121.engine.game import apply, legal_actions, new_game
+from env121.engine.state import Phase
 from env121.play.batched_observation import encode_observations, make_observer
 from env121.play.match import play_agents
 from env121.play.observation import OBS_SIZE, encode_observation
+from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
 from training.sb3_vec import SB3VectorSingleSeat
 
@@ -171,6 +182,48 @@ def bench_greedy(batch: int, van: int, seed: int) -> tuple[float, float, float]:
         play_agents(new_game(s), [GreedyAgent() for _ in range(NUM_SEATS)])
     reference = van / (time.perf_counter() - start)
     return decisions / lengths.mean(), decisions, reference
+
+
+SWAP_WINS_PLAY = 40
+"""Random steps played before :func:`bench_swap_wins` times its calls."""
+
+
+def bench_swap_wins(batch: int, steps: int, seed: int) -> tuple[float, float]:
+    """(decisions/s of :func:`~agents.batched_hints.encode_swap_wins` for the
+    seat to act of ``batch`` games, one call after each of ``steps`` compiled
+    random steps that follow :data:`SWAP_WINS_PLAY` others; the share of
+    those decisions in OFFER)."""
+    engine = BatchedEngine(batch)
+    everyone = np.arange(batch, dtype=np.int64)
+    out = np.empty((batch, SWAP_WINS_SIZE), dtype=np.float32)
+    engine.play_random(SWAP_WINS_PLAY, seed)  # into the vòng, past the first asks
+    encode_swap_wins(engine.games, everyone, engine.kernel_config, out)  # compiles or loads
+    elapsed, offers = 0.0, 0
+    for k in range(steps):
+        engine.play_random(1, seed + k)
+        offers += int(np.count_nonzero(engine.games["phase"] == PHASES.index(Phase.OFFER)))
+        start = time.perf_counter()
+        encode_swap_wins(engine.games, everyone, engine.kernel_config, out)
+        elapsed += time.perf_counter() - start
+    return batch * steps / elapsed, offers / (batch * steps)
+
+
+def bench_reference_swap_wins(count: int, seed: int) -> tuple[float, float]:
+    """(:func:`agents.hints.swap_wins`/s of the seat to act along the reference's
+    random play, ``count`` decisions after as many to warm its win-table
+    cache; the share of those decisions in OFFER)."""
+    state, rng, elapsed, offers = new_game(seed), np.random.default_rng(seed), 0.0, 0
+    for n in range(2 * count):
+        if n == count:
+            elapsed, offers = 0.0, 0  # the first half warmed the cache
+        offers += state.phase == Phase.OFFER
+        start = time.perf_counter()
+        swap_wins(Turn(state, state.current_player))
+        elapsed += time.perf_counter() - start
+        apply(state, int(rng.choice(legal_actions(state))))
+        if state.is_over:
+            state = new_game(seed + n)
+    return count / elapsed, offers / count
 
 
 @njit(cache=True, nogil=True)
@@ -297,6 +350,14 @@ def main() -> None:
     print(
         f"{name:<30} {van_s:>12,.1f} ván/s  ({decisions_s:,.0f} decisions/s); "
         f"GreedyAgent {reference:,.2f} ván/s ({van_s / reference:,.0f}x)"
+    )
+
+    per_s, offers = bench_swap_wins(args.batch, args.obs_steps, args.seed)
+    reference, reference_offers = bench_reference_swap_wins(1000, args.seed)
+    print(
+        f"{f'swap_wins, B={args.batch}':<30} {per_s:>12,.0f} decisions/s  ({offers:.0%} in "
+        f"OFFER); reference Hinter {reference:,.0f} decisions/s ({reference_offers:.0%} in "
+        f"OFFER; {per_s / reference:.0f}x)"
     )
 
     compiled, reference = bench_deals(args.deals, args.seed)

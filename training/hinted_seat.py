@@ -1,9 +1,11 @@
-"""The hinted seat: single-seat training for a policy that reads greedy's hints.
+"""The hinted seat: single-seat training for a policy that reads parts after the observation.
 
 :class:`HintedSeat` wraps :class:`~env121.envs.single_seat.SingleSeat` so a
 *hinted* policy (:mod:`agents.hints`) trains on the same split of decisions it
-plays with: greedy plays the learner's decisions that need no judgement, and
-every observation carries the hint blocks after the ``env121_v1`` vector.
+plays with: greedy plays the learner's decisions that need no judgement (for
+inputs with greedy's hints, :meth:`agents.hints.Hinter.leaves_to_greedy`), and
+every observation carries the hint blocks after the ``env121_v1`` vector
+(``observation+swap_wins``: the ``swap_wins`` part, the learner deciding every move).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from agents.hints import INPUTS, Hinter, greedy_decides, hints_seed
+from agents.hints import INPUTS, Hinter, hints_seed
 from env121.envs.single_seat import MAX_RESET_MATCHES, SingleSeat
 from env121.play.observation import OBS_SIZE
 from env121.play.turn import Turn
@@ -22,10 +24,11 @@ from env121.play.turn import Turn
 
 class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
     """A :class:`~env121.envs.single_seat.SingleSeat` (possibly wrapped) for a hinted
-    policy: the learner's decisions that :func:`greedy_decides` are played by
-    greedy inside the environment (their rewards are added to the learner's
-    next step, or the last one), and every observation carries greedy's
-    hints after the ``env121_v1`` vector (zeros once the match is over):
+    policy: the learner's decisions that its hinter leaves to greedy
+    (:func:`agents.hints.greedy_decides`, with greedy's hints) are played by greedy inside
+    the environment (their rewards are added to the learner's
+    next step, or the last one), and every observation carries the hint
+    parts after the ``env121_v1`` vector (zeros once the match is over):
     those of ``inputs``, a hinted key of :data:`INPUTS` (search hints are
     drawn from a generator seeded by :meth:`reset`'s ``seed``)."""
 
@@ -78,12 +81,12 @@ class HintedSeat(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
     def _greedy_steps(
         self, observation: np.ndarray, info: dict[str, Any]
     ) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Greedy's moves for the learner while :func:`greedy_decides`."""
+        """Greedy's moves for the learner while the hinter leaves them to it."""
         total, terminated, truncated = 0.0, False, False
         game = self.seat_env.env.game
         while not (terminated or truncated):
             turn = Turn(game, game.current_player)
-            if not greedy_decides(turn):
+            if not self.hinter.leaves_to_greedy(turn):
                 break
             observation, reward, terminated, truncated, info = self.env.step(
                 np.int64(self.hinter.greedy.act(turn))

@@ -8,7 +8,11 @@ A network's input is a flat ``float32`` vector of named pieces
   written by :func:`encode_observation`;
 * :data:`GREEDY_HINTS_LAYOUT` and :data:`SEARCH_HINTS_LAYOUT` — the optional
   hint parts, greedy's hints and the search hints, computed by
-  :mod:`agents.hints` through the same named views.
+  :mod:`agents.hints` through the same named views;
+* :data:`SWAP_WINS_LAYOUT` — per action, what the hand the seat would hold
+  after it can win on: rules knowledge and public counting only, no agent's
+  judgement (:func:`agents.hints.swap_wins`; for many games at once
+  :mod:`agents.batched_hints`).
 
 :data:`INPUT_LAYOUTS` names the input sets a network may read: the observation
 alone, or followed by hint parts. The flat vectors, their offsets, the named
@@ -45,7 +49,7 @@ from typing import NamedTuple
 import numpy as np
 
 from env121.engine.actions import NUM_ACTIONS, NUM_SLOTS
-from env121.engine.deal import NOC_SIZE, NUM_AN_SI
+from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
 from env121.engine.game import legal_actions, swap_kind
 from env121.engine.layout import literal_block, offsets, text_table
 from env121.engine.state import MAX_CUOP, NUM_SEATS, VONG_PER_VAN, Phase, State, SwapKind
@@ -63,6 +67,13 @@ SEARCH_SCALE = 100.0
 """``search_gain`` holds points / SEARCH_SCALE, as rewards do (points / 100)."""
 Z_CLIP = 10.0
 """``search_z`` holds standard errors clipped to ±Z_CLIP, divided by it."""
+SWAP_POINTS_SCALE = 100.0
+"""``swap_points`` holds Điểm summed over the unseen cards / SWAP_POINTS_SCALE."""
+SWAP_WAITS_SCALE = 10.0
+"""``swap_waits`` holds a count of unseen cards / SWAP_WAITS_SCALE."""
+MAX_UNSEEN = NUM_CARDS - HAND_SIZE - 2
+"""The most cards a seat asked about an offer can have unseen: all but its
+five, the card on offer and the Chỉ Điểm."""
 
 
 class InputPiece(NamedTuple):
@@ -229,6 +240,34 @@ SEARCH_HINTS_LAYOUT = Layout(
 """The search hints: what the first look of :class:`~agents.mc.MCAgent`
 measures of each of its plans against greedy's (:func:`agents.hints.search_hints`)."""
 
+_MAX_WIN = OBSERVATION_LAYOUT.piece("win_points").high * POINTS_SCALE
+SWAP_WINS_LAYOUT = Layout(
+    "swap_wins",
+    (
+        InputPiece(
+            "swap_points",
+            (_A,),
+            "per legal swap and PASS (offer only): Điểm of the Ù the hand it leaves would "
+            f"make, summed over the unseen cards, / {SWAP_POINTS_SCALE:g}; 0 elsewhere",
+            0.0,
+            MAX_UNSEEN * _MAX_WIN / SWAP_POINTS_SCALE,
+        ),
+        InputPiece(
+            "swap_waits",
+            (_A,),
+            f"the unseen cards that hand wins on, / {SWAP_WAITS_SCALE:g}",
+            0.0,
+            MAX_UNSEEN / SWAP_WAITS_SCALE,
+        ),
+    ),
+)
+"""What each action leaves the seat to win on (:func:`agents.hints.swap_wins`):
+for a legal swap (Đổi) the hand it makes, locked (Bội ước) when the seat has
+locked cards or the swap is a Cướp; for PASS the hand kept (under Nhất Bản its
+fixed arrangement). Rules knowledge (the win table,
+:func:`env121.engine.win_table.win_points`) and public counting (the unseen
+cards, :func:`agents.knowledge.unseen_cards`) only; all zeros outside OFFER."""
+
 INPUT_LAYOUTS: dict[str, Layout] = {
     layout.name: layout
     for layout in (
@@ -238,6 +277,7 @@ INPUT_LAYOUTS: dict[str, Layout] = {
             "observation+search_hints",
             (OBSERVATION_LAYOUT, GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT),
         ),
+        Layout.joined("observation+swap_wins", (OBSERVATION_LAYOUT, SWAP_WINS_LAYOUT)),
     )
 }
 """The input sets a policy network may read (a checkpoint records its
@@ -398,6 +438,7 @@ __all__ = [
     "GAIN_SCALE",
     "GREEDY_HINTS_LAYOUT",
     "INPUT_LAYOUTS",
+    "MAX_UNSEEN",
     "MAX_VAN",
     "OBSERVATION_LAYOUT",
     "OBS_HIGH",
@@ -408,6 +449,9 @@ __all__ = [
     "SEARCH_HINTS_LAYOUT",
     "SEARCH_SCALE",
     "SWAP_KINDS",
+    "SWAP_POINTS_SCALE",
+    "SWAP_WAITS_SCALE",
+    "SWAP_WINS_LAYOUT",
     "Z_CLIP",
     "InputPiece",
     "Layout",

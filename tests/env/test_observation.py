@@ -26,6 +26,7 @@ from env121.play.observation import (
     OBSERVATION_LAYOUT,
     POINTS_SCALE,
     SEARCH_HINTS_LAYOUT,
+    SWAP_WINS_LAYOUT,
     InputPiece,
     Layout,
     action_mask,
@@ -76,10 +77,19 @@ def _expected_rows(layout: Layout) -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("module", [observation, aec_env], ids=["observation", "aec_env"])
 def test_docstring_tables_are_the_layout_of_every_part(module):
-    widest = INPUT_LAYOUTS["observation+search_hints"]
-    assert [part.name for part in widest.parts] == ["observation", "greedy_hints", "search_hints"]
+    """The observation's table, then each hint part's at its indices in the
+    first input set that holds it."""
+    expected = _expected_rows(OBSERVATION_LAYOUT)
+    hint_parts = dict.fromkeys(
+        part for layout in INPUT_LAYOUTS.values() for part in layout.parts[1:]
+    )
+    assert [part.name for part in hint_parts] == ["greedy_hints", "search_hints", "swap_wins"]
+    for part in hint_parts:
+        holder = next(layout for layout in INPUT_LAYOUTS.values() if part in layout.parts)
+        names = {piece.name for piece in part}
+        expected += [row for row in _expected_rows(holder) if row[1] in names]
     assert module.__doc__ is not None
-    assert _table_rows(module.__doc__) == _expected_rows(widest)
+    assert _table_rows(module.__doc__) == expected
     assert f"({OBS_SIZE} entries" in module.__doc__
     assert all(line.strip() in module.__doc__ for line in inputs_table().splitlines())
 
@@ -101,10 +111,12 @@ def test_input_sets_are_the_observation_then_hint_parts_each_at_one_place():
         "observation",
         "observation+greedy_hints",
         "observation+search_hints",
+        "observation+swap_wins",
     ]
     assert INPUT_LAYOUTS["observation"] is OBSERVATION_LAYOUT
-    assert [layout.size for layout in INPUT_LAYOUTS.values()] == [2491, 2491 + 262, 2491 + 524]
-    for hints in (GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT):
+    sizes = [layout.size for layout in INPUT_LAYOUTS.values()]
+    assert sizes == [2491, 2491 + 262, 2491 + 524, 2491 + 262]
+    for hints in (GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT, SWAP_WINS_LAYOUT):
         assert [p.shape for p in hints] == [(NUM_ACTIONS,)] * 2  # aligned with the action ids
         starts = {
             layout.offsets[hints.pieces[0].name]

@@ -22,6 +22,7 @@ from agents.hints import (
     greedy_decides,
     greedy_hints,
     search_hints,
+    swap_wins,
 )
 from agents.knowledge import HandJudge
 from agents.mc import FIRST_LOOK, MCAgent, Plan
@@ -38,6 +39,7 @@ from env121.play.observation import (
     OBS_SIZE,
     SEARCH_HINTS_LAYOUT,
     SEARCH_SCALE,
+    SWAP_WINS_LAYOUT,
     Z_CLIP,
     inputs_table,
 )
@@ -183,6 +185,10 @@ def test_the_hinter_fills_every_part_of_its_input_set(inputs):
             np.concatenate([named["greedy_choice"], named["greedy_gain"]]),
             greedy_hints(turn, GreedyAgent()),
         )
+    if SWAP_WINS_LAYOUT in layout.parts:
+        assert np.array_equal(
+            np.concatenate([named["swap_points"], named["swap_waits"]]), swap_wins(turn)
+        )
     if SEARCH_HINTS_LAYOUT in layout.parts:
         again = MCAgent()
         again.reset(3)
@@ -296,6 +302,21 @@ def test_search_hints_are_zero_where_greedy_decides_and_need_a_search_grant():
     )
     with pytest.raises(DeterminizationNotGranted):
         Hinter(SEARCHED).hints(ungranted)
+
+
+def test_the_swap_wins_seat_leaves_the_learner_every_move_and_carries_the_part():
+    env = HintedSeat(SingleSeat(seat=1), "observation+swap_wins")
+    observation, _ = env.reset(seed=2)
+    rng, left_to_greedy, offers = np.random.default_rng(2), 0, 0
+    for _ in range(40):
+        game = env.seat_env.env.game
+        turn = Turn(game, game.current_player)
+        assert turn.seat == 1 and np.array_equal(observation[OBS_SIZE:], swap_wins(turn))
+        left_to_greedy += greedy_decides(turn)
+        offers += bool(observation[OBS_SIZE:].any())
+        observation, _, done, _, _ = env.step(np.int64(rng.choice(turn.legal_actions)))
+        assert not done
+    assert left_to_greedy and offers
 
 
 def test_the_search_hinted_seat_is_seeded_and_carries_both_hint_blocks():

@@ -1,0 +1,197 @@
+"""The ``swap_wins`` input part: the reference (:func:`agents.hints.swap_wins`)
+and the compiled batch (:mod:`agents.batched_hints`) in lock-step, and the
+networks that read it played by :class:`agents.ppo.PPOAgent` and
+:class:`agents.batched_ppo.BatchedPPO` alike.
+
+Games of a :class:`~env121.engine.batched.BatchedEngine` are played by random
+legal actions in lock-step with reference states of the same seeds; at every
+step the compiled part of the seat to act must equal the reference's, bit for
+bit. Each case counts the kinds of entry it met, so a case that stops reaching
+Cướp, Nhất Bản or swaps that win fails instead of passing unchecked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+import torch
+
+from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
+from agents.batched_ppo import BatchedPPO
+from agents.hints import Hinter, swap_wins
+from agents.knowledge import HandJudge, swapped_hand
+from agents.ppo import PolicyNetwork, PPOAgent, save_policy
+from env121.engine.actions import CARD_BASE, PASS, format_actions, is_card_action
+from env121.engine.batched import BatchedEngine
+from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
+from env121.engine.state import Phase, State, SwapKind
+from env121.play.observation import SWAP_WINS_LAYOUT
+from env121.play.turn import Turn
+from env121.rules.cards import format_cards
+from env121.rules.config import RuleConfig
+
+GAMES = 6
+STEPS = 220
+SWAP_WINS = "observation+swap_wins"
+CONFIGS = {
+    "default": RuleConfig(),
+    "left_odd_same_suits": RuleConfig(
+        left_figures=frozenset({1, 3, 5, 7, 9}), phe_phe_same_suits=True
+    ),
+    "nb_without_wait_unmasked": RuleConfig(
+        nhat_ban_requires_wait=False, mask_invalid_win=False, the_trang_asks_every_seat=False
+    ),
+}
+COVERS = ("swap_wins", "swap_no_wins", "cuop", "locked_pass", "nhat_ban_pass", "outside_offer")
+"""Kinds of entry (:func:`kinds_of`) every case must meet."""
+
+
+def kinds_of(state: State, seat: int, part: np.ndarray) -> list[str]:
+    """What the part of ``seat`` (to act) showed, for the coverage of a case."""
+    if state.phase != Phase.OFFER:
+        return ["outside_offer"]
+    named = SWAP_WINS_LAYOUT.views(part)
+    kinds = []
+    for action in legal_actions(state):
+        if is_card_action(action):
+            kinds.append("swap_wins" if named["swap_points"][action] > 0 else "swap_no_wins")
+            if swap_kind_between(state.offer_exposer, seat) == SwapKind.CUOP:
+                kinds.append("cuop")
+        elif action == PASS and state.nhat_ban[seat]:
+            kinds.append("nhat_ban_pass")
+        elif action == PASS and state.locked[seat]:
+            kinds.append("locked_pass")
+    return kinds
+
+
+def describe(state: State, seat: int) -> str:
+    """The decision, for a failure message."""
+    return (
+        f"seat {seat} in {state.phase.value}, hand {format_cards(state.hands[seat])} "
+        f"locked {format_cards(state.locked[seat])}, offer {state.offer_card} by "
+        f"{state.offer_exposer}, legal [{format_actions(legal_actions(state))}]"
+    )
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_the_compiled_part_is_the_references_at_every_step(name):
+    config = CONFIGS[name]
+    seeds = 500 * (list(CONFIGS).index(name) + 1) + np.arange(GAMES)
+    engine = BatchedEngine(GAMES, config)
+    engine.reset(seeds)
+    states = [new_game(int(s), config) for s in seeds]
+    rng = np.random.default_rng(int(seeds[0]))
+    everyone = np.arange(GAMES, dtype=np.int64)
+    part = np.empty((GAMES, SWAP_WINS_SIZE), dtype=np.float32)
+    kinds: Counter[str] = Counter()
+    for _ in range(STEPS):
+        encode_swap_wins(engine.games, everyone, engine.kernel_config, part)
+        actions = np.empty(GAMES, dtype=np.int64)
+        for g, state in enumerate(states):
+            seat = state.current_player
+            expected = swap_wins(Turn(state, seat))
+            assert np.array_equal(part[g], expected), describe(state, seat)
+            kinds.update(kinds_of(state, seat, expected))
+            actions[g] = rng.choice(legal_actions(state))
+        result = engine.step(actions)
+        for g, state in enumerate(states):
+            apply(state, int(actions[g]))
+            if result.terminated[g]:
+                states[g] = new_game(int(engine.games["seed"][g]), config)
+    missing = [kind for kind in COVERS if kinds[kind] == 0]
+    assert not missing, f"no {missing} entry was met: {dict(kinds)}"
+
+
+def offers(count: int, seed: int) -> list[Turn]:
+    """Turns of the seat asked about an offer with a swap to weigh, met in random play."""
+    state, rng = new_game(seed), np.random.default_rng(seed)
+    found: list[Turn] = []
+    while len(found) < count:
+        legal = legal_actions(state)
+        if state.phase == Phase.OFFER and any(is_card_action(a) for a in legal):
+            found.append(Turn(state.clone(), state.current_player))
+        apply(state, int(rng.choice(legal)))
+    return found
+
+
+def test_each_entry_is_the_win_table_of_the_hand_the_action_leaves():
+    """Written out for one offer: legal swaps and PASS get the summed Điểm and
+    the count of the unseen wins of their hand; a swap whose hand wins on no
+    unseen card gets 0; every other action 0."""
+    no_wins = 0
+    for turn in offers(12, seed=3):
+        view = turn.view
+        judge = HandJudge(view, turn.config)
+        named = SWAP_WINS_LAYOUT.views(swap_wins(turn))
+        cuop = swap_kind_between(view.offer_exposer, view.seat) == SwapKind.CUOP
+        legal = set(turn.legal_actions)
+        for action in range(len(named["swap_points"])):
+            if is_card_action(action) and action in legal:
+                five = swapped_hand(judge.own, action - CARD_BASE, view.offer_card)
+                wins = judge.table(five, locked=bool(judge.locked) or cuop)[judge.unseen]
+            elif action == PASS:
+                wins = judge.table(judge.own, locked=bool(judge.locked))[judge.unseen]
+            else:
+                assert named["swap_points"][action] == named["swap_waits"][action] == 0
+                continue
+            assert named["swap_points"][action] == np.float32(wins.sum() / 100)
+            assert named["swap_waits"][action] == np.float32(np.count_nonzero(wins) / 10)
+            if is_card_action(action) and not wins.any():
+                assert named["swap_points"][action] == named["swap_waits"][action] == 0
+                no_wins += 1
+    assert no_wins
+
+
+def test_the_part_is_all_zeros_outside_offer():
+    state, rng, seen = new_game(8), np.random.default_rng(8), Counter[Phase]()
+    while seen.total() < 40:
+        if state.phase != Phase.OFFER:
+            seen[state.phase] += 1
+            assert not swap_wins(Turn(state, state.current_player)).any()
+        apply(state, int(rng.choice(legal_actions(state))))
+    assert {Phase.THE_TRANG, Phase.NB_CHOICE} <= set(seen)
+
+
+def test_a_swap_wins_network_decides_every_move_itself():
+    hinter = Hinter(SWAP_WINS)
+    assert not hinter.with_greedy_hints
+    turn = offers(1, seed=5)[0]
+    assert not hinter.leaves_to_greedy(turn)
+    assert Hinter("observation+greedy_hints").with_greedy_hints
+
+
+def test_batched_ppo_plays_what_the_ppo_agent_plays_on_swap_wins(tmp_path):
+    torch.manual_seed(4)
+    network = PolicyNetwork([32], "tanh", SWAP_WINS, hint_head=True)
+    assert network.hint_head is not None
+    with torch.no_grad():  # let the part weigh: one offer's logits follow it
+        network.hint_head.weight.copy_(torch.tensor([[40.0, 20.0]]))
+    path = save_policy(
+        tmp_path / "swap.safetensors", network.state_dict(), [32], "tanh", {}, SWAP_WINS, True
+    )
+    agent, batched = PPOAgent(str(path)), BatchedPPO(str(path))
+    config = RuleConfig()
+    engine = BatchedEngine(GAMES, config)
+    engine.reset(np.arange(GAMES) + 70)
+    states = [new_game(70 + g, config) for g in range(GAMES)]
+    everyone = np.arange(GAMES, dtype=np.int64)
+    offers_met = 0
+    for _ in range(120):
+        actions = batched.act(engine, everyone)
+        for g, state in enumerate(states):
+            expected = agent.act(Turn(state, state.current_player))
+            assert actions[g] == expected, describe(state, state.current_player)
+            offers_met += state.phase == Phase.OFFER and len(legal_actions(state)) > 2
+        result = engine.step(actions)
+        for g, state in enumerate(states):
+            apply(state, int(actions[g]))
+            if result.terminated[g]:
+                states[g] = new_game(int(engine.games["seed"][g]), config)
+    assert offers_met > 50
+
+
+def test_batched_ppo_refuses_a_network_with_greedys_hints():
+    with pytest.raises(ValueError, match=r"'observation\+greedy_hints': the batched ppo policy"):
+        BatchedPPO("hinted")

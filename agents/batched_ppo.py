@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
+from agents.hints import INPUTS
 from agents.ppo import load_policy, one_thread, resolve_checkpoint
 from agents.spec import canonical_spec
 from env121.engine.actions import NUM_ACTIONS
@@ -43,16 +44,37 @@ BATCHED_INPUTS = ("observation", SWAP_WINS_INPUTS)
 
 def encode_inputs(
     inputs: str,
-    games: np.ndarray,
+    engine: BatchedEngine,
     indices: np.ndarray,
-    seats: np.ndarray,
     observer: Observer,
     out: np.ndarray,
 ) -> None:
-    """``out[k]`` = the input ``inputs`` of seat ``seats[k]`` in game ``indices[k]``."""
-    if inputs != "observation":
-        raise ValueError(f"inputs={inputs!r}: not yet")
-    encode_seats(games, indices, seats, observer, out)
+    """``out[k]`` = the network input ``inputs`` (one of :data:`BATCHED_INPUTS`)
+    of the seat to act in game ``indices[k]`` of ``engine``: its observation
+    (with ``observer``, the engine's :func:`make_observer`), then for
+    ``observation+swap_wins`` the compiled ``swap_wins`` part. ``out`` is
+    ``float32 [len(indices), INPUTS[inputs]]``."""
+    games = engine.games
+    seats = games["to_act"][indices].astype(np.int64)
+    if inputs != SWAP_WINS_INPUTS:
+        encode_seats(games, indices, seats, observer, out)
+        return
+    observations = np.empty((len(indices), OBS_SIZE), dtype=np.float32)
+    encode_seats(games, indices, seats, observer, observations)
+    part = np.empty((len(indices), SWAP_WINS_SIZE), dtype=np.float32)
+    encode_swap_wins(games, indices, engine.kernel_config, part)
+    out[:, :OBS_SIZE] = observations
+    out[:, OBS_SIZE:] = part
+
+
+def legal_masks(games: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """``bool [len(indices), NUM_ACTIONS]``: the legal actions of the seat to
+    act in each game ``indices`` (from the records' legal lists)."""
+    legal = np.zeros((len(indices), NUM_ACTIONS), dtype=bool)
+    n_legal = games["n_legal"][indices]
+    rows, slots = np.nonzero(np.arange(games["legal"].shape[1]) < n_legal[:, None])
+    legal[rows, games["legal"][indices[rows], slots]] = True
+    return legal
 
 
 class BatchedPPO:
@@ -84,23 +106,14 @@ class BatchedPPO:
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The policy's action for the seat to act in each game ``indices``."""
-        games = engine.games
-        seats = games["to_act"][indices]
-        observations = np.empty((len(indices), OBS_SIZE), dtype=np.float32)
+        inputs = np.empty((len(indices), INPUTS[self.network.inputs]), dtype=np.float32)
         observer = self._observers.get(engine)
         if observer is None:
             observer = self._observers[engine] = make_observer(engine.num_games, engine.config)
-        encode_seats(games, indices, seats, observer, observations)
-        if self.network.inputs == SWAP_WINS_INPUTS:
-            part = np.empty((len(indices), SWAP_WINS_SIZE), dtype=np.float32)
-            encode_swap_wins(games, indices, engine.kernel_config, part)
-            observations = np.concatenate([observations, part], axis=1)
+        encode_inputs(self.network.inputs, engine, indices, observer, inputs)
         with one_thread(), torch.inference_mode():
-            logits = self.network(torch.from_numpy(observations)).numpy().astype(np.float64)
-        legal = np.zeros((len(indices), NUM_ACTIONS), dtype=bool)
-        n_legal = games["n_legal"][indices]
-        rows, slots = np.nonzero(np.arange(games["legal"].shape[1]) < n_legal[:, None])
-        legal[rows, games["legal"][indices[rows], slots]] = True
+            logits = self.network(torch.from_numpy(inputs)).numpy().astype(np.float64)
+        legal = legal_masks(engine.games, indices)
         logits[~legal] = -np.inf
         if self.deterministic:
             chosen: np.ndarray = np.argmax(logits, axis=1)
@@ -112,4 +125,10 @@ class BatchedPPO:
         return sampled
 
 
-__all__ = ["BATCHED_INPUTS", "SWAP_WINS_INPUTS", "BatchedPPO"]
+__all__ = [
+    "BATCHED_INPUTS",
+    "SWAP_WINS_INPUTS",
+    "BatchedPPO",
+    "encode_inputs",
+    "legal_masks",
+]

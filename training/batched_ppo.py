@@ -70,8 +70,8 @@ from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.batched_greedy import BatchedGreedy
-from agents.batched_ppo import BatchedPPO, encode_inputs
-from agents.hints import INPUTS, SEARCHING_INPUTS
+from agents.batched_ppo import BATCHED_INPUTS, BatchedPPO, encode_inputs, legal_masks
+from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
 from arena.estimate import clustered_ratio
 from arena.seeds import deal_seeds
@@ -192,8 +192,7 @@ class Config:
         _choice("activation", self.activation, tuple(ACTIVATIONS))
         _choice("critic", self.critic, CRITICS)
         _choice("horizon", self.horizon, HORIZONS)
-        playable = tuple(k for k in INPUTS if k not in SEARCHING_INPUTS and "greedy" not in k)
-        _choice("inputs", self.inputs, playable)
+        _choice("inputs", self.inputs, BATCHED_INPUTS)
         if self.hint_head and not hint_blocks(self.inputs):
             raise ValueError(
                 f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
@@ -486,13 +485,10 @@ class Learner:
         """Write the inputs (and the critic's hidden hands) of ``seats`` in games
         ``indices`` into sample rows ``rows``."""
         s = self.samples
-        inputs = np.empty((len(indices), self.width), dtype=np.float32)
-        encode_inputs(self.config.inputs, self.engine.games, indices, seats, self.observer, inputs)
-        s.inputs[rows] = inputs
+        block = slice(int(rows[0]), int(rows[-1]) + 1)  # rows are consecutive
+        encode_inputs(self.config.inputs, self.engine, indices, self.observer, s.inputs[block])
         if self.config.critic == "perfect":
-            hidden = np.empty((len(indices), HIDDEN_SIZE), dtype=np.float32)
-            hidden_hands(self.engine.games, indices, seats, hidden)
-            s.hidden[rows] = hidden
+            hidden_hands(self.engine.games, indices, seats, s.hidden[block])
 
     def evaluate(self, rows: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         """Masked logits and values of sample rows ``rows``."""
@@ -517,11 +513,7 @@ class Learner:
             seats = to_act[mine]
             rows = s.take(len(mine))
             self.encode(mine, seats, rows)
-            mask = np.zeros((len(mine), NUM_ACTIONS), dtype=bool)
-            legal = games["legal"][mine]
-            slot = np.arange(legal.shape[1]) < n_legal[mine, None]
-            mask[np.nonzero(slot)[0], legal[slot]] = True
-            s.masks[rows] = mask
+            s.masks[rows] = legal_masks(games, mine)
             with torch.inference_mode():
                 logits, values = self.evaluate(rows)
                 logp_all = torch.log_softmax(logits, dim=1)
@@ -698,11 +690,8 @@ def duplicate_advantage(
         mine = np.flatnonzero(choice & (to_act == learner_seat))
         if len(mine):
             features = np.empty((len(mine), INPUTS[inputs]), dtype=np.float32)
-            encode_inputs(inputs, games, mine, to_act[mine], observer, features)
-            mask = np.zeros((len(mine), NUM_ACTIONS), dtype=bool)
-            legal = games["legal"][mine]
-            slot = np.arange(legal.shape[1]) < games["n_legal"][mine, None]
-            mask[np.nonzero(slot)[0], legal[slot]] = True
+            encode_inputs(inputs, engine, mine, observer, features)
+            mask = legal_masks(games, mine)
             with torch.inference_mode():
                 logits = masked_logits(actor(torch.from_numpy(features)), torch.from_numpy(mask))
             actions[mine] = logits.argmax(dim=1).numpy()

@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 import torch
 
+from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork
 from env121.cli.app import main
-from training import batched_ppo
+from training import batched_ppo, settings
 from training.batched_ppo import (
     HIDDEN_SIZE,
     ActorCritic,
@@ -46,10 +47,12 @@ def tiny_config(**changes: object) -> Config:
         "minibatch_size": 256,
     }
     values.update(changes)
-    return batched_ppo.settings.from_dict(Config, {"algorithm": "batched_ppo", **values})
+    return settings.from_dict(Config, {"algorithm": "batched_ppo", **values})
 
 
-def plain_gae(rewards, values, successors, gamma, lam):
+def plain_gae(
+    rewards: np.ndarray, values: np.ndarray, successors: np.ndarray, gamma: float, lam: float
+) -> np.ndarray:
     """GAE written stream by stream, from the definition."""
     n = len(rewards)
     out = np.zeros(n)
@@ -88,7 +91,7 @@ def test_stream_advantages_follow_each_seats_stream():
 def test_the_shared_first_layer_leaves_the_actor_as_it_is():
     actor = PolicyNetwork([32, 16], "relu", "observation")
     model = ActorCritic(actor, perfect=True)
-    x = torch.rand(7, actor.layers[0].in_features)
+    x = torch.rand(7, INPUTS["observation"])
     logits, values = model(x, torch.rand(7, HIDDEN_SIZE))
     assert torch.equal(logits, actor(x)) and values.shape == (7,)
     names = set(model.state_dict())

@@ -8,9 +8,8 @@ each game of a :class:`~env121.engine.batched.BatchedEngine` asked, the values
     part = np.empty((len(games), SWAP_WINS_SIZE), dtype=np.float32)
     encode_swap_wins(engine.games, games, engine.kernel_config, part)
 
-It is built from the compiled pieces of :mod:`agents.batched_greedy`: the
-seat's unseen cards (:func:`~agents.batched_greedy.unseen_cards`), its five
-(:func:`~agents.batched_greedy.own_cards`), what a hand wins on
+It is built from the compiled pieces of :mod:`agents.batched_greedy`: what
+the seat knows (:func:`~agents.batched_greedy.seat_knowledge`), what a hand wins on
 (:func:`~agents.batched_greedy.hand_wins`, which scores only the unseen cards
 that may complete it) and what a fixed Nhất Bản arrangement wins on
 (:func:`~agents.batched_greedy.arrangement_wins`).
@@ -25,13 +24,13 @@ from agents.batched_greedy import (
     Record,
     arrangement_wins,
     hand_wins,
-    own_cards,
-    unseen_cards,
+    is_cuop,
+    seat_knowledge,
+    swapped_five,
 )
 from env121.engine.actions import CARD_BASE, PASS
 from env121.engine.batched.state import PHASES
-from env121.engine.deal import NUM_AN_SI
-from env121.engine.state import NUM_SEATS, Phase
+from env121.engine.state import Phase
 from env121.play.observation import SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
@@ -53,30 +52,14 @@ def swap_wins(r: Record, kc: KernelConfig, out: np.ndarray) -> None:
     if r.phase != _OFFER:
         return
     seat = r.to_act
-    unseen = np.empty(NUM_CARDS, dtype=np.int64)
-    n_unseen = unseen_cards(r, seat, unseen)
-    an_si = np.empty(NUM_AN_SI, dtype=np.int64)
-    n_an_si = r.an_si_revealed
-    for k in range(n_an_si):
-        an_si[k] = r.an_si[k]
-    chi_diem = r.chi_diem
-    dealer = r.dealer == seat
-    own = np.empty(_HAND, dtype=np.int64)
-    own_cards(r, seat, own)
+    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
     locked = r.n_locked[seat] > 0
-    exposer = r.offer_exposer
-    cuop = exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS
+    cuop = is_cuop(r, seat)
     five = np.empty(_HAND, dtype=np.int64)
     for i in range(r.n_legal):
         action = int(r.legal[i])
         if CARD_BASE <= action < CARD_BASE + NUM_CARDS:
-            put = action - CARD_BASE
-            n = 0
-            for j in range(_HAND):
-                if own[j] != put:
-                    five[n] = own[j]
-                    n += 1
-            five[n] = r.offer_card
+            swapped_five(own, action - CARD_BASE, r.offer_card, five)
             points, waits = hand_wins(
                 five, locked or cuop, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
             )

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import time
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -256,32 +257,33 @@ class BatchedMixture:
     (``engine.games["seed"]``): the games whose match changed re-read the
     pool's manifest and draw again, all four seats, in game order, from the
     generator :meth:`reset` seeded (the learner's seat draws too, and its
-    draw is not used). Draws of a match that ended stay readable until the
-    next one ends (:meth:`ended_labels`).
+    draw is not used).
     """
 
     def __init__(self, mixture: OpponentMixture) -> None:
         self.mixture = mixture
         self.spec = "mixture(" + ", ".join(f"{k}={w:g}" for k, w in mixture.weights.items()) + ")"
-        self.rng = np.random.default_rng(0)
+        self.seed = 0
+        self.rng = np.random.default_rng(self.seed)
         self.names: list[str] = []
         """The labels drawn so far; ``labels`` holds indices into it."""
         self.labels = np.zeros((0, NUM_SEATS), dtype=np.int64)
-        """``[games, 4]``: what each seat of each game plays as in its current match."""
-        self.previous = np.zeros((0, NUM_SEATS), dtype=np.int64)
-        """``[games, 4]``: the same for each game's match before it."""
+        """``[games, 4]``: what each seat of each game plays as in its current
+        match (an index into ``names``)."""
         self.seeds = np.zeros(0, dtype=np.uint64)
         """Each game's match seed when its seats last drew."""
         self._drawn = np.zeros(0, dtype=bool)
         self._policies: dict[str, BatchedPolicy] = {}
 
     def reset(self, seed: int) -> None:
-        """Seed the draws and every policy drawn so far; every game draws again
-        at its next look."""
+        """Seed the draws and every policy built so far (each from ``seed``
+        and its label, whenever it was built); every game draws again at its
+        next look."""
+        self.seed = seed
         self.rng = np.random.default_rng(seed)
         self._drawn[:] = False
-        for label in sorted(self._policies):
-            self._policies[label].reset(int(self.rng.integers(2**62)))
+        for label, policy in self._policies.items():
+            policy.reset(self._policy_seed(label))
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The action of the seat to act in each game ``indices``, by what
@@ -301,7 +303,6 @@ class BatchedMixture:
         if len(self.seeds) != len(seeds):
             games = len(seeds)
             self.labels = np.zeros((games, NUM_SEATS), dtype=np.int64)
-            self.previous = self.labels.copy()
             self.seeds = np.zeros(games, dtype=np.uint64)
             self._drawn = np.zeros(games, dtype=bool)
         new = np.flatnonzero(~self._drawn | (seeds != self.seeds))
@@ -311,7 +312,6 @@ class BatchedMixture:
         choices = self.mixture.choices()
         codes = np.array([self._code(label) for label in choices], dtype=np.int64)
         picks = self.rng.choice(len(codes), size=(new.size, NUM_SEATS), p=list(choices.values()))
-        self.previous[new] = self.labels[new]
         self.labels[new] = codes[picks]
         self.seeds[new] = seeds[new]
         self._drawn[new] = True
@@ -320,10 +320,8 @@ class BatchedMixture:
             k: p for k, p in self._policies.items() if not k.startswith(POOL) or k in in_play
         }
 
-    def ended_labels(self, game: int) -> list[str]:
-        """What each seat 0..3 of ``game`` played as in its match before the
-        current one (call :meth:`refresh` after the step that ended it)."""
-        return [self.names[code] for code in self.previous[game].tolist()]
+    def _policy_seed(self, label: str) -> int:
+        return int(np.random.default_rng([self.seed, zlib.crc32(label.encode())]).integers(2**62))
 
     def _code(self, label: str) -> int:
         if label not in self.names:
@@ -341,7 +339,7 @@ class BatchedMixture:
                 policy = BatchedPPO(str(path), self.mixture.snapshot_deterministic)
             else:
                 policy = make_batched_policy(label)
-            policy.reset(int(self.rng.integers(2**62)))
+            policy.reset(self._policy_seed(label))
             self._policies[label] = policy
         return policy
 

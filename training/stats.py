@@ -129,7 +129,8 @@ class BatchedLearnerStats(VecEnvWrapper):
     from ``info["vong_results"]``; a Cướp is a swap (``CARD(c)``) the
     learner plays when asked about a card that neither it nor the seat
     before it put out (read from the engine before the step); the
-    head-to-head labels are what the mixture drew for the match."""
+    head-to-head labels are what the mixture drew for the match (its draws
+    when the learner last acted in it)."""
 
     def __init__(self, venv: SB3VectorSingleSeat, opponents: BatchedMixture) -> None:
         super().__init__(venv)
@@ -137,6 +138,9 @@ class BatchedLearnerStats(VecEnvWrapper):
         self.opponents = opponents
         self.counts = {name: np.zeros(venv.num_envs, dtype=np.int64) for name in _COUNTS}
         self.total_reward = np.zeros(venv.num_envs, dtype=np.float64)
+        self.drawn = np.zeros((venv.num_envs, NUM_SEATS), dtype=np.int64)
+        """What the seats of each game play as in the match its learner is in
+        (the mixture's ``labels`` when the learner was last to act)."""
 
     def reset(self) -> VecEnvObs:
         """New matches in every game, their counts from zero."""
@@ -146,6 +150,8 @@ class BatchedLearnerStats(VecEnvWrapper):
         self.total_reward[:] = 0.0
         for g, info in enumerate(self.venv.reset_infos):
             self._count(g, info)
+        self.opponents.refresh(self.vector.engine)
+        self.drawn = self.opponents.labels.copy()
         return observations
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -162,16 +168,16 @@ class BatchedLearnerStats(VecEnvWrapper):
         """Step, count, and add ``learner_stats`` to the games whose match ended."""
         observations, rewards, dones, infos = self.venv.step_wait()
         self.total_reward += rewards
-        ended = np.flatnonzero(dones).tolist()
-        if ended:
-            self.opponents.refresh(self.vector.engine)
         for g, info in enumerate(infos):
             self._count(g, info)
-        for g in ended:
+        drawn = self.drawn
+        self.opponents.refresh(self.vector.engine)
+        self.drawn = self.opponents.labels.copy()
+        for g in np.flatnonzero(dones).tolist():
             info = infos[g]
             seat = info["seat"]
-            drawn = self.opponents.ended_labels(g)
-            labels = [drawn[(seat + k) % NUM_SEATS] for k in range(1, NUM_SEATS)]
+            codes = [drawn[g, (seat + k) % NUM_SEATS] for k in range(1, NUM_SEATS)]
+            labels = [self.opponents.names[code] for code in codes]
             counts = {name: int(values[g]) for name, values in self.counts.items()}
             info["learner_stats"] = episode_summary(
                 info, float(self.total_reward[g]), counts, labels

@@ -91,7 +91,7 @@ def test_seed_attributes_and_methods():
     env.close()
 
 
-def test_batched_learner_stats_count_what_the_engine_did(tmp_path):
+def test_batched_learner_stats_count_what_the_engine_did(tmp_path, monkeypatch):
     pool = SnapshotPool(tmp_path, max_size=2)
     save_policy(pool.path("snap_000000000000"), PolicyNetwork([4]).state_dict(), [4], "tanh")
     pool.add(0, "initial")
@@ -122,7 +122,7 @@ def test_batched_learner_stats_count_what_the_engine_did(tmp_path):
             learner_acted[g] = False
         return result
 
-    engine.step = step_and_count  # type: ignore[method-assign]
+    monkeypatch.setattr(engine, "step", step_and_count)
     env.seed(1)
     env.reset()
     rng = np.random.default_rng(1)

@@ -14,21 +14,35 @@ a snapshot of the pool or a built-in agent spec (``"random"``,
 ``"greedy"``, …) — with the mixture's weights, from the seed it is given.
 The pool's weight is spread evenly over its snapshots; while the pool is
 empty it goes to the other entries.
+
+On the batched vector environment (:class:`env121.envs.vector.VectorSingleSeat`)
+the opponents are batched policies instead, and one :class:`BatchedMixture`
+plays the three opponent seats of every game: each seat of each game draws
+what it plays as at every match, from the same mixture, and the games that
+drew the same thing are played by one batched policy in one call
+(:class:`~agents.batched_ppo.BatchedPPO` for a snapshot,
+:func:`~agents.environments.make_batched_policy` for an agent spec).
 """
 
 from __future__ import annotations
 
 import json
 import time
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from agents.batched_ppo import BatchedPPO
+from agents.environments import make_batched_policy
 from agents.ppo import PolicyAgent, PolicyNetwork, load_policy
 from agents.registry import make_agent
+from env121.engine.batched.engine import BatchedEngine
 from env121.engine.files import write_atomically
+from env121.engine.state import NUM_SEATS
+from env121.play.batched_policy import BatchedPolicy
 from env121.play.protocol import Agent
 from env121.play.turn import Turn
 
@@ -231,6 +245,105 @@ class MixtureOpponent:
         return self.agent.act(turn)
 
 
+class BatchedMixture:
+    """Every opponent seat of every game of a batched vector environment, as
+    one batched policy (give it as ``VectorSingleSeat``'s ``opponents``): what
+    a :class:`MixtureOpponent` is for one seat of one environment.
+
+    Each seat of each game plays, for a whole match, what it drew from the
+    :class:`OpponentMixture` (``labels``, as :attr:`MixtureOpponent.label`
+    names them) when that match began. Whenever it is asked to act, and
+    when :meth:`refresh` is called, it looks at every game's match seed
+    (``engine.games["seed"]``): the games whose match changed re-read the
+    pool's manifest and draw again, all four seats, in game order, from the
+    generator :meth:`reset` seeded (the learner's seat draws too, and its
+    draw is not used).
+    """
+
+    def __init__(self, mixture: OpponentMixture) -> None:
+        self.mixture = mixture
+        self.spec = "mixture(" + ", ".join(f"{k}={w:g}" for k, w in mixture.weights.items()) + ")"
+        self.seed = 0
+        self.rng = np.random.default_rng(self.seed)
+        self.names: list[str] = []
+        """The labels drawn so far; ``labels`` holds indices into it."""
+        self.labels = np.zeros((0, NUM_SEATS), dtype=np.int64)
+        """``[games, 4]``: what each seat of each game plays as in its current
+        match (an index into ``names``)."""
+        self.seeds = np.zeros(0, dtype=np.uint64)
+        """Each game's match seed when its seats last drew."""
+        self._drawn = np.zeros(0, dtype=bool)
+        self._policies: dict[str, BatchedPolicy] = {}
+
+    def reset(self, seed: int) -> None:
+        """Seed the draws and every policy built so far (each from ``seed``
+        and its label, whenever it was built); every game draws again at its
+        next look."""
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self._drawn[:] = False
+        for label, policy in self._policies.items():
+            policy.reset(self._policy_seed(label))
+
+    def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
+        """The action of the seat to act in each game ``indices``, by what
+        that seat drew: one call per policy for all of its games."""
+        self.refresh(engine)
+        seats = engine.games["to_act"][indices]
+        drawn = self.labels[indices, seats]
+        actions = np.empty(len(indices), dtype=np.int64)
+        for code in np.unique(drawn).tolist():
+            mine = drawn == code
+            actions[mine] = self._policy(self.names[code]).act(engine, indices[mine])
+        return actions
+
+    def refresh(self, engine: BatchedEngine) -> None:
+        """Draw for every game of ``engine`` whose match began since its last draw."""
+        seeds = engine.games["seed"]
+        if len(self.seeds) != len(seeds):
+            games = len(seeds)
+            self.labels = np.zeros((games, NUM_SEATS), dtype=np.int64)
+            self.seeds = np.zeros(games, dtype=np.uint64)
+            self._drawn = np.zeros(games, dtype=bool)
+        new = np.flatnonzero(~self._drawn | (seeds != self.seeds))
+        if not new.size:
+            return
+        self.mixture.refresh()
+        choices = self.mixture.choices()
+        codes = np.array([self._code(label) for label in choices], dtype=np.int64)
+        picks = self.rng.choice(len(codes), size=(new.size, NUM_SEATS), p=list(choices.values()))
+        self.labels[new] = codes[picks]
+        self.seeds[new] = seeds[new]
+        self._drawn[new] = True
+        in_play = {self.names[code] for code in np.unique(self.labels).tolist()}
+        self._policies = {
+            k: p for k, p in self._policies.items() if not k.startswith(POOL) or k in in_play
+        }
+
+    def _policy_seed(self, label: str) -> int:
+        return int(np.random.default_rng([self.seed, zlib.crc32(label.encode())]).integers(2**62))
+
+    def _code(self, label: str) -> int:
+        if label not in self.names:
+            self.names.append(label)
+        return self.names.index(label)
+
+    def _policy(self, label: str) -> BatchedPolicy:
+        """The batched policy of ``label``, built at its first use (a
+        snapshot's is let go when no seat plays it any more)."""
+        policy = self._policies.get(label)
+        if policy is None:
+            if label.startswith(f"{POOL}:"):
+                assert self.mixture.pool_dir is not None
+                path = self.mixture.pool_dir / f"{label.split(':', 1)[1]}.safetensors"
+                policy = BatchedPPO(str(path), self.mixture.snapshot_deterministic)
+            else:
+                policy = make_batched_policy(label)
+            policy.reset(self._policy_seed(label))
+            self._policies[label] = policy
+        return policy
+
+
 def opponent_kind(label: str) -> str:
     """``"pool"`` for a snapshot label, else the agent spec's name (``"greedy"``)."""
     return label.split(":", 1)[0]
@@ -239,6 +352,7 @@ def opponent_kind(label: str) -> str:
 __all__ = [
     "MANIFEST",
     "POOL",
+    "BatchedMixture",
     "MixtureOpponent",
     "OpponentMixture",
     "Snapshot",

@@ -9,11 +9,13 @@ What happens, in order:
    ``--set`` overrides applied; it is saved as ``RUN_DIR/config.yaml``.
 2. ``n_envs`` copies of :class:`~env121.envs.single_seat.SingleSeat` run in
    subprocesses (``SubprocVecEnv``; ``vec_env="dummy"`` keeps them in this
-   process). The learner's seat is drawn every episode (one episode = one
-   match of ``rules.num_van`` ván of 12 vòng); each of the three other seats
-   draws, per episode, what it plays as: a frozen snapshot of the learner from
-   the pool or a built-in agent (:mod:`training.pool`), by
-   ``opponent_weights``.
+   process), or, with ``vec_env="batched"``, ``n_envs`` games of the compiled
+   batched engine step together in this process
+   (:class:`~training.sb3_vec.SB3VectorSingleSeat`). The learner's seat is
+   drawn every episode (one episode = one match of ``rules.num_van`` ván of
+   12 vòng); each of the three other seats draws, per episode, what it plays
+   as: a frozen snapshot of the learner from the pool or a built-in agent
+   (:mod:`training.pool`), by ``opponent_weights``.
 3. sb3-contrib's ``MaskablePPO`` learns from the legal-action masks.
 4. A callback, every rollout step: adds a snapshot of the learner to the pool
    every ``snapshot_every`` steps, or when the learner's head-to-head score
@@ -64,11 +66,13 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
+from agents.environments import BATCHED_POLICIES, make_batched_policy
 from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, sidecar_path
 from agents.registry import make_agent
+from agents.spec import AgentSpecError
 from env121.engine.files import (
     append_atomically,
     check_output_directory,
@@ -78,6 +82,7 @@ from env121.engine.files import (
 from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import REWARD_MODES
 from env121.envs.single_seat import SingleSeat
+from env121.envs.vector import VectorSingleSeat
 from env121.rules.config import RuleConfig
 from training import settings
 from training.checkpoint import (
@@ -94,15 +99,17 @@ from training.hinted_seat import HintedSeat
 from training.imitation import check_warm_start, load_warm_start
 from training.pool import (
     POOL,
+    BatchedMixture,
     MixtureOpponent,
     OpponentMixture,
     SnapshotPool,
     check_opponent_weights,
 )
 from training.progress import Progress
-from training.stats import LearnerStats, StatsWindow
+from training.sb3_vec import SB3VectorSingleSeat
+from training.stats import BatchedLearnerStats, LearnerStats, StatsWindow
 
-VEC_ENVS = ("subproc", "dummy")
+VEC_ENVS = ("subproc", "dummy", "batched")
 
 
 @dataclass
@@ -120,9 +127,11 @@ class Config:
     total_timesteps: int = 100_000
     """Learner decisions to train for, over all environments (rounded up to whole rollouts)."""
     n_envs: int = 2
-    """Environment copies stepped together."""
+    """Environment copies stepped together (games of the batched engine with ``"batched"``)."""
     vec_env: str = "subproc"
-    """``"subproc"``: one process per environment; ``"dummy"``: all in this process (tests)."""
+    """``"subproc"``: one process per environment; ``"dummy"``: all in this process (tests);
+    ``"batched"``: ``n_envs`` games of the compiled engine in this process (observation
+    networks and opponents with a batched policy only)."""
     torch_threads: int = 1
     """Torch threads of the learner's process (environment processes use one)."""
 
@@ -252,10 +261,32 @@ class Config:
             )
         self.rule_config()  # RuleConfig names a bad rule itself
         check_opponent_weights(self.opponent_weights)  # builds each agent spec once
+        if self.vec_env == "batched":
+            self._check_batched()
         try:
             make_agent(self.eval_opponent)
         except ValueError as error:
             raise ValueError(f"eval_opponent: {error}") from None
+
+    def _check_batched(self) -> None:
+        """Raise unless the batched engine can play this run: its networks read
+        the observation alone and every opponent has a batched policy."""
+        if self.inputs != "observation":
+            raise ValueError(
+                f"vec_env='batched' is not valid with inputs={self.inputs!r}: the batched "
+                "engine computes no hints (expected inputs='observation', or vec_env 'subproc' "
+                "or 'dummy')"
+            )
+        for spec in self.opponent_weights:
+            if spec != POOL:
+                try:
+                    make_batched_policy(spec)
+                except AgentSpecError:
+                    raise ValueError(
+                        f"vec_env='batched' is not valid with opponent {spec!r}: it has no "
+                        f"batched policy (expected {POOL!r} or an agent spec of "
+                        f"{sorted(BATCHED_POLICIES)}, or vec_env 'subproc' or 'dummy')"
+                    ) from None
 
     def rule_config(self) -> RuleConfig:
         """The :class:`RuleConfig` of ``rules``."""
@@ -338,7 +369,18 @@ def make_env(
 
 
 def make_vec_env(config: Config, pool_dir: Path) -> VecEnv:
-    """``n_envs`` training environments, in subprocesses or not."""
+    """``n_envs`` training environments: in subprocesses or not, or games of
+    the batched engine whose opponents are one :class:`~training.pool.BatchedMixture`."""
+    if config.vec_env == "batched":
+        mixture = OpponentMixture(config.opponent_weights, pool_dir, config.snapshot_deterministic)
+        opponents = BatchedMixture(mixture)
+        vector = VectorSingleSeat(
+            config.n_envs,
+            opponents,
+            config=config.rule_config(),
+            reward_mode=config.reward_mode,
+        )
+        return VecMonitor(BatchedLearnerStats(SB3VectorSingleSeat(vector), opponents))
     subproc = config.vec_env == "subproc"
     builders = [make_env(config, pool_dir, subproc) for _ in range(config.n_envs)]
     return SubprocVecEnv(builders) if subproc else DummyVecEnv(builders)

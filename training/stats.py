@@ -6,6 +6,8 @@ the learner's wins (Ù or Thế trắng) and their Điểm, its Đền and its C
 (steals, counted from the engine's events), its rank, and one head-to-head
 score per opponent seat (1 if the learner finished with more points than that
 seat, ½ on a tie, 0 otherwise) labelled with what the seat played as.
+:class:`BatchedLearnerStats` adds the same dict to the games of the batched
+vector environment under SB3 (:class:`~training.sb3_vec.SB3VectorSingleSeat`).
 :class:`StatsWindow` turns the last episodes into the logged rates.
 """
 
@@ -17,11 +19,18 @@ from typing import Any
 
 import gymnasium
 import numpy as np
+from stable_baselines3.common.vec_env import VecEnvWrapper
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
-from env121.engine.state import NUM_SEATS, SwapKind, Swapped
+from env121.engine.actions import CARD_BASE
+from env121.engine.batched.state import PHASES
+from env121.engine.game import swap_kind_between
+from env121.engine.state import NUM_SEATS, Phase, SwapKind, Swapped
 from env121.envs.aec_env import AGENTS
 from env121.envs.single_seat import SingleSeat
-from training.pool import MixtureOpponent, opponent_kind
+from env121.rules.cards import NUM_CARDS
+from training.pool import BatchedMixture, MixtureOpponent, opponent_kind
+from training.sb3_vec import SB3VectorSingleSeat
 
 
 class LearnerStats(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]):
@@ -71,26 +80,122 @@ class LearnerStats(gymnasium.Wrapper[np.ndarray, np.int64, np.ndarray, np.int64]
         self._events_seen = len(events)
 
     def _summary(self, info: dict[str, Any]) -> dict[str, Any]:
+        labels = [
+            opponent.label if isinstance(opponent, MixtureOpponent) else "random"
+            for opponent in self.seat_env.opponents or ()
+        ]
+        counts = {"vong": self.vong, "wins": self.wins, "win_points": self.win_points}
+        counts |= {"den": self.den, "cuop": self.cuop}
+        return episode_summary(info, self.total_reward, counts, labels)
+
+
+def episode_summary(
+    info: dict[str, Any], total_reward: float, counts: dict[str, int], labels: list[str]
+) -> dict[str, Any]:
+    """The ``learner_stats`` of a match that ended with ``info``: its return,
+    the learner's rank, ``counts`` (``vong``, ``wins``, ``win_points``,
+    ``den``, ``cuop``) and one head-to-head score per opponent seat, labelled
+    by ``labels`` (what the seats +1, +2, +3 after the learner played as)."""
+    learner = info["agent"]
+    seat = AGENTS.index(learner)
+    match = info.get("match", {})
+    standings = match.get("standings", {})
+    head_to_head = []
+    for offset, label in enumerate(labels, start=1):
+        other = AGENTS[(seat + offset) % NUM_SEATS]
+        mine, theirs = standings.get(learner, 0), standings.get(other, 0)
+        head_to_head.append((label, 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0))
+    return {
+        "return": total_reward,
+        "rank": match.get("ranks", {}).get(learner),
+        **counts,
+        "head_to_head": head_to_head,
+    }
+
+
+_OFFER = PHASES.index(Phase.OFFER)
+_CUOP = np.array(
+    [[swap_kind_between(e, s) is SwapKind.CUOP for s in range(NUM_SEATS)] for e in range(NUM_SEATS)]
+)
+"""``_CUOP[exposer, seat]``: taking a card ``exposer`` put out is a Cướp for ``seat``."""
+_COUNTS = ("vong", "wins", "win_points", "den", "cuop")
+
+
+class BatchedLearnerStats(VecEnvWrapper):
+    """:class:`LearnerStats` for every game of an
+    :class:`~training.sb3_vec.SB3VectorSingleSeat` whose opponents are the
+    :class:`~training.pool.BatchedMixture` ``opponents``: the info of a game
+    whose match ended gets ``learner_stats``, the same dict. The vòng come
+    from ``info["vong_results"]``; a Cướp is a swap (``CARD(c)``) the
+    learner plays when asked about a card that neither it nor the seat
+    before it put out (read from the engine before the step); the
+    head-to-head labels are what the mixture drew for the match (its draws
+    when the learner last acted in it)."""
+
+    def __init__(self, venv: SB3VectorSingleSeat, opponents: BatchedMixture) -> None:
+        super().__init__(venv)
+        self.vector = venv.venv
+        self.opponents = opponents
+        self.counts = {name: np.zeros(venv.num_envs, dtype=np.int64) for name in _COUNTS}
+        self.total_reward = np.zeros(venv.num_envs, dtype=np.float64)
+        self.drawn = np.zeros((venv.num_envs, NUM_SEATS), dtype=np.int64)
+        """What the seats of each game play as in the match its learner is in
+        (the mixture's ``labels`` when the learner was last to act)."""
+
+    def reset(self) -> VecEnvObs:
+        """New matches in every game, their counts from zero."""
+        observations = self.venv.reset()
+        for counts in self.counts.values():
+            counts[:] = 0
+        self.total_reward[:] = 0.0
+        for g, info in enumerate(self.venv.reset_infos):
+            self._count(g, info)
+        self.opponents.refresh(self.vector.engine)
+        self.drawn = self.opponents.labels.copy()
+        return observations
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Count the learners' Cướp among ``actions``, then pass them on."""
+        games = self.vector.engine.games
+        played = np.asarray(actions)
+        cards = (played >= CARD_BASE) & (played < CARD_BASE + NUM_CARDS)
+        swaps = (games["phase"] == _OFFER) & cards
+        exposers = np.where(swaps, games["offer_exposer"], 0)
+        self.counts["cuop"] += swaps & _CUOP[exposers, self.vector.learner]
+        self.venv.step_async(actions)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        """Step, count, and add ``learner_stats`` to the games whose match ended."""
+        observations, rewards, dones, infos = self.venv.step_wait()
+        self.total_reward += rewards
+        for g, info in enumerate(infos):
+            self._count(g, info)
+        drawn = self.drawn
+        self.opponents.refresh(self.vector.engine)
+        self.drawn = self.opponents.labels.copy()
+        for g in np.flatnonzero(dones).tolist():
+            info = infos[g]
+            seat = info["seat"]
+            codes = [drawn[g, (seat + k) % NUM_SEATS] for k in range(1, NUM_SEATS)]
+            labels = [self.opponents.names[code] for code in codes]
+            counts = {name: int(values[g]) for name, values in self.counts.items()}
+            info["learner_stats"] = episode_summary(
+                info, float(self.total_reward[g]), counts, labels
+            )
+            for values in self.counts.values():
+                values[g] = 0
+            self.total_reward[g] = 0.0
+            self._count(g, self.venv.reset_infos[g])
+        return observations, rewards, dones, infos
+
+    def _count(self, g: int, info: dict[str, Any]) -> None:
         learner = info["agent"]
-        seat = AGENTS.index(learner)
-        match = info.get("match", {})
-        standings = match.get("standings", {})
-        head_to_head = []
-        for offset, opponent in enumerate(self.seat_env.opponents or (), start=1):
-            label = opponent.label if isinstance(opponent, MixtureOpponent) else "random"
-            other = AGENTS[(seat + offset) % NUM_SEATS]
-            mine, theirs = standings.get(learner, 0), standings.get(other, 0)
-            head_to_head.append((label, 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0))
-        return {
-            "return": self.total_reward,
-            "rank": match.get("ranks", {}).get(learner),
-            "vong": self.vong,
-            "wins": self.wins,
-            "win_points": self.win_points,
-            "den": self.den,
-            "cuop": self.cuop,
-            "head_to_head": head_to_head,
-        }
+        for result in info.get("vong_results", ()):
+            self.counts["vong"][g] += 1
+            if result["winner"] == learner:
+                self.counts["wins"][g] += 1
+                self.counts["win_points"][g] += result["points"]
+            self.counts["den"][g] += result["offender"] == learner
 
 
 class StatsWindow:
@@ -143,4 +248,4 @@ def _mean(values: Iterable[float]) -> float:
     return float(np.mean(items)) if items else float("nan")
 
 
-__all__ = ["LearnerStats", "StatsWindow"]
+__all__ = ["BatchedLearnerStats", "LearnerStats", "StatsWindow", "episode_summary"]

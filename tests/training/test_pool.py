@@ -10,8 +10,10 @@ import pytest
 
 from agents.ppo import PolicyAgent, PolicyNetwork, save_policy
 from env121.envs.single_seat import SingleSeat
+from env121.envs.vector import VectorSingleSeat
 from training.pool import (
     MANIFEST,
+    BatchedMixture,
     MixtureOpponent,
     OpponentMixture,
     SnapshotPool,
@@ -134,3 +136,32 @@ def test_subprocess_environments_pick_up_snapshots_added_later(tmp_path):
     finally:
         env.close()
     assert labels == [{"random"}, {"pool:snap_000000000640"}]
+
+
+def test_the_batched_mixture_draws_per_match_and_seat(tmp_path):
+    pool = SnapshotPool(tmp_path, max_size=5)
+    add_snapshot(pool, 0, "initial")
+    weights = {"pool": 0.5, "random": 0.5}
+    mixture = BatchedMixture(OpponentMixture(weights, tmp_path))
+    env = VectorSingleSeat(16, mixture, starting_points=30)  # short matches
+    env.reset(seed=3)
+    drawn = mixture.labels.copy()
+    assert {mixture.names[c] for c in drawn.ravel()} == {"pool:snap_000000000000", "random"}
+    seeds = env.engine.games["seed"].copy()
+    rng = np.random.default_rng(0)
+    redrawn = 0
+    for _ in range(300):  # an illegal opponent action would raise
+        masks = env.action_masks()
+        env.step(np.array([rng.choice(np.flatnonzero(mask)) for mask in masks]))
+        mixture.refresh(env.engine)
+        changed = env.engine.games["seed"] != seeds
+        assert (mixture.labels[~changed] == drawn[~changed]).all()  # kept for the whole match
+        redrawn += int((mixture.labels[changed] != drawn[changed]).any(axis=1).sum())
+        drawn, seeds = mixture.labels.copy(), env.engine.games["seed"].copy()
+    assert redrawn >= 5
+    again = BatchedMixture(OpponentMixture(weights, tmp_path))
+    VectorSingleSeat(16, again, starting_points=30).reset(seed=3)
+    env.reset(seed=3)
+    assert [again.names[c] for c in again.labels.ravel()] == [
+        mixture.names[c] for c in mixture.labels.ravel()
+    ]  # seeded

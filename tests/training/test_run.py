@@ -124,3 +124,33 @@ def test_evaluations_are_logged_and_the_best_policy_kept(tmp_path):
     assert best["training"]["evaluation"]["advantage"] == max(
         r["advantage"] for r in result.evaluations
     )
+
+
+def test_a_batched_run_checkpoints_and_resumes(tmp_path):
+    batched = ("vec_env=batched", "n_envs=4", "opponent_weights={pool: 0.5, random: 0.5}")
+    first = tiny_run(tmp_path / "batched", "tiny", *batched, "total_timesteps=768")
+    files = RunFiles(first.out)
+    assert first.num_timesteps == 768 and files.policy.is_file()
+    assert load_config(files.config).vec_env == "batched"
+    rows = files.charts()
+    assert [row["step"] for row in rows] == [256, 512, 768]
+    assert {"episode_return", "win_rate_per_vong", "beat_rate_vs_random"} <= set(rows[-1])
+    snapshots, retired = read_manifest(files.pool)
+    assert [s.step for s in retired + snapshots] == [0, 128, 256, 384, 512, 640, 768]
+    second = train(resume=first.out, overrides=["total_timesteps=1024"])
+    assert second.resumed_from == files.checkpoint_directory.path(768)
+    assert second.num_timesteps == 1024
+    latest = files.latest_checkpoint()
+    assert latest is not None and latest.name == "step_000000001024"
+
+
+@pytest.mark.parametrize(
+    ("preset", "setting", "refusal"),
+    [
+        ("hinted", "vec_env=batched", "vec_env='batched' is not valid with inputs="),
+        ("tiny", "opponent_weights={mc: 1.0}", "vec_env='batched' is not valid with opponent 'mc'"),
+    ],
+)
+def test_the_batched_engine_refuses_what_it_cannot_play(preset, setting, refusal):
+    with pytest.raises(ValueError, match=refusal):
+        load_config(preset, ["vec_env=batched", setting])

@@ -10,9 +10,12 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import VecMonitor
 
 from agents.environments import VectorSingleSeat
-from env121.engine.state import Phase
+from agents.ppo import PolicyNetwork, save_policy
+from env121.engine.state import Phase, SwapKind, Swapped
 from env121.play.observation import OBS_SIZE, PHASES, views
+from training.pool import BatchedMixture, OpponentMixture, SnapshotPool
 from training.sb3_vec import SB3VectorSingleSeat
+from training.stats import BatchedLearnerStats
 
 
 class CheckedMasks(SB3VectorSingleSeat):
@@ -86,3 +89,55 @@ def test_seed_attributes_and_methods():
         env.env_method("render")
     assert env.env_is_wrapped(VecMonitor) == [False] * 3  # type: ignore[arg-type]
     env.close()
+
+
+def test_batched_learner_stats_count_what_the_engine_did(tmp_path, monkeypatch):
+    pool = SnapshotPool(tmp_path, max_size=2)
+    save_policy(pool.path("snap_000000000000"), PolicyNetwork([4]).state_dict(), [4], "tanh")
+    pool.add(0, "initial")
+    mixture = BatchedMixture(OpponentMixture({"pool": 0.5, "random": 0.5}, tmp_path))
+    vector = VectorSingleSeat(8, mixture, starting_points=50)
+    env = BatchedLearnerStats(SB3VectorSingleSeat(vector), mixture)
+    engine, engine_step = vector.engine, vector.engine.step
+    # Per game, what the engine did in its match: vòng ended and the learner's Cướp.
+    in_match = {"vong": np.zeros(8, dtype=int), "cuop": np.zeros(8, dtype=int)}
+    reported = {"vong": 0, "cuop": 0}
+    learner_acted = np.zeros(8, dtype=bool)
+
+    def step_and_count(actions: np.ndarray) -> Any:
+        learner = vector.learner.copy()
+        result = engine_step(actions)
+        games = engine.games
+        in_match["vong"] += games["vong_ended"]
+        for g in range(engine.num_games):
+            in_match["cuop"][g] += sum(
+                isinstance(e, Swapped) and e.kind is SwapKind.CUOP and e.seat == learner[g]
+                for e in engine.events(g)
+            )
+        for g in np.flatnonzero(games["terminated"]).tolist():
+            for name, counts in in_match.items():
+                # a match its learner never acted in is not reported (VectorSingleSeat)
+                reported[name] += counts[g] if learner_acted[g] else 0
+                counts[g] = 0
+            learner_acted[g] = False
+        return result
+
+    monkeypatch.setattr(engine, "step", step_and_count)
+    env.seed(1)
+    env.reset()
+    rng = np.random.default_rng(1)
+    summaries = []
+    for _ in range(300):
+        masks = env.env_method("action_masks")
+        learner_acted[:] = True
+        _obs, _rewards, dones, infos = env.step(
+            np.array([rng.choice(np.flatnonzero(mask)) for mask in masks])
+        )
+        summaries += [infos[g]["learner_stats"] for g in np.flatnonzero(dones)]
+    assert len(summaries) >= 4
+    for name, counts in in_match.items():
+        assert [s[name] for s in summaries] != [0] * len(summaries)
+        assert sum(s[name] for s in summaries) == reported[name]
+        assert (env.counts[name] == counts).all()  # the matches under way
+    labels = {label for s in summaries for label, _ in s["head_to_head"]}
+    assert labels == {"pool:snap_000000000000", "random"}

@@ -139,6 +139,11 @@ class Config:
     hint_head: bool = True
     """Each action's logit also reads that action's entries of the input's
     trailing per-action part, through one weight per block."""
+    hint_head_lr_scale: float = 10.0
+    """The hint head's learning rate is ``learning_rate`` × this. Adam moves a
+    weight by about its learning rate per step, and the head's few weights
+    must grow to several units to weigh the per-action values against the
+    rest of the logit: at the base rate that takes thousands of updates."""
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
     """Hidden layer widths of the actor and of the critic."""
     activation: str = "relu"
@@ -220,7 +225,7 @@ class Config:
             raise ValueError("table_weights is not valid: expected a positive total weight")
         for opponent in self.eval_opponents:
             _choice("eval_opponents", opponent, ("greedy", "random"))
-        for name in ("learning_rate", "reward_scale"):
+        for name in ("learning_rate", "reward_scale", "hint_head_lr_scale"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected > 0")
         for name in ("gamma", "gae_lambda"):
@@ -396,9 +401,13 @@ class Learner:
             config.hidden_sizes, config.activation, config.inputs, config.hint_head
         )
         self.model = ActorCritic(self.actor, config.critic == "perfect")
-        self.optimizer = torch.optim.Adam(
-            self.model.parameters(), lr=config.learning_rate, eps=1e-5
-        )
+        head = [] if self.actor.hint_head is None else list(self.actor.hint_head.parameters())
+        rest = [p for p in self.model.parameters() if all(p is not h for h in head)]
+        groups = [{"params": rest, "scale": 1.0}]
+        if head:
+            groups.append({"params": head, "scale": config.hint_head_lr_scale})
+        self.optimizer = torch.optim.Adam(groups, lr=config.learning_rate, eps=1e-5)
+        self.set_learning_rate(1.0)
         b = config.num_games
         self.engine = BatchedEngine(b, rules, threads=config.engine_threads)
         self.observer: Observer = make_observer(b, rules)
@@ -572,8 +581,7 @@ class Learner:
         trained = np.flatnonzero(s.successors[:n] != -2)
         returns = advantages[trained] + s.values[trained]
         if c.anneal_lr:
-            for group in self.optimizer.param_groups:
-                group["lr"] = c.learning_rate * fraction_left
+            self.set_learning_rate(fraction_left)
         stats = self.update(trained, advantages[trained], returns)
         open_rows = self.pending >= 0
         self.pending[open_rows] = s.carry(self.pending[open_rows])
@@ -585,6 +593,11 @@ class Learner:
             mean_reward=float(s.rewards[trained].mean()) if len(trained) else 0.0,
         )
         return stats
+
+    def set_learning_rate(self, fraction: float) -> None:
+        """Set each parameter group's rate: ``learning_rate`` × ``fraction`` × its scale."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config.learning_rate * fraction * group["scale"]
 
     def update(
         self, rows: np.ndarray, advantages: np.ndarray, returns: np.ndarray
@@ -633,14 +646,14 @@ class Learner:
         optimizer = self.optimizer.state_dict()
         for index, state in optimizer["state"].items():
             for key, value in state.items():
-                tensors[f"adam.{index}.{key}"] = torch.as_tensor(value).reshape(-1).clone()
+                tensors[f"adam.{index}.{key}"] = torch.as_tensor(value).clone()
         return {k: v.detach().contiguous() for k, v in tensors.items()}
 
     def load_state_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
         """Restore :meth:`state_tensors` (raises ``KeyError``/``RuntimeError`` on a misfit)."""
         self.model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
         optimizer = self.optimizer.state_dict()
-        params = optimizer["param_groups"][0]["params"]
+        params = [index for group in optimizer["param_groups"] for index in group["params"]]
         state: dict[int, dict[str, torch.Tensor]] = {}
         for index in params:
             entries = {
@@ -649,7 +662,6 @@ class Learner:
                 if key.startswith(f"adam.{index}.")
             }
             if entries:
-                entries["step"] = entries["step"].reshape(())
                 state[index] = entries
         optimizer["state"] = state
         self.optimizer.load_state_dict(optimizer)

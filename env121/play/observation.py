@@ -67,8 +67,9 @@ SEARCH_SCALE = 100.0
 """``search_gain`` holds points / SEARCH_SCALE, as rewards do (points / 100)."""
 Z_CLIP = 10.0
 """``search_z`` holds standard errors clipped to ±Z_CLIP, divided by it."""
-SWAP_POINTS_SCALE = 100.0
-"""``swap_points`` holds Điểm summed over the unseen cards / SWAP_POINTS_SCALE."""
+SWAP_POINTS_SCALE = POINTS_SCALE
+"""``swap_points`` holds Điểm summed over the unseen cards / SWAP_POINTS_SCALE
+(as ``win_points``: a hand waiting on a few cards of a few Điểm each is about 1)."""
 SWAP_WAITS_SCALE = 10.0
 """``swap_waits`` holds a count of unseen cards / SWAP_WAITS_SCALE."""
 MAX_UNSEEN = NUM_CARDS - HAND_SIZE - 2

@@ -78,6 +78,7 @@ from arena.seeds import deal_seeds
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.files import append_atomically, check_output_directory, write_atomically
+from env121.engine.state import NUM_SEATS
 from env121.play.batched_observation import Observer, make_observer
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from env121.rules.cards import NUM_CARDS
@@ -86,14 +87,16 @@ from training import settings
 from training.checkpoint import CheckpointDirectory, CorruptCheckpointError
 from training.evaluation import append_row, keep_rows
 from training.progress import Progress
+from training.settings import check_at_least, check_choice
 
 ALGORITHM = "batched_ppo"
 """The ``algorithm`` a preset names to be trained by this module."""
 TABLES = ("self", "pool", "greedy", "random")
 """What a game's table can be (see the module docstring)."""
 HORIZONS = ("vong", "match")
+"""Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
-NUM_SEATS = 4
+"""What the critic reads besides the actor's input (``Config.critic``)."""
 HIDDEN_SIZE = (NUM_SEATS - 1) * NUM_CARDS
 """Entries the perfect-information critic reads besides the actor's input."""
 
@@ -193,24 +196,24 @@ class Config:
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
-        _choice("algorithm", self.algorithm, (ALGORITHM,))
-        _choice("activation", self.activation, tuple(ACTIVATIONS))
-        _choice("critic", self.critic, CRITICS)
-        _choice("horizon", self.horizon, HORIZONS)
-        _choice("inputs", self.inputs, BATCHED_INPUTS)
+        check_choice("algorithm", self.algorithm, (ALGORITHM,))
+        check_choice("activation", self.activation, tuple(ACTIVATIONS))
+        check_choice("critic", self.critic, CRITICS)
+        check_choice("horizon", self.horizon, HORIZONS)
+        check_choice("inputs", self.inputs, BATCHED_INPUTS)
         if self.hint_head and not hint_blocks(self.inputs):
             raise ValueError(
                 f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
                 "a per-action part"
             )
         for name in ("total_steps", "num_games", "rollout_steps", "engine_threads"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("torch_threads", "pool_max_size", "n_epochs", "minibatch_size"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("keep_checkpoints", "eval_deals"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("snapshot_every", "checkpoint_every", "eval_every"):
-            _at_least(name, getattr(self, name), 0)
+            check_at_least(name, getattr(self, name), 0)
         if not self.hidden_sizes or any(h < 1 for h in self.hidden_sizes):
             raise ValueError(
                 f"hidden_sizes={self.hidden_sizes!r} is not valid: expected positive widths"
@@ -224,7 +227,7 @@ class Config:
         if sum(self.table_weights.values()) <= 0:
             raise ValueError("table_weights is not valid: expected a positive total weight")
         for opponent in self.eval_opponents:
-            _choice("eval_opponents", opponent, ("greedy", "random"))
+            check_choice("eval_opponents", opponent, ("greedy", "random"))
         for name in ("learning_rate", "reward_scale", "hint_head_lr_scale"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected > 0")
@@ -240,16 +243,6 @@ class Config:
     def rule_config(self) -> RuleConfig:
         """The rules the games are played under."""
         return RuleConfig(**self.rules)
-
-
-def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
-    if value not in accepted:
-        raise ValueError(f"{name}={value!r} is not valid: expected one of {list(accepted)}")
-
-
-def _at_least(name: str, value: int, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name}={value!r} is not valid: expected an integer ≥ {minimum}")
 
 
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -107,6 +107,7 @@ from training.pool import (
 )
 from training.progress import Progress
 from training.sb3_vec import SB3VectorSingleSeat
+from training.settings import check_at_least, check_choice, check_in_range
 from training.stats import BatchedLearnerStats, LearnerStats, StatsWindow
 
 VEC_ENVS = ("subproc", "dummy", "batched")
@@ -213,36 +214,36 @@ class Config:
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
-        _choice("algorithm", self.algorithm, ("maskable_ppo",))
-        _choice("vec_env", self.vec_env, VEC_ENVS)
-        _choice("reward_mode", self.reward_mode, REWARD_MODES)
-        _choice("activation", self.activation, tuple(ACTIVATIONS))
-        _choice("inputs", self.inputs, tuple(INPUTS))
+        check_choice("algorithm", self.algorithm, ("maskable_ppo",))
+        check_choice("vec_env", self.vec_env, VEC_ENVS)
+        check_choice("reward_mode", self.reward_mode, REWARD_MODES)
+        check_choice("activation", self.activation, tuple(ACTIVATIONS))
+        check_choice("inputs", self.inputs, tuple(INPUTS))
         if self.hint_head and self.inputs == "observation":
             raise ValueError(
                 "hint_head=True is not valid with inputs='observation': the head reads hints"
             )
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("eval_deals", "eval_jobs", "torch_threads"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("snapshot_every", "snapshot_min_gap", "checkpoint_every", "eval_every"):
-            _at_least(name, getattr(self, name), 0)
+            check_at_least(name, getattr(self, name), 0)
         if self.n_steps * self.n_envs < 2:
             raise ValueError(
                 f"n_steps={self.n_steps} with n_envs={self.n_envs} is not valid: expected "
                 "n_steps * n_envs >= 2 (a rollout of one step has no advantage to learn from)"
             )
-        _in_range("learning_rate", self.learning_rate, 0, math.inf, "> 0")
-        _in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
-        _in_range("clip_range", self.clip_range, 0, math.inf, "> 0")
-        _in_range("max_grad_norm", self.max_grad_norm, 0, math.inf, "> 0")
-        _in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
+        check_in_range("learning_rate", self.learning_rate, 0, math.inf, "> 0")
+        check_in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
+        check_in_range("clip_range", self.clip_range, 0, math.inf, "> 0")
+        check_in_range("max_grad_norm", self.max_grad_norm, 0, math.inf, "> 0")
+        check_in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
         for name in ("ent_coef", "vf_coef"):
-            _in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
-        _in_range(
+            check_in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
+        check_in_range(
             "snapshot_beat_threshold",
             self.snapshot_beat_threshold,
             0,
@@ -299,25 +300,6 @@ class Config:
 def network_of(config: Config) -> Network:
     """The shape of the networks ``config`` builds."""
     return Network(list(config.hidden_sizes), config.activation, config.inputs, config.hint_head)
-
-
-def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
-    if value not in accepted:
-        raise ValueError(f"{name}={value!r} is not valid: expected one of {list(accepted)}")
-
-
-def _at_least(name: str, value: int, minimum: int) -> None:
-    if value < minimum:
-        raise ValueError(f"{name}={value!r} is not valid: expected an integer >= {minimum}")
-
-
-def _in_range(
-    name: str, value: float, low: float, high: float, accepted: str, low_included: bool = False
-) -> None:
-    """Raise unless ``low < value <= high`` (``low <= …`` when ``low_included``) and finite."""
-    above_low = value >= low if low_included else value > low
-    if not (math.isfinite(value) and above_low and value <= high):
-        raise ValueError(f"{name}={value!r} is not valid: expected a number {accepted}")
 
 
 # ------------------------------------------------------------------ presets

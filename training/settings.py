@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, get_type_hints
 
@@ -138,6 +140,27 @@ def read_config(cls: type[S], path: Path) -> S:
     return from_dict(cls, read_values(path, str(path)), source=str(path))
 
 
+def check_choice(name: str, value: object, accepted: Sequence[str]) -> None:
+    """Raise unless ``value`` is one of ``accepted``."""
+    if value not in accepted:
+        raise ValueError(f"{name}={value!r} is not valid: expected one of {list(accepted)}")
+
+
+def check_at_least(name: str, value: int, minimum: int) -> None:
+    """Raise unless ``value`` is an integer ≥ ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"{name}={value!r} is not valid: expected an integer >= {minimum}")
+
+
+def check_in_range(
+    name: str, value: float, low: float, high: float, accepted: str, low_included: bool = False
+) -> None:
+    """Raise unless ``low < value <= high`` (``low <= …`` when ``low_included``) and finite."""
+    above_low = value >= low if low_included else value > low
+    if not (math.isfinite(value) and above_low and value <= high):
+        raise ValueError(f"{name}={value!r} is not valid: expected a number {accepted}")
+
+
 def _fields(config: Any) -> dict[str, Any]:
     """The fields of a settings dataclass as plain values."""
     return dataclasses.asdict(config)
@@ -186,6 +209,9 @@ __all__ = [
     "PRESETS_DIR",
     "algorithm_of",
     "available_presets",
+    "check_at_least",
+    "check_choice",
+    "check_in_range",
     "from_dict",
     "load_config",
     "preset_path",

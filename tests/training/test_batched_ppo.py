@@ -205,3 +205,18 @@ def test_a_bad_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
     assert not out.exists()
+
+
+def test_the_training_state_round_trips(tmp_path):
+    config = tiny_config(inputs="observation+swap_wins", hint_head=True)
+    learner = Learner(config, tmp_path)
+    learner.start()
+    learner.rollout_and_update(1.0)
+    saved = learner.state_tensors()
+    fresh = Learner(config, tmp_path)
+    fresh.load_state_tensors(saved)
+    again = fresh.state_tensors()
+    assert saved.keys() == again.keys()
+    assert all(torch.equal(saved[k], again[k]) for k in saved)
+    groups = fresh.optimizer.param_groups
+    assert [g["lr"] for g in groups] == [config.learning_rate, 10 * config.learning_rate]

@@ -27,7 +27,7 @@ from env121.engine.actions import CARD_BASE, PASS, format_actions, is_card_actio
 from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
 from env121.engine.state import Phase, State, SwapKind
-from env121.play.observation import SWAP_WINS_LAYOUT
+from env121.play.observation import SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
 from env121.play.turn import Turn
 from env121.rules.cards import format_cards
 from env121.rules.config import RuleConfig
@@ -136,8 +136,9 @@ def test_each_entry_is_the_win_table_of_the_hand_the_action_leaves():
             else:
                 assert named["swap_points"][action] == named["swap_waits"][action] == 0
                 continue
-            assert named["swap_points"][action] == np.float32(wins.sum() / 100)
-            assert named["swap_waits"][action] == np.float32(np.count_nonzero(wins) / 10)
+            assert named["swap_points"][action] == np.float32(wins.sum() / SWAP_POINTS_SCALE)
+            waits = np.count_nonzero(wins)
+            assert named["swap_waits"][action] == np.float32(waits / SWAP_WAITS_SCALE)
             if is_card_action(action) and not wins.any():
                 assert named["swap_points"][action] == named["swap_waits"][action] == 0
                 no_wins += 1

@@ -135,7 +135,7 @@ def _leaves_open(r: Record, arrangement: np.ndarray, next_slot: int) -> int:
     for k in range(r.n_placed):
         if arrangement[PLACEMENT_ORDER[r.nb_gap, k]] != r.nb_placed[k]:
             return -1
-    return CARD_BASE + arrangement[next_slot]
+    return int(CARD_BASE + arrangement[next_slot])
 
 
 @njit(cache=True, nogil=True)

@@ -89,7 +89,13 @@ from env121.play.observation import (
     Layout,
 )
 from env121.play.turn import Turn
-from env121.rules.waits import GAP, Arrangement, all_arrangements, nhat_ban_arrangements, placement_order
+from env121.rules.waits import (
+    GAP,
+    Arrangement,
+    all_arrangements,
+    nhat_ban_arrangements,
+    placement_order,
+)
 
 HINTS_SIZE = GREEDY_HINTS_LAYOUT.size
 """Entries of :func:`greedy_hints`."""

@@ -214,7 +214,7 @@ def test_the_from_scratch_checkpoint_plays_in_the_gym_env_and_the_batched_engine
 
     from agents.batched_ppo import BatchedPPO
     from env121.engine.batched.engine import BatchedEngine
-    from env121.envs.single_seat import SingleSeat
+    from agents.environments import SingleSeat
 
     env = SingleSeat(opponents="ppo:scratch", seat=0)
     env.reset(seed=3)

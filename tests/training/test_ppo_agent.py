@@ -213,8 +213,8 @@ def test_the_from_scratch_checkpoint_plays_in_the_gym_env_and_the_batched_engine
     import numpy as np
 
     from agents.batched_ppo import BatchedPPO
-    from env121.engine.batched.engine import BatchedEngine
     from agents.environments import SingleSeat
+    from env121.engine.batched.engine import BatchedEngine
 
     env = SingleSeat(opponents="ppo:scratch", seat=0)
     env.reset(seed=3)

@@ -105,15 +105,23 @@ def scratch_figure(
     """The curves of a ``batched_ppo`` run over wall-clock hours: its advantage
     against each evaluation opponent (duplicate 1 vs 3, 95% CI), and its speed
     (engine steps and learner decisions per second)."""
-    figure = Figure(figsize=(12, 4.5), layout="constrained")
+    opponents = sorted({str(row["opponent"]) for row in evaluations}) or ["greedy"]
+    figure = Figure(figsize=(6 * (len(opponents) + 1), 4.5), layout="constrained")
     FigureCanvasAgg(figure)
-    evaluation, speed = figure.subplots(1, 2)
-    _evaluations(evaluation, evaluations, x="wall_seconds", scale=1 / 3600)
-    evaluation.set(xlabel=WALL_HOURS)
-    _legend(evaluation)
+    *panels, speed = figure.subplots(1, len(opponents) + 1)
+    for panel, opponent in zip(panels, opponents, strict=True):
+        mine = [row for row in evaluations if row["opponent"] == opponent]
+        _evaluations(panel, mine, x="wall_seconds", scale=1 / 3600)
+        panel.set(xlabel=WALL_HOURS)
     hours = [row["seconds"] / 3600 for row in progress]
-    speed.plot(hours, [row["steps_per_second"] for row in progress], label="engine steps/s")
-    speed.plot(hours, [row["samples_per_second"] for row in progress], label="learner decisions/s")
+    speed.plot(
+        hours, [row["steps_per_second"] for row in progress], label="engine steps/s (mean so far)"
+    )
+    speed.plot(
+        hours,
+        [row["samples_per_second"] for row in progress],
+        label="learner decisions/s (mean so far)",
+    )
     speed.set(title="training speed", xlabel=WALL_HOURS, ylabel="per second", ylim=(0, None))
     _legend(speed)
     return figure

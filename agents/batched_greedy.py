@@ -675,6 +675,45 @@ def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True, inline="always")
+def seat_knowledge(
+    r: Record, seat: int
+) -> tuple[np.ndarray, int, np.ndarray, int, int, bool, np.ndarray]:
+    """What ``seat`` of game record ``r`` judges hands with (a
+    :class:`agents.knowledge.HandJudge`'s view): ``(unseen, n_unseen, an_si,
+    n_an_si, chi_diem, dealer, own)`` — its unseen cards, the Ẩn Sĩ turned, the
+    Chỉ Điểm, whether it deals, and its five cards sorted."""
+    unseen = np.empty(NUM_CARDS, dtype=np.int64)
+    n_unseen = unseen_cards(r, seat, unseen)
+    an_si = np.empty(NUM_AN_SI, dtype=np.int64)
+    n_an_si = r.an_si_revealed
+    for k in range(n_an_si):
+        an_si[k] = r.an_si[k]
+    own = np.empty(_HAND, dtype=np.int64)
+    own_cards(r, seat, own)
+    return unseen, n_unseen, an_si, n_an_si, int(r.chi_diem), r.dealer == seat, own
+
+
+@njit(cache=True, nogil=True, inline="always")
+def is_cuop(r: Record, seat: int) -> bool:
+    """Whether taking the card on offer in ``r`` would be a Cướp for ``seat``:
+    neither it nor the seat before it put the card face up."""
+    exposer = r.offer_exposer
+    return bool(exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def swapped_five(own: np.ndarray, put: int, offer: int, out: np.ndarray) -> None:
+    """The five cards after taking ``offer`` and putting ``put`` out
+    (:func:`agents.knowledge.swapped_hand`), into ``out``."""
+    n = 0
+    for j in range(_HAND):
+        if own[j] != put:
+            out[n] = own[j]
+            n += 1
+    out[n] = offer
+
+
+@njit(cache=True, nogil=True, inline="always")
 def greedy_action(
     r: Record, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int, plans: np.ndarray
 ) -> int:
@@ -690,19 +729,9 @@ def greedy_action(
         if r.legal[i] == THE_TRANG:
             return THE_TRANG
     seat = r.to_act
-    unseen = np.empty(NUM_CARDS, dtype=np.int64)
-    n_unseen = unseen_cards(r, seat, unseen)
-    an_si = np.empty(NUM_AN_SI, dtype=np.int64)
-    n_an_si = r.an_si_revealed
-    for k in range(n_an_si):
-        an_si[k] = r.an_si[k]
-    chi_diem = r.chi_diem
-    dealer = r.dealer == seat
-    own = np.empty(_HAND, dtype=np.int64)
-    own_cards(r, seat, own)
+    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
     if r.phase == _OFFER:  # best_swap
-        exposer = r.offer_exposer
-        cuop = exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS
+        cuop = is_cuop(r, seat)
         best = PASS
         best_gain = cuop_margin if cuop else 0.0
         locked = r.n_locked[seat] > 0
@@ -718,13 +747,7 @@ def greedy_action(
                     own, locked, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
                 )
                 valued = True
-            put = action - CARD_BASE
-            n = 0
-            for j in range(_HAND):
-                if own[j] != put:
-                    five[n] = own[j]
-                    n += 1
-            five[n] = r.offer_card
+            swapped_five(own, action - CARD_BASE, r.offer_card, five)
             gain = (
                 hand_value(
                     five, locked or cuop, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
@@ -845,10 +868,13 @@ __all__ = [
     "greedy_actions",
     "hand_value",
     "hand_wins",
+    "is_cuop",
     "may_win",
     "new_plans",
     "own_cards",
     "remembered_arrangement",
+    "seat_knowledge",
     "sixth_cards",
+    "swapped_five",
     "unseen_cards",
 ]

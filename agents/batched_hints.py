@@ -1,19 +1,24 @@
-"""The ``swap_wins`` input part (:data:`env121.play.observation.SWAP_WINS_LAYOUT`)
-for many games at once: :func:`encode_swap_wins` fills, for the seat to act in
-each game of a :class:`~env121.engine.batched.BatchedEngine` asked, the values
-:func:`agents.hints.swap_wins` computes from that seat's
-:class:`~env121.play.turn.Turn` — the same values
+"""The ``swap_wins`` and ``nb_wins`` input parts
+(:data:`env121.play.observation.SWAP_WINS_LAYOUT`,
+:data:`~env121.play.observation.NB_WINS_LAYOUT`) for many games at once:
+:func:`encode_swap_wins` and :func:`encode_nb_wins` fill, for the seat to act
+in each game of a :class:`~env121.engine.batched.BatchedEngine` asked, the
+values :func:`agents.hints.swap_wins` and :func:`agents.hints.nb_wins` compute
+from that seat's :class:`~env121.play.turn.Turn` — the same values
 (``tests/agents/test_batched_hints.py`` compares them at every step)::
 
     part = np.empty((len(games), SWAP_WINS_SIZE), dtype=np.float32)
     encode_swap_wins(engine.games, games, engine.kernel_config, part)
 
-It is built from the compiled pieces of :mod:`agents.batched_greedy`: the
-seat's unseen cards (:func:`~agents.batched_greedy.unseen_cards`), its five
-(:func:`~agents.batched_greedy.own_cards`), what a hand wins on
+It is built from the compiled pieces of :mod:`agents.batched_greedy`: what
+the seat knows (:func:`~agents.batched_greedy.seat_knowledge`), what a hand wins on
 (:func:`~agents.batched_greedy.hand_wins`, which scores only the unseen cards
 that may complete it) and what a fixed Nhất Bản arrangement wins on
-(:func:`~agents.batched_greedy.arrangement_wins`).
+(:func:`~agents.batched_greedy.arrangement_wins`). ``nb_wins`` scores every
+legal arrangement the decision leaves open, exactly; to save time it scores
+them by falling upper bound (:func:`~agents.batched_greedy.arrangement_bound`)
+and skips one whose bound is below the best its action has found (a bound of 0
+means no unseen card completes it: it wins nothing).
 """
 
 from __future__ import annotations
@@ -23,26 +28,47 @@ from numba import njit
 
 from agents.batched_greedy import (
     Record,
+    arrangement_bound,
     arrangement_wins,
     hand_wins,
-    own_cards,
-    unseen_cards,
+    is_cuop,
+    row_cards,
+    seat_knowledge,
+    swapped_five,
 )
-from env121.engine.actions import CARD_BASE, PASS
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS
 from env121.engine.batched.state import PHASES
-from env121.engine.deal import NUM_AN_SI
-from env121.engine.state import NUM_SEATS, Phase
-from env121.play.observation import SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
+from env121.engine.state import Phase
+from env121.play.observation import (
+    NB_WINS_LAYOUT,
+    SWAP_POINTS_SCALE,
+    SWAP_WAITS_SCALE,
+    SWAP_WINS_LAYOUT,
+)
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
-from env121.rules.compiled.waits import NUM_SLOTS
+from env121.rules.compiled.waits import (
+    GAP,
+    GAP_SLOT,
+    NUM_ARRANGEMENTS,
+    NUM_SLOTS,
+    PLACEMENT_ORDER,
+    waiting_mask,
+)
 
 SWAP_WINS_SIZE = SWAP_WINS_LAYOUT.size
-"""Entries of the part for one game."""
+"""Entries of the ``swap_wins`` part for one game."""
+NB_WINS_SIZE = NB_WINS_LAYOUT.size
+"""Entries of the ``nb_wins`` part for one game."""
 _OFFER = PHASES.index(Phase.OFFER)
+_NB_CHOICE = PHASES.index(Phase.NB_CHOICE)
+_NB_GAP = PHASES.index(Phase.NB_GAP)
+_NB_PLACE = PHASES.index(Phase.NB_PLACE)
 _HAND = NUM_SLOTS - 1
 _POINTS = SWAP_WINS_LAYOUT.offsets["swap_points"]
 _WAITS = SWAP_WINS_LAYOUT.offsets["swap_waits"]
+_NB_POINTS = NB_WINS_LAYOUT.offsets["nb_points"]
+_NB_WAITS = NB_WINS_LAYOUT.offsets["nb_waits"]
 
 
 @njit(cache=True, nogil=True)
@@ -53,30 +79,14 @@ def swap_wins(r: Record, kc: KernelConfig, out: np.ndarray) -> None:
     if r.phase != _OFFER:
         return
     seat = r.to_act
-    unseen = np.empty(NUM_CARDS, dtype=np.int64)
-    n_unseen = unseen_cards(r, seat, unseen)
-    an_si = np.empty(NUM_AN_SI, dtype=np.int64)
-    n_an_si = r.an_si_revealed
-    for k in range(n_an_si):
-        an_si[k] = r.an_si[k]
-    chi_diem = r.chi_diem
-    dealer = r.dealer == seat
-    own = np.empty(_HAND, dtype=np.int64)
-    own_cards(r, seat, own)
+    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
     locked = r.n_locked[seat] > 0
-    exposer = r.offer_exposer
-    cuop = exposer != seat and exposer != (seat + NUM_SEATS - 1) % NUM_SEATS
+    cuop = is_cuop(r, seat)
     five = np.empty(_HAND, dtype=np.int64)
     for i in range(r.n_legal):
         action = int(r.legal[i])
         if CARD_BASE <= action < CARD_BASE + NUM_CARDS:
-            put = action - CARD_BASE
-            n = 0
-            for j in range(_HAND):
-                if own[j] != put:
-                    five[n] = own[j]
-                    n += 1
-            five[n] = r.offer_card
+            swapped_five(own, action - CARD_BASE, r.offer_card, five)
             points, waits = hand_wins(
                 five, locked or cuop, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
             )
@@ -109,4 +119,107 @@ def encode_swap_wins(
         swap_wins(games[indices[k]], kc, out[k])
 
 
-__all__ = ["SWAP_WINS_SIZE", "encode_swap_wins", "swap_wins"]
+@njit(cache=True, nogil=True)
+def _leaves_open(r: Record, arrangement: np.ndarray, next_slot: int) -> int:
+    """:func:`agents.hints._leaves_open` for the decision of game record ``r``
+    (``next_slot``: the slot NB_PLACE fills now): the action after which
+    ``arrangement`` can still be laid out, or -1."""
+    if r.phase == _NB_CHOICE:
+        return NHAT_BAN
+    if r.phase == _NB_GAP:
+        for slot in range(NUM_SLOTS):
+            if arrangement[slot] == GAP:
+                return NB_GAP_BASE + slot
+    if arrangement[r.nb_gap] != GAP:
+        return -1
+    for k in range(r.n_placed):
+        if arrangement[PLACEMENT_ORDER[r.nb_gap, k]] != r.nb_placed[k]:
+            return -1
+    return int(CARD_BASE + arrangement[next_slot])
+
+
+@njit(cache=True, nogil=True)
+def nb_wins(r: Record, kc: KernelConfig, out: np.ndarray) -> None:
+    """:func:`agents.hints.nb_wins` for the seat to act in game record ``r``,
+    into ``out`` (``float32[NB_WINS_SIZE]``)."""
+    out[:] = 0.0
+    if r.phase != _NB_CHOICE and r.phase != _NB_GAP and r.phase != _NB_PLACE:
+        return
+    seat = r.to_act
+    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
+    best_points = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+    best_waits = np.zeros(NUM_ACTIONS, dtype=np.int64)
+    legal_action = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    for i in range(r.n_legal):
+        legal_action[r.legal[i]] = True
+    if r.phase == _NB_CHOICE:
+        best_points[PASS], best_waits[PASS] = hand_wins(
+            own, r.n_locked[seat] > 0, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+        )
+    legal = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
+    if kc.nhat_ban_requires_wait:
+        waiting_mask(own, legal)
+    else:
+        legal[:] = True
+    next_slot = PLACEMENT_ORDER[r.nb_gap, r.n_placed] if r.phase == _NB_PLACE else -1
+    # the arrangements left open, by falling (bound, row)
+    arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
+    found = np.full(n_unseen, -1, dtype=np.int64)
+    bounds = np.full(n_unseen, -1, dtype=np.int64)
+    order_keys = np.empty(NUM_ARRANGEMENTS, dtype=np.int64)
+    action_of = np.empty(NUM_ARRANGEMENTS, dtype=np.int64)
+    n_open = 0
+    for n in range(NUM_ARRANGEMENTS):
+        if not legal[n] or (r.phase == _NB_PLACE and GAP_SLOT[n] != r.nb_gap):
+            continue
+        row_cards(own, n, arrangement)
+        action = _leaves_open(r, arrangement, next_slot)
+        if action < 0 or not legal_action[action]:
+            continue
+        bound = arrangement_bound(
+            arrangement, unseen, n_unseen, found, bounds, chi_diem, an_si, n_an_si, dealer, kc
+        )
+        action_of[n] = action
+        order_keys[n_open] = -(bound * NUM_ARRANGEMENTS + n)
+        n_open += 1
+    keys = np.sort(order_keys[:n_open])
+    for i in range(n_open):
+        bound, row = divmod(-keys[i], NUM_ARRANGEMENTS)
+        action = action_of[row]
+        if bound < best_points[action]:
+            continue  # its points cannot reach the best its action has found
+        points, waits = 0, 0
+        if bound > 0:
+            row_cards(own, row, arrangement)
+            points, waits = arrangement_wins(
+                arrangement, unseen, n_unseen, found, chi_diem, an_si, n_an_si, dealer, kc
+            )
+        if points > best_points[action] or (
+            points == best_points[action] and waits > best_waits[action]
+        ):
+            best_points[action], best_waits[action] = points, waits
+    for action in range(NUM_ACTIONS):
+        if best_points[action] >= 0:
+            out[_NB_POINTS + action] = best_points[action] / SWAP_POINTS_SCALE
+            out[_NB_WAITS + action] = best_waits[action] / SWAP_WAITS_SCALE
+
+
+@njit(cache=True, nogil=True)
+def encode_nb_wins(
+    games: np.ndarray, indices: np.ndarray, kc: KernelConfig, out: np.ndarray
+) -> None:
+    """``out[k]`` = the ``nb_wins`` part (:func:`nb_wins`) for the seat to act
+    in game ``indices[k]`` of ``games``, for every ``k`` (``int64`` indices,
+    ``out`` ``float32 [len(indices), NB_WINS_SIZE]``; no checks)."""
+    for k in range(indices.shape[0]):
+        nb_wins(games[indices[k]], kc, out[k])
+
+
+__all__ = [
+    "NB_WINS_SIZE",
+    "SWAP_WINS_SIZE",
+    "encode_nb_wins",
+    "encode_swap_wins",
+    "nb_wins",
+    "swap_wins",
+]

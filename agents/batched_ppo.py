@@ -15,7 +15,8 @@ distribution, drawn from this policy's own generator)::
 It plays networks that read the observation alone (``inputs:
 "observation"``, as ``ppo:small``) and those that read it followed by what
 each action leaves the seat to win on (``inputs: "observation+swap_wins"``,
-the compiled part of :mod:`agents.batched_hints`). The hinted ones also read
+and ``"observation+swap_wins+nb_wins"`` with the Nhất Bản decisions too: the
+compiled parts of :mod:`agents.batched_hints`). The hinted ones also read
 what greedy and the search think of each decision (:mod:`agents.hints`),
 which only the reference engine computes, so they are refused with an error
 that says so.
@@ -28,7 +29,8 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import torch
 
-from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
+from agents.batched_hints import NB_WINS_SIZE, SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins
+from agents.hints import INPUTS
 from agents.ppo import load_policy, one_thread, resolve_checkpoint
 from agents.spec import canonical_spec
 from env121.engine.actions import NUM_ACTIONS
@@ -37,8 +39,49 @@ from env121.play.batched_observation import Observer, encode_seats, make_observe
 from env121.play.observation import OBS_SIZE
 
 SWAP_WINS_INPUTS = "observation+swap_wins"
-BATCHED_INPUTS = ("observation", SWAP_WINS_INPUTS)
+NB_WINS_INPUTS = "observation+swap_wins+nb_wins"
+BATCHED_INPUTS = ("observation", SWAP_WINS_INPUTS, NB_WINS_INPUTS)
 """The inputs (:data:`agents.hints.INPUTS`) of the networks this policy plays."""
+
+
+def encode_inputs(
+    inputs: str,
+    engine: BatchedEngine,
+    indices: np.ndarray,
+    observer: Observer,
+    out: np.ndarray,
+) -> None:
+    """``out[k]`` = the network input ``inputs`` (one of :data:`BATCHED_INPUTS`)
+    of the seat to act in game ``indices[k]`` of ``engine``: its observation
+    (with ``observer``, the engine's :func:`make_observer`), then for
+    ``observation+swap_wins`` the compiled ``swap_wins`` part, and for
+    ``observation+swap_wins+nb_wins`` the ``nb_wins`` part after it. ``out``
+    is ``float32 [len(indices), INPUTS[inputs]]``."""
+    games = engine.games
+    seats = games["to_act"][indices].astype(np.int64)
+    if inputs == "observation":
+        encode_seats(games, indices, seats, observer, out)
+        return
+    observations = np.empty((len(indices), OBS_SIZE), dtype=np.float32)
+    encode_seats(games, indices, seats, observer, observations)
+    out[:, :OBS_SIZE] = observations
+    part = np.empty((len(indices), SWAP_WINS_SIZE), dtype=np.float32)
+    encode_swap_wins(games, indices, engine.kernel_config, part)
+    out[:, OBS_SIZE : OBS_SIZE + SWAP_WINS_SIZE] = part
+    if inputs == NB_WINS_INPUTS:
+        nb_part = np.empty((len(indices), NB_WINS_SIZE), dtype=np.float32)
+        encode_nb_wins(games, indices, engine.kernel_config, nb_part)
+        out[:, OBS_SIZE + SWAP_WINS_SIZE :] = nb_part
+
+
+def legal_masks(games: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """``bool [len(indices), NUM_ACTIONS]``: the legal actions of the seat to
+    act in each game ``indices`` (from the records' legal lists)."""
+    legal = np.zeros((len(indices), NUM_ACTIONS), dtype=bool)
+    n_legal = games["n_legal"][indices]
+    rows, slots = np.nonzero(np.arange(games["legal"].shape[1]) < n_legal[:, None])
+    legal[rows, games["legal"][indices[rows], slots]] = True
+    return legal
 
 
 class BatchedPPO:
@@ -70,23 +113,14 @@ class BatchedPPO:
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The policy's action for the seat to act in each game ``indices``."""
-        games = engine.games
-        seats = games["to_act"][indices]
-        observations = np.empty((len(indices), OBS_SIZE), dtype=np.float32)
+        inputs = np.empty((len(indices), INPUTS[self.network.inputs]), dtype=np.float32)
         observer = self._observers.get(engine)
         if observer is None:
             observer = self._observers[engine] = make_observer(engine.num_games, engine.config)
-        encode_seats(games, indices, seats, observer, observations)
-        if self.network.inputs == SWAP_WINS_INPUTS:
-            part = np.empty((len(indices), SWAP_WINS_SIZE), dtype=np.float32)
-            encode_swap_wins(games, indices, engine.kernel_config, part)
-            observations = np.concatenate([observations, part], axis=1)
+        encode_inputs(self.network.inputs, engine, indices, observer, inputs)
         with one_thread(), torch.inference_mode():
-            logits = self.network(torch.from_numpy(observations)).numpy().astype(np.float64)
-        legal = np.zeros((len(indices), NUM_ACTIONS), dtype=bool)
-        n_legal = games["n_legal"][indices]
-        rows, slots = np.nonzero(np.arange(games["legal"].shape[1]) < n_legal[:, None])
-        legal[rows, games["legal"][indices[rows], slots]] = True
+            logits = self.network(torch.from_numpy(inputs)).numpy().astype(np.float64)
+        legal = legal_masks(engine.games, indices)
         logits[~legal] = -np.inf
         if self.deterministic:
             chosen: np.ndarray = np.argmax(logits, axis=1)
@@ -98,4 +132,11 @@ class BatchedPPO:
         return sampled
 
 
-__all__ = ["BATCHED_INPUTS", "SWAP_WINS_INPUTS", "BatchedPPO"]
+__all__ = [
+    "BATCHED_INPUTS",
+    "NB_WINS_INPUTS",
+    "SWAP_WINS_INPUTS",
+    "BatchedPPO",
+    "encode_inputs",
+    "legal_masks",
+]

@@ -48,6 +48,12 @@ unseen cards, summed (``swap_points``), and how many unseen cards it wins on
 related-pairs term, no Cướp margin, no choice). Such a network decides every
 move itself, Ù included; its agent thinks a little longer than greedy.
 
+``inputs: "observation+swap_wins+nb_wins"`` adds the same knowledge for the
+Nhất Bản decisions (:func:`nb_wins`): per NHAT_BAN, NB_GAP(slot) and placed
+CARD(c), what the best legal arrangement that action leaves open wins on
+(``nb_points``, ``nb_waits``), every legal arrangement scored (an exact max,
+not greedy's sample of candidates); for PASS of the choice, the free hand's.
+
 A policy with greedy's hints also leaves to greedy the decisions that need no
 judgement of the game (:func:`greedy_decides`): a forced move, Ù and Thế
 trắng (every built-in agent takes them), and laying out a declared Nhất Bản
@@ -65,7 +71,7 @@ import numpy as np
 from agents.greedy import GreedyAgent, swap_gains
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from agents.mc import FIRST_LOOK, MCAgent, plan_gains
-from env121.engine.actions import CARD_BASE, NHAT_BAN, PASS, is_card_action
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, is_card_action
 from env121.engine.game import swap_kind_between
 from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import Phase, SwapKind
@@ -73,6 +79,7 @@ from env121.play.observation import (
     GAIN_SCALE,
     GREEDY_HINTS_LAYOUT,
     INPUT_LAYOUTS,
+    NB_WINS_LAYOUT,
     SEARCH_HINTS_LAYOUT,
     SEARCH_SCALE,
     SWAP_POINTS_SCALE,
@@ -82,6 +89,13 @@ from env121.play.observation import (
     Layout,
 )
 from env121.play.turn import Turn
+from env121.rules.waits import (
+    GAP,
+    Arrangement,
+    all_arrangements,
+    nhat_ban_arrangements,
+    placement_order,
+)
 
 HINTS_SIZE = GREEDY_HINTS_LAYOUT.size
 """Entries of :func:`greedy_hints`."""
@@ -89,6 +103,8 @@ SEARCH_HINTS_SIZE = SEARCH_HINTS_LAYOUT.size
 """Entries of :func:`search_hints`."""
 SWAP_WINS_SIZE = SWAP_WINS_LAYOUT.size
 """Entries of :func:`swap_wins`."""
+NB_WINS_SIZE = NB_WINS_LAYOUT.size
+"""Entries of :func:`nb_wins`."""
 _LAYOUT = (Phase.NB_GAP, Phase.NB_PLACE)
 INPUTS: dict[str, int] = {name: layout.size for name, layout in INPUT_LAYOUTS.items()}
 """The width of each input set a policy network may read
@@ -154,6 +170,67 @@ def swap_wins(turn: Turn) -> np.ndarray:
     return values
 
 
+def arrangement_wins(judge: HandJudge) -> dict[Arrangement, tuple[int, int]]:
+    """Every legal Nhất Bản arrangement of the judge's five
+    (:func:`~env121.rules.waits.nhat_ban_arrangements`, or all of them when
+    the rules do not ask for a wait) and what it wins on: ``(points, waits)``,
+    the Điểm of Ù on each unseen card summed and how many unseen cards win."""
+    legal = (
+        nhat_ban_arrangements(judge.own)
+        if judge.config.nhat_ban_requires_wait
+        else all_arrangements(judge.own)
+    )
+    wins: dict[Arrangement, tuple[int, int]] = {}
+    for arrangement in legal:
+        on_unseen = judge.table(judge.own, locked=False, arrangement=arrangement)[judge.unseen]
+        wins[arrangement] = (int(on_unseen.sum()), int(np.count_nonzero(on_unseen > 0)))
+    return wins
+
+
+def nb_wins(turn: Turn) -> np.ndarray:
+    """What each Nhất Bản action of ``turn`` leaves the seat to win on
+    (``float32[NB_WINS_SIZE]``, :data:`~env121.play.observation.NB_WINS_LAYOUT`):
+    the best ``(points, waits)`` of :func:`arrangement_wins` — by points, then
+    waits — over the legal arrangements the action leaves open: in NB_CHOICE
+    all of them for NHAT_BAN (PASS: the free hand, as :func:`swap_wins` gives
+    PASS in OFFER); in NB_GAP those with the gap in that slot; in NB_PLACE
+    those with the gap chosen, the cards placed so far and that card in the
+    next slot. All zeros in every other phase."""
+    values = np.zeros(NB_WINS_SIZE, dtype=np.float32)
+    view = turn.view
+    if view.phase not in (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE):
+        return values
+    part = NB_WINS_LAYOUT.views(values)
+    judge = HandJudge(view, turn.config)
+    best: dict[int, tuple[int, int]] = {}
+    if view.phase == Phase.NB_CHOICE:
+        on_unseen = judge.table(judge.own, locked=bool(judge.locked))[judge.unseen]
+        best[PASS] = (int(on_unseen.sum()), int(np.count_nonzero(on_unseen > 0)))
+    legal = set(turn.legal_actions)
+    for arrangement, wins in arrangement_wins(judge).items():
+        action = _leaves_open(view.phase, arrangement, view.nb_gap, view.nb_placed)
+        if action in legal and wins > best.get(action, (-1, 0)):
+            best[action] = wins
+    for action, (points, waits) in best.items():
+        part["nb_points"][action] = points / SWAP_POINTS_SCALE
+        part["nb_waits"][action] = waits / SWAP_WAITS_SCALE
+    return values
+
+
+def _leaves_open(phase: Phase, arrangement: Arrangement, gap: int, placed: tuple[int, ...]) -> int:
+    """The action of ``phase`` after which ``arrangement`` can still be laid
+    out (the gap ``gap`` chosen and the cards ``placed`` laid, in NB_PLACE),
+    or -1 when it no longer can."""
+    if phase == Phase.NB_CHOICE:
+        return NHAT_BAN
+    if phase == Phase.NB_GAP:
+        return NB_GAP_BASE + arrangement.index(GAP)
+    order = placement_order(gap)
+    if arrangement[gap] != GAP or any(arrangement[order[k]] != c for k, c in enumerate(placed)):
+        return -1
+    return CARD_BASE + arrangement[order[len(placed)]]
+
+
 def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
     """The search hints of ``turn`` (``float32[SEARCH_HINTS_SIZE]``): the first
     look of ``searcher`` at its plans (its own generator draws the
@@ -213,7 +290,8 @@ class Hinter:
     def leaves_to_greedy(self, turn: Turn) -> bool:
         """Whether a network reading these inputs leaves ``turn`` to greedy
         (:func:`greedy_decides`, for inputs with greedy's hints only: a network
-        reading the bare observation or :func:`swap_wins` decides every move)."""
+        reading the bare observation, :func:`swap_wins` or :func:`nb_wins`
+        decides every move)."""
         return self.with_greedy_hints and greedy_decides(turn)
 
     def hints(self, turn: Turn) -> np.ndarray:
@@ -230,6 +308,8 @@ class Hinter:
             return search_hints(turn, self.searcher)
         if part is SWAP_WINS_LAYOUT:
             return swap_wins(turn)
+        if part is NB_WINS_LAYOUT:
+            return nb_wins(turn)
         raise ValueError(f"input part {part.name!r} is not a hint part this module computes")
 
     def __call__(self, turn: Turn) -> np.ndarray:
@@ -240,13 +320,16 @@ class Hinter:
 __all__ = [
     "HINTS_SIZE",
     "INPUTS",
+    "NB_WINS_SIZE",
     "SEARCHING_INPUTS",
     "SEARCH_HINTS_SIZE",
     "SWAP_WINS_SIZE",
     "Hinter",
+    "arrangement_wins",
     "greedy_decides",
     "greedy_hints",
     "hints_seed",
+    "nb_wins",
     "search_hints",
     "swap_wins",
 ]

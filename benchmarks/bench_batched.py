@@ -293,6 +293,19 @@ def bench_maskable_ppo(env: VecEnv, timesteps: int, seed: int) -> float:
     return timesteps / (time.perf_counter() - start)
 
 
+def bench_maskable_ppo_envs(timesteps: int, seed: int) -> tuple[float, float]:
+    """Learner steps/s of :func:`bench_maskable_ppo` against ``random`` on the
+    batched vector env of 64 games and on two ``SingleSeat`` processes."""
+    vector = bench_maskable_ppo(
+        SB3VectorSingleSeat(VectorSingleSeat(64, "random")), timesteps, seed
+    )
+    processes = SubprocVecEnv([lambda: SingleSeat("random") for _ in range(2)])
+    try:
+        return vector, bench_maskable_ppo(processes, timesteps, seed)
+    finally:
+        processes.close()
+
+
 def start_seconds(cache_dir: str) -> tuple[float, float]:
     """(import seconds, first-steps seconds) of a fresh process whose numba
     cache is ``cache_dir``."""
@@ -372,12 +385,8 @@ def main() -> None:
             name = f"vector env, {opponents}, B={batch}"
             print(f"{name:<30} {per_s:>12,.0f} learner steps/s")
 
-    batched_env = SB3VectorSingleSeat(VectorSingleSeat(64, "random"))
-    per_s = bench_maskable_ppo(batched_env, args.ppo_steps, args.seed)
+    per_s, reference = bench_maskable_ppo_envs(args.ppo_steps, args.seed)
     print(f"{'MaskablePPO, vector env B=64':<30} {per_s:>12,.0f} learner steps/s")
-    subproc = SubprocVecEnv([lambda: SingleSeat("random") for _ in range(2)])
-    reference = bench_maskable_ppo(subproc, args.ppo_steps, args.seed)
-    subproc.close()
     print(
         f"{'MaskablePPO, 2 SingleSeat procs':<30} {reference:>12,.0f} learner steps/s  "
         f"(vector env {per_s / reference:.1f}x)"

@@ -1,8 +1,12 @@
-"""Training: self-play MaskablePPO for 121 (:mod:`training.ppo_selfplay`).
+"""Training: two self-play trainers for 121, and what they share.
 
-* :func:`train` / :class:`Config` / :func:`load_config` — run a preset
-  (``training/presets/*.yaml``, listed by :func:`available_presets`) with
-  overrides, or resume a run;
+* :mod:`training.batched_ppo` — PPO on the batched engine, one policy for all
+  four seats, learning from scratch (presets with ``algorithm: batched_ppo``);
+* :mod:`training.ppo_selfplay` — sb3-contrib's MaskablePPO, one learner seat
+  against a pool (the other presets): :func:`train` / :class:`Config` /
+  :func:`load_config` run a preset or resume a run;
+* :mod:`training.settings` — presets (``training/presets/*.yaml``, listed by
+  :func:`available_presets`), ``--set`` overrides and saved run settings;
 * :mod:`training.pool` — the on-disk pool of learner snapshots and the
   opponent mixture the environments draw from;
 * :mod:`training.stats` — the learner's per-episode rates (``charts/…``);
@@ -14,17 +18,9 @@ The names above load torch and Stable-Baselines3 on first use, except
 :func:`available_presets` (the command line lists the presets in its help).
 """
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-PRESETS_DIR = Path(__file__).parent / "presets"
-"""The shipped presets: ``NAME.yaml`` is ``--preset NAME``."""
-
-
-def available_presets() -> list[str]:
-    """Names of the shipped presets."""
-    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
-
+from training.settings import PRESETS_DIR, available_presets
 
 if TYPE_CHECKING:
     from training.ppo_selfplay import Config, TrainResult, load_config, train

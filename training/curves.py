@@ -1,8 +1,11 @@
 """A run's learning curves with named axes and units: ``RUN_DIR/curves.png``.
 
-Four panels, each over the learner's steps (its decisions, summed over the
-``n_envs`` environments: the x axis of every ``charts/…`` and ``eval/…``
-value in TensorBoard):
+A ``batched_ppo`` run (:mod:`training.batched_ppo`) draws two panels over
+wall-clock hours (:func:`scratch_figure`): its duplicate 1-vs-3 advantage
+against each evaluation opponent with the 95% interval, and its speed. A
+MaskablePPO run (:mod:`training.ppo_selfplay`) draws four panels, each over
+the learner's steps (its decisions, summed over the ``n_envs`` environments:
+the x axis of every ``charts/…`` and ``eval/…`` value in TensorBoard):
 
 1. **return** — the learner's mean return over its last ``stats_window``
    episodes (one episode is one match), in Điểm (points / 100) under
@@ -39,6 +42,8 @@ from env121.engine.files import write_atomically
 
 STEPS = "learner steps (its decisions, all environments)"
 """The x axis of every panel."""
+WALL_HOURS = "wall-clock hours of training"
+"""The x axis of a ``batched_ppo`` run's curves."""
 RETURN_UNITS = {"points": "Điểm per match", "rank": "placement reward per match"}
 """The unit of an episode's return, by ``reward_mode``."""
 PER_VONG = {
@@ -94,17 +99,50 @@ def curves_figure(
     return figure
 
 
+def scratch_figure(
+    progress: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[str, Any]]
+) -> Figure:
+    """The curves of a ``batched_ppo`` run over wall-clock hours: its advantage
+    against each evaluation opponent (duplicate 1 vs 3, 95% CI), and its speed
+    (engine steps and learner decisions per second)."""
+    opponents = sorted({str(row["opponent"]) for row in evaluations}) or ["greedy"]
+    figure = Figure(figsize=(6 * (len(opponents) + 1), 4.5), layout="constrained")
+    FigureCanvasAgg(figure)
+    *panels, speed = figure.subplots(1, len(opponents) + 1)
+    for panel, opponent in zip(panels, opponents, strict=True):
+        mine = [row for row in evaluations if row["opponent"] == opponent]
+        _evaluations(panel, mine, x="wall_seconds", scale=1 / 3600)
+        panel.set(xlabel=WALL_HOURS)
+    hours = [row["seconds"] / 3600 for row in progress]
+    speed.plot(
+        hours, [row["steps_per_second"] for row in progress], label="engine steps/s (mean so far)"
+    )
+    speed.plot(
+        hours,
+        [row["samples_per_second"] for row in progress],
+        label="learner decisions/s (mean so far)",
+    )
+    speed.set(title="training speed", xlabel=WALL_HOURS, ylabel="per second", ylim=(0, None))
+    _legend(speed)
+    return figure
+
+
 def plot_curves(run_dir: str | Path) -> Path:
-    """Write ``run_dir/curves.png`` from the run's ``charts.jsonl`` and
-    ``eval.jsonl`` (its ``reward_mode`` from ``config.yaml``); returns it."""
+    """Write ``run_dir/curves.png`` from the run's ``charts.jsonl`` (or, for a
+    ``batched_ppo`` run, ``progress.jsonl``) and ``eval.jsonl`` (its
+    ``reward_mode`` from ``config.yaml``); returns it."""
     run = Path(run_dir)
     config = run / "config.yaml"
     saved = yaml.safe_load(config.read_text()) if config.is_file() else {}
-    figure = curves_figure(
-        _read_jsonl(run / "charts.jsonl"),
-        _read_jsonl(run / "eval.jsonl"),
-        reward_mode=saved.get("reward_mode", "points"),
-    )
+    evaluations = _read_jsonl(run / "eval.jsonl")
+    if saved.get("algorithm") == "batched_ppo":
+        figure = scratch_figure(_read_jsonl(run / "progress.jsonl"), evaluations)
+    else:
+        figure = curves_figure(
+            _read_jsonl(run / "charts.jsonl"),
+            evaluations,
+            reward_mode=saved.get("reward_mode", "points"),
+        )
     image = io.BytesIO()
     figure.savefig(image, format="png", dpi=100)
     return write_atomically(run / "curves.png", image.getvalue())
@@ -123,7 +161,9 @@ def _curve(
         axes.plot(steps, values, marker="o", markersize=3, label=label)
 
 
-def _evaluations(axes: Axes, rows: Sequence[Mapping[str, Any]]) -> None:
+def _evaluations(
+    axes: Axes, rows: Sequence[Mapping[str, Any]], x: str = "step", scale: float = 1.0
+) -> None:
     opponents = sorted({str(row["opponent"]) for row in rows})
     axes.set(
         title=f"evaluation: 1 vs 3× {', '.join(opponents) or 'eval_opponent'} (95% CI)",
@@ -132,7 +172,7 @@ def _evaluations(axes: Axes, rows: Sequence[Mapping[str, Any]]) -> None:
     axes.axhline(0, color="grey", linewidth=0.8, zorder=0)
     for opponent in opponents:
         mine = [row for row in rows if row["opponent"] == opponent]
-        steps = [row["step"] for row in mine]
+        steps = [scale * row[x] for row in mine]
         means = [row["advantage"] for row in mine]
         below = [_spread(row, "low") for row in mine]
         above = [_spread(row, "high") for row in mine]
@@ -160,4 +200,4 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line]
 
 
-__all__ = ["curves_figure", "plot_curves"]
+__all__ = ["curves_figure", "plot_curves", "scratch_figure"]

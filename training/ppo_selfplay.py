@@ -47,7 +47,6 @@ file. Ctrl-C stops the run with a checkpoint (:meth:`SelfPlay.finish`).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import math
 import signal
@@ -58,12 +57,11 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Any
 
 import gymnasium
 import numpy as np
 import torch
-import yaml
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import configure
@@ -86,7 +84,7 @@ from env121.envs.aec_env import REWARD_MODES
 from env121.envs.single_seat import SingleSeat
 from env121.envs.vector import VectorSingleSeat
 from env121.rules.config import RuleConfig
-from training import PRESETS_DIR, available_presets
+from training import settings
 from training.checkpoint import (
     TRAINING_JSON,
     CheckpointDirectory,
@@ -107,7 +105,9 @@ from training.pool import (
     SnapshotPool,
     check_opponent_weights,
 )
+from training.progress import Progress
 from training.sb3_vec import SB3VectorSingleSeat
+from training.settings import check_at_least, check_choice, check_in_range
 from training.stats import BatchedLearnerStats, LearnerStats, StatsWindow
 
 VEC_ENVS = ("subproc", "dummy", "batched")
@@ -119,6 +119,8 @@ class Config:
 
     description: str = ""
     """What the preset is for (free text)."""
+    algorithm: str = "maskable_ppo"
+    """Which trainer runs the preset (this one: ``maskable_ppo``)."""
 
     # --- run
     seed: int = 0
@@ -212,35 +214,36 @@ class Config:
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
-        _choice("vec_env", self.vec_env, VEC_ENVS)
-        _choice("reward_mode", self.reward_mode, REWARD_MODES)
-        _choice("activation", self.activation, tuple(ACTIVATIONS))
-        _choice("inputs", self.inputs, tuple(INPUTS))
+        check_choice("algorithm", self.algorithm, ("maskable_ppo",))
+        check_choice("vec_env", self.vec_env, VEC_ENVS)
+        check_choice("reward_mode", self.reward_mode, REWARD_MODES)
+        check_choice("activation", self.activation, tuple(ACTIVATIONS))
+        check_choice("inputs", self.inputs, tuple(INPUTS))
         if self.hint_head and self.inputs == "observation":
             raise ValueError(
                 "hint_head=True is not valid with inputs='observation': the head reads hints"
             )
         for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("eval_deals", "eval_jobs", "torch_threads"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("snapshot_every", "snapshot_min_gap", "checkpoint_every", "eval_every"):
-            _at_least(name, getattr(self, name), 0)
+            check_at_least(name, getattr(self, name), 0)
         if self.n_steps * self.n_envs < 2:
             raise ValueError(
                 f"n_steps={self.n_steps} with n_envs={self.n_envs} is not valid: expected "
                 "n_steps * n_envs >= 2 (a rollout of one step has no advantage to learn from)"
             )
-        _in_range("learning_rate", self.learning_rate, 0, math.inf, "> 0")
-        _in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
-        _in_range("clip_range", self.clip_range, 0, math.inf, "> 0")
-        _in_range("max_grad_norm", self.max_grad_norm, 0, math.inf, "> 0")
-        _in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
+        check_in_range("learning_rate", self.learning_rate, 0, math.inf, "> 0")
+        check_in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
+        check_in_range("clip_range", self.clip_range, 0, math.inf, "> 0")
+        check_in_range("max_grad_norm", self.max_grad_norm, 0, math.inf, "> 0")
+        check_in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
         for name in ("ent_coef", "vf_coef"):
-            _in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
-        _in_range(
+            check_in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
+        check_in_range(
             "snapshot_beat_threshold",
             self.snapshot_beat_threshold,
             0,
@@ -299,120 +302,28 @@ def network_of(config: Config) -> Network:
     return Network(list(config.hidden_sizes), config.activation, config.inputs, config.hint_head)
 
 
-def _choice(name: str, value: object, accepted: Sequence[str]) -> None:
-    if value not in accepted:
-        raise ValueError(f"{name}={value!r} is not valid: expected one of {list(accepted)}")
-
-
-def _at_least(name: str, value: int, minimum: int) -> None:
-    if value < minimum:
-        raise ValueError(f"{name}={value!r} is not valid: expected an integer >= {minimum}")
-
-
-def _in_range(
-    name: str, value: float, low: float, high: float, accepted: str, low_included: bool = False
-) -> None:
-    """Raise unless ``low < value <= high`` (``low <= …`` when ``low_included``) and finite."""
-    above_low = value >= low if low_included else value > low
-    if not (math.isfinite(value) and above_low and value <= high):
-        raise ValueError(f"{name}={value!r} is not valid: expected a number {accepted}")
-
-
 # ------------------------------------------------------------------ presets
 
 
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
     """The config of ``preset`` (a shipped preset's name or a YAML file) with
     ``key=value`` overrides (values in YAML: ``hidden_sizes=[64,64]``)."""
-    path = Path(preset)
-    if not path.suffix:
-        path = PRESETS_DIR / f"{preset}.yaml"
-    if not path.is_file():
-        raise ValueError(
-            f"preset {str(preset)!r} does not exist: expected one of {available_presets()} "
-            "or a YAML file"
-        )
-    values = _yaml(path.read_text(encoding="utf-8"), f"preset {str(path)!r}") or {}
-    if not isinstance(values, dict):
-        raise ValueError(f"preset {str(path)!r} is not valid: expected a mapping of config fields")
-    return with_overrides(config_from_dict(values, source=str(path)), overrides)
+    return settings.load_config(Config, preset, overrides)
 
 
 def config_from_dict(values: dict[str, Any], source: str = "config") -> Config:
     """A checked :class:`Config` from plain values (unknown keys are errors)."""
-    config = Config()
-    for key, value in values.items():
-        setattr(config, key, _coerce(key, value, source))
-    config.check()
-    return config
+    return settings.from_dict(Config, values, source)
 
 
 def with_overrides(config: Config, overrides: Sequence[str]) -> Config:
     """``config`` with ``key=value`` strings applied (values parsed as YAML)."""
-    values = dataclasses.asdict(config)
-    for item in overrides:
-        key, eq, text = item.partition("=")
-        if not eq:
-            raise ValueError(f"--set {item!r} is not valid: expected key=value")
-        values[key.strip()] = _yaml(text, f"--set {item!r}")
-    return config_from_dict(values, source="--set")
-
-
-def _yaml(text: str, source: str) -> Any:
-    """``text`` read as YAML; ``ValueError`` naming ``source`` if it is not YAML."""
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        reason = " ".join(str(error).split())
-        raise ValueError(f"{source} is not valid YAML: {reason}") from None
-
-
-_FIELD_TYPES = get_type_hints(Config)
-
-
-def _coerce(key: str, value: Any, source: str) -> Any:
-    if key not in _FIELD_TYPES:
-        raise ValueError(
-            f"{source}: {key!r} is not a config field: expected one of {sorted(_FIELD_TYPES)}"
-        )
-    kind = _FIELD_TYPES[key]
-    origin = getattr(kind, "__origin__", kind)
-    if isinstance(value, str) and kind in (int, float):
-        with contextlib.suppress(ValueError):
-            value = float(value)  # "1e6"
-    ok = {
-        bool: isinstance(value, bool),
-        int: isinstance(value, int | float)
-        and not isinstance(value, bool)
-        and float(value).is_integer(),
-        float: isinstance(value, int | float) and not isinstance(value, bool),
-        str: isinstance(value, str),
-        list: isinstance(value, list) and all(isinstance(v, int) for v in value),
-        dict: isinstance(value, dict),
-    }[origin]
-    if not ok:
-        name = kind.__name__ if isinstance(kind, type) else str(kind)
-        raise ValueError(f"{source}: {key}={value!r} is not valid: expected {name}")
-    return int(value) if kind is int else float(value) if kind is float else value
-
-
-def save_config(config: Config, path: Path) -> None:
-    """Write ``config`` as YAML (atomically)."""
-    write_atomically(
-        path, yaml.safe_dump(dataclasses.asdict(config), sort_keys=False, allow_unicode=True)
-    )
+    return settings.with_overrides(config, overrides)
 
 
 def read_config(path: Path) -> Config:
-    """The config a run saved (:func:`save_config`), checked."""
-    try:
-        values = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, yaml.YAMLError) as error:
-        reason = str(error).splitlines()[0]
-        raise ValueError(f"{path} is not valid: not YAML ({reason})") from None
-    if not isinstance(values, dict):
-        raise ValueError(f"{path} is not valid: expected a mapping of config fields")
-    return config_from_dict(values, source=str(path))
+    """The config a run saved (:func:`settings.save_config`), checked."""
+    return settings.read_config(Config, path)
 
 
 # ------------------------------------------------------------- environment
@@ -615,16 +526,7 @@ def prepare_run(
 
 def _saved_config(files: RunFiles, given: str) -> Config:
     """The config of the run to resume in ``files``, checked with the directory."""
-    if not files.out.exists():
-        raise ValueError(f"--resume {given!r} is not valid: it does not exist")
-    if not files.out.is_dir():
-        raise ValueError(
-            f"--resume {given!r} is not valid: it is a file: expected a run directory "
-            "(the --out of env121 train)"
-        )
-    if not files.config.is_file():
-        raise ValueError(f"--resume {given!r} is not valid: no config.yaml there")
-    config = read_config(files.config)
+    config = read_config(settings.saved_config_path(given))
     checkpoints = files.checkpoint_directory
     if not checkpoints.steps() and not checkpoints.latest.exists():
         raise ValueError(f"--resume {given!r} is not valid: it holds no checkpoint yet")
@@ -681,7 +583,7 @@ def train(
         files.out.mkdir(parents=True, exist_ok=True)
         if resumed_from is not None:
             roll_back(files, model.num_timesteps, config.pool_max_size)
-        save_config(config, files.config)
+        settings.save_config(config, files.config)
         pool = SnapshotPool(files.pool, config.pool_max_size)
         model.set_logger(configure(str(files.tensorboard), ["tensorboard"]))
         callback = SelfPlay(config, files, pool, progress)
@@ -992,48 +894,3 @@ class SelfPlay(BaseCallback):
 def _due(step: int, last: int, every: int) -> bool:
     """Whether a step multiple of ``every`` was crossed since ``last``."""
     return every > 0 and step // every > max(last, 0) // every
-
-
-class Progress:
-    """A rich progress bar over the learner's steps."""
-
-    def __init__(self, total: int) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-        from rich.progress import Progress as RichProgress
-
-        self.total = total
-        self.bar = RichProgress(
-            TextColumn("[bold]train"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]} steps/s"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[status]}"),
-        )
-        self.task = self.bar.add_task("train", total=total, rate="-", status="")
-        self.started = time.perf_counter()
-        self.first = 0
-
-    def start(self, step: int, status: str) -> None:
-        """Show the bar at ``step``."""
-        self.first, self.started = step, time.perf_counter()
-        self.bar.start()
-        self.bar.update(self.task, completed=step, status=status)
-
-    def update(self, step: int, status: str | None = None) -> None:
-        """Move the bar to ``step`` (and change its status text, if given)."""
-        rate = (step - self.first) / max(time.perf_counter() - self.started, 1e-9)
-        self.bar.update(self.task, completed=step, rate=f"{rate:,.0f}")
-        if status is not None:
-            self.bar.update(self.task, status=status)
-
-    def stop(self) -> None:
-        """Leave the bar as it is."""
-        self.bar.stop()

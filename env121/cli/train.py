@@ -32,9 +32,10 @@ def add_subcommands(commands: argparse._SubParsersAction[ArgumentParser]) -> Non
 def _add_train_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
     train = commands.add_parser(
         "train",
-        help="self-play MaskablePPO training (training/)",
-        description="Self-play MaskablePPO: one learning seat against an opponent pool "
-        "(training/README.md).",
+        help="self-play training (training/)",
+        description="Self-play training (training/README.md): a preset with algorithm "
+        "batched_ppo (scratch) trains one policy for all four seats on the batched engine; "
+        "the others train MaskablePPO, one learning seat against an opponent pool.",
         formatter_class=HelpFormatter,
     )
     train.add_argument("--preset", help=f"{_presets()} (training/presets/) or a YAML file")
@@ -112,13 +113,20 @@ def run_train(
         raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
     try:
         with _train_extra("env121 train"):
+            from training import batched_ppo, ppo_selfplay, settings
             from training.curves import plot_curves
-            from training.ppo_selfplay import load_config, train
 
-        config = None if preset is None else load_config(preset, overrides)
+        source = (
+            settings.saved_config_path(resume)
+            if resume is not None
+            else settings.preset_path(str(preset))
+        )
+        algorithm = settings.algorithm_of(settings.read_values(source, str(source)), str(source))
+        trainer = batched_ppo if algorithm == batched_ppo.ALGORITHM else ppo_selfplay
+        config = None if preset is None else trainer.load_config(preset, overrides)
         if out is None and preset is not None:
             out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
-        result = train(
+        result = trainer.train(
             config,
             out,
             resume=resume,
@@ -146,12 +154,13 @@ def run_train(
     print(f"run:    {result.out}   (tensorboard --logdir {result.out / 'tb'})")
     print(f"curves: {plot_curves(result.out)}")
     print(f"policy: ppo:{result.policy}")
-    if result.evaluations:
-        last = result.evaluations[-1]
-        print(
-            f"eval:   {last['advantage']:+.2f} [{last['low']:+.2f}, {last['high']:+.2f}] "
-            f"points/ván vs 3× {last['opponent']} ({last['deals']} deals)"
-        )
+    last_step = result.evaluations[-1]["step"] if result.evaluations else None
+    for row in result.evaluations:
+        if row["step"] == last_step:
+            print(
+                f"eval:   {row['advantage']:+.2f} [{row['low']:+.2f}, {row['high']:+.2f}] "
+                f"points/ván vs 3× {row['opponent']} ({row['deals']} deals)"
+            )
     return 0
 
 

@@ -12,7 +12,10 @@ A network's input is a flat ``float32`` vector of named pieces
 * :data:`SWAP_WINS_LAYOUT` — per action, what the hand the seat would hold
   after it can win on: rules knowledge and public counting only, no agent's
   judgement (:func:`agents.hints.swap_wins`; for many games at once
-  :mod:`agents.batched_hints`).
+  :mod:`agents.batched_hints`);
+* :data:`NB_WINS_LAYOUT` — the same for the Nhất Bản decisions: per action,
+  what the best legal arrangement it leaves open can win on
+  (:func:`agents.hints.nb_wins`).
 
 :data:`INPUT_LAYOUTS` names the input sets a network may read: the observation
 alone, or followed by hint parts. The flat vectors, their offsets, the named
@@ -67,8 +70,9 @@ SEARCH_SCALE = 100.0
 """``search_gain`` holds points / SEARCH_SCALE, as rewards do (points / 100)."""
 Z_CLIP = 10.0
 """``search_z`` holds standard errors clipped to ±Z_CLIP, divided by it."""
-SWAP_POINTS_SCALE = 100.0
-"""``swap_points`` holds Điểm summed over the unseen cards / SWAP_POINTS_SCALE."""
+SWAP_POINTS_SCALE = POINTS_SCALE
+"""``swap_points`` holds Điểm summed over the unseen cards / SWAP_POINTS_SCALE
+(as ``win_points``: a hand waiting on a few cards of a few Điểm each is about 1)."""
 SWAP_WAITS_SCALE = 10.0
 """``swap_waits`` holds a count of unseen cards / SWAP_WAITS_SCALE."""
 MAX_UNSEEN = NUM_CARDS - HAND_SIZE - 2
@@ -268,6 +272,38 @@ fixed arrangement). Rules knowledge (the win table,
 :func:`env121.engine.win_table.win_points`) and public counting (the unseen
 cards, :func:`agents.knowledge.unseen_cards`) only; all zeros outside OFFER."""
 
+NB_WINS_LAYOUT = Layout(
+    "nb_wins",
+    (
+        InputPiece(
+            "nb_points",
+            (_A,),
+            "per legal NHAT_BAN, NB_GAP(slot) and placed CARD(c) (Nhất Bản choice, gap and "
+            "placement only): Điểm of the Ù the best legal arrangement it leaves open would "
+            f"make, summed over the unseen cards, / {SWAP_POINTS_SCALE:g}; PASS of the choice: "
+            "the free hand's; 0 elsewhere",
+            0.0,
+            MAX_UNSEEN * _MAX_WIN / SWAP_POINTS_SCALE,
+        ),
+        InputPiece(
+            "nb_waits",
+            (_A,),
+            f"the unseen cards that arrangement (hand) wins on, / {SWAP_WAITS_SCALE:g}",
+            0.0,
+            MAX_UNSEEN / SWAP_WAITS_SCALE,
+        ),
+    ),
+)
+"""What each Nhất Bản decision leaves the seat to win on (:func:`agents.hints.nb_wins`):
+in NB_CHOICE, for NHAT_BAN the best of the legal arrangements of its five
+(:func:`env121.rules.waits.nhat_ban_arrangements`, or all 720 without [R-8]) and
+for PASS the free hand kept; in NB_GAP, per gap slot the best arrangement with
+that gap; in NB_PLACE, per card that may fill the next slot the best
+arrangement with the gap chosen, the cards placed so far and that card next.
+"Best" is exact (every legal arrangement is scored, none sampled), by the
+summed Điểm first, then by the count of wins. The same rules knowledge and
+public counting as :data:`SWAP_WINS_LAYOUT`; all zeros in every other phase."""
+
 INPUT_LAYOUTS: dict[str, Layout] = {
     layout.name: layout
     for layout in (
@@ -278,6 +314,9 @@ INPUT_LAYOUTS: dict[str, Layout] = {
             (OBSERVATION_LAYOUT, GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT),
         ),
         Layout.joined("observation+swap_wins", (OBSERVATION_LAYOUT, SWAP_WINS_LAYOUT)),
+        Layout.joined(
+            "observation+swap_wins+nb_wins", (OBSERVATION_LAYOUT, SWAP_WINS_LAYOUT, NB_WINS_LAYOUT)
+        ),
     )
 }
 """The input sets a policy network may read (a checkpoint records its
@@ -440,6 +479,7 @@ __all__ = [
     "INPUT_LAYOUTS",
     "MAX_UNSEEN",
     "MAX_VAN",
+    "NB_WINS_LAYOUT",
     "OBSERVATION_LAYOUT",
     "OBS_HIGH",
     "OBS_LOW",

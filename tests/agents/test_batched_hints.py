@@ -1,6 +1,7 @@
-"""The ``swap_wins`` input part: the reference (:func:`agents.hints.swap_wins`)
-and the compiled batch (:mod:`agents.batched_hints`) in lock-step, and the
-networks that read it played by :class:`agents.ppo.PPOAgent` and
+"""The ``swap_wins`` and ``nb_wins`` input parts: the references
+(:func:`agents.hints.swap_wins`, :func:`agents.hints.nb_wins`) and the
+compiled batch (:mod:`agents.batched_hints`) in lock-step, and the networks
+that read them played by :class:`agents.ppo.PPOAgent` and
 :class:`agents.batched_ppo.BatchedPPO` alike.
 
 Games of a :class:`~env121.engine.batched.BatchedEngine` are played by random
@@ -8,6 +9,8 @@ legal actions in lock-step with reference states of the same seeds; at every
 step the compiled part of the seat to act must equal the reference's, bit for
 bit. Each case counts the kinds of entry it met, so a case that stops reaching
 Cướp, Nhất Bản or swaps that win fails instead of passing unchecked.
+``nb_wins`` is also checked against the engine itself: the arrangements an
+action leaves open are those the engine's legal steps still reach.
 """
 
 from __future__ import annotations
@@ -18,16 +21,29 @@ import numpy as np
 import pytest
 import torch
 
-from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
-from agents.batched_ppo import BatchedPPO
-from agents.hints import Hinter, swap_wins
+from agents.batched_hints import NB_WINS_SIZE, SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins
+from agents.batched_ppo import NB_WINS_INPUTS, BatchedPPO, encode_inputs
+from agents.hints import Hinter, nb_wins, swap_wins
 from agents.knowledge import HandJudge, swapped_hand
 from agents.ppo import PolicyNetwork, PPOAgent, save_policy
-from env121.engine.actions import CARD_BASE, PASS, format_actions, is_card_action
+from env121.engine.actions import (
+    CARD_BASE,
+    NHAT_BAN,
+    PASS,
+    format_actions,
+    is_card_action,
+)
 from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
 from env121.engine.state import Phase, State, SwapKind
-from env121.play.observation import SWAP_WINS_LAYOUT
+from env121.engine.win_table import seat_win_points
+from env121.play.batched_observation import make_observer
+from env121.play.observation import (
+    NB_WINS_LAYOUT,
+    SWAP_POINTS_SCALE,
+    SWAP_WAITS_SCALE,
+    SWAP_WINS_LAYOUT,
+)
 from env121.play.turn import Turn
 from env121.rules.cards import format_cards
 from env121.rules.config import RuleConfig
@@ -104,6 +120,136 @@ def test_the_compiled_part_is_the_references_at_every_step(name):
     assert not missing, f"no {missing} entry was met: {dict(kinds)}"
 
 
+NB_PHASES = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
+NB_COVERS = ("nhat_ban", "pass_only", "gap", "place", "actions_differ", "outside_nhat_ban")
+"""Kinds of ``nb_wins`` entry (:func:`nb_kinds_of`) every case must meet."""
+
+
+def nb_kinds_of(state: State, part: np.ndarray) -> list[str]:
+    """What the ``nb_wins`` part of the seat to act showed, for the coverage of a case."""
+    if state.phase not in NB_PHASES:
+        return ["outside_nhat_ban"]
+    points = NB_WINS_LAYOUT.views(part)["nb_points"]
+    legal = legal_actions(state)
+    kinds = []
+    if state.phase == Phase.NB_CHOICE:
+        kinds.append("nhat_ban" if NHAT_BAN in legal and points[NHAT_BAN] > 0 else "pass_only")
+    else:
+        kinds.append("gap" if state.phase == Phase.NB_GAP else "place")
+        if len({points[action] for action in legal}) > 1:
+            kinds.append("actions_differ")
+    return kinds
+
+
+@pytest.mark.parametrize("name", ["default", "nb_without_wait_unmasked"])
+def test_the_compiled_nb_part_is_the_references_at_every_step(name):
+    """Random play declares Nhất Bản often: every choice, gap and placement
+    met is compared, under [R-8] and without it (720 arrangements a hand)."""
+    config = CONFIGS[name]
+    games = 4
+    seeds = 900 + 50 * list(CONFIGS).index(name) + np.arange(games)
+    engine = BatchedEngine(games, config)
+    engine.reset(seeds)
+    states = [new_game(int(s), config) for s in seeds]
+    rng = np.random.default_rng(int(seeds[0]))
+    everyone = np.arange(games, dtype=np.int64)
+    part = np.empty((games, NB_WINS_SIZE), dtype=np.float32)
+    kinds: Counter[str] = Counter()
+    for _ in range(160):
+        encode_nb_wins(engine.games, everyone, engine.kernel_config, part)
+        actions = np.empty(games, dtype=np.int64)
+        for g, state in enumerate(states):
+            seat = state.current_player
+            expected = nb_wins(Turn(state, seat))
+            assert np.array_equal(part[g], expected), describe(state, seat)
+            kinds.update(nb_kinds_of(state, expected))
+            actions[g] = rng.choice(legal_actions(state))
+        result = engine.step(actions)
+        for g, state in enumerate(states):
+            apply(state, int(actions[g]))
+            if result.terminated[g]:
+                states[g] = new_game(int(engine.games["seed"][g]), config)
+    missing = [kind for kind in NB_COVERS if kinds[kind] == 0]
+    assert not missing, f"no {missing} entry was met: {dict(kinds)}"
+
+
+def test_the_batched_nb_wins_input_is_the_hinters():
+    """``encode_inputs`` for ``observation+swap_wins+nb_wins`` writes what the
+    reference :class:`agents.hints.Hinter` gives the network, Nhất Bản
+    decisions included."""
+    games, config = 3, RuleConfig()
+    engine = BatchedEngine(games, config)
+    engine.reset(np.arange(games) + 40)
+    states = [new_game(40 + g, config) for g in range(games)]
+    hinter, observer = Hinter(NB_WINS_INPUTS), make_observer(games, config)
+    rng = np.random.default_rng(40)
+    everyone = np.arange(games, dtype=np.int64)
+    inputs = np.empty((games, hinter.layout.size), dtype=np.float32)
+    nhat_ban_met = 0
+    for _ in range(80):
+        encode_inputs(NB_WINS_INPUTS, engine, everyone, observer, inputs)
+        actions = np.empty(games, dtype=np.int64)
+        for g, state in enumerate(states):
+            turn = Turn(state, state.current_player)
+            assert np.array_equal(inputs[g], hinter(turn)), describe(state, turn.seat)
+            nhat_ban_met += state.phase in NB_PHASES
+            actions[g] = rng.choice(legal_actions(state))
+        result = engine.step(actions)
+        for g, state in enumerate(states):
+            apply(state, int(actions[g]))
+            if result.terminated[g]:
+                states[g] = new_game(int(engine.games["seed"][g]), config)
+    assert nhat_ban_met
+
+
+def reachable_wins(state: State, seat: int, unseen: np.ndarray) -> list[tuple[int, int]]:
+    """``(points, waits)`` of every arrangement the engine's legal steps reach
+    from ``state`` (``seat`` laying out its Nhất Bản), scored by the engine's
+    win table once fixed."""
+    if state.phase not in (Phase.NB_GAP, Phase.NB_PLACE):
+        wins = seat_win_points(state, seat)[unseen]
+        return [(int(wins.sum()), int(np.count_nonzero(wins)))]
+    found = []
+    for action in legal_actions(state):
+        after = state.clone()
+        apply(after, action)
+        found += reachable_wins(after, seat, unseen)
+    return found
+
+
+def test_each_nb_entry_is_the_best_arrangement_the_engine_still_lets_the_seat_lay_out():
+    """Written out from the engine: after each legal NHAT_BAN, NB_GAP or CARD
+    action, every arrangement the engine's legal steps still reach is laid out
+    and scored with its win table; the entry is the best ``(points, waits)``
+    of them, by points then waits. PASS of the choice is the free hand's."""
+    rng, met = np.random.default_rng(6), Counter[Phase]()
+    state = new_game(6)
+    while min(met[phase] for phase in NB_PHASES) < 2:
+        phase, seat = state.phase, state.current_player
+        legal = legal_actions(state)
+        if phase in NB_PHASES and (phase != Phase.NB_CHOICE or NHAT_BAN in legal):
+            met[phase] += 1
+            turn = Turn(state.clone(), seat)
+            judge = HandJudge(turn.view, turn.config)
+            named = NB_WINS_LAYOUT.views(nb_wins(turn))
+            for action in legal:
+                if action == PASS:
+                    wins = judge.table(judge.own, locked=False)[judge.unseen]
+                    best = (int(wins.sum()), int(np.count_nonzero(wins)))
+                else:
+                    after = state.clone()
+                    apply(after, action)
+                    best = max(reachable_wins(after, seat, judge.unseen))
+                assert named["nb_points"][action] == np.float32(best[0] / SWAP_POINTS_SCALE)
+                assert named["nb_waits"][action] == np.float32(best[1] / SWAP_WAITS_SCALE)
+            others = np.setdiff1d(np.arange(len(named["nb_points"])), legal)
+            assert not named["nb_points"][others].any() and not named["nb_waits"][others].any()
+        declare = phase == Phase.NB_CHOICE and NHAT_BAN in legal  # to reach the layout
+        apply(state, NHAT_BAN if declare else int(rng.choice(legal)))
+        if state.phase == Phase.GAME_OVER:
+            state = new_game(int(rng.integers(1 << 30)))
+
+
 def offers(count: int, seed: int) -> list[Turn]:
     """Turns of the seat asked about an offer with a swap to weigh, met in random play."""
     state, rng = new_game(seed), np.random.default_rng(seed)
@@ -136,8 +282,9 @@ def test_each_entry_is_the_win_table_of_the_hand_the_action_leaves():
             else:
                 assert named["swap_points"][action] == named["swap_waits"][action] == 0
                 continue
-            assert named["swap_points"][action] == np.float32(wins.sum() / 100)
-            assert named["swap_waits"][action] == np.float32(np.count_nonzero(wins) / 10)
+            assert named["swap_points"][action] == np.float32(wins.sum() / SWAP_POINTS_SCALE)
+            waits = np.count_nonzero(wins)
+            assert named["swap_waits"][action] == np.float32(waits / SWAP_WAITS_SCALE)
             if is_card_action(action) and not wins.any():
                 assert named["swap_points"][action] == named["swap_waits"][action] == 0
                 no_wins += 1

@@ -43,6 +43,10 @@ TINY_TRAINING = (
     "--no-progress --set total_timesteps=128 n_steps=64 batch_size=64 n_epochs=1 n_envs=1 "
     "vec_env=dummy eval_every=0"
 )
+TINY_SCRATCH = (
+    "--no-progress --set total_steps=2048 num_games=64 rollout_steps=16 minibatch_size=256 "
+    "eval_deals=1 snapshot_every=0 checkpoint_every=0"
+)
 
 
 def documents() -> list[str]:
@@ -110,7 +114,12 @@ SUBSTITUTIONS = (
         "a resumed run goes on for 64 steps past the smoke run's 128",
     ),
     Substitution(
-        r"^(?!.*--resume)(.*env121 train\b.*)$",
+        r"^(?!.*--resume)(.*env121 train --preset scratch\b.*)$",
+        rf"\1 {TINY_SCRATCH}",
+        "a batched_ppo run of 2,048 engine steps on 64 games, evaluated on one deal",
+    ),
+    Substitution(
+        r"^(?!.*--resume)(?!.*--preset scratch)(.*env121 train\b.*)$",
         rf"\1 {TINY_TRAINING}",
         "a training run of 128 steps, no evaluation, no progress bar, in one process "
         "(the settings of the smoke test in training/README.md)",

@@ -20,6 +20,7 @@ from env121.play import observation
 from env121.play.observation import (
     GREEDY_HINTS_LAYOUT,
     INPUT_LAYOUTS,
+    NB_WINS_LAYOUT,
     OBS_HIGH,
     OBS_LOW,
     OBS_SIZE,
@@ -83,7 +84,12 @@ def test_docstring_tables_are_the_layout_of_every_part(module):
     hint_parts = dict.fromkeys(
         part for layout in INPUT_LAYOUTS.values() for part in layout.parts[1:]
     )
-    assert [part.name for part in hint_parts] == ["greedy_hints", "search_hints", "swap_wins"]
+    assert [part.name for part in hint_parts] == [
+        "greedy_hints",
+        "search_hints",
+        "swap_wins",
+        "nb_wins",
+    ]
     for part in hint_parts:
         holder = next(layout for layout in INPUT_LAYOUTS.values() if part in layout.parts)
         names = {piece.name for piece in part}
@@ -112,11 +118,12 @@ def test_input_sets_are_the_observation_then_hint_parts_each_at_one_place():
         "observation+greedy_hints",
         "observation+search_hints",
         "observation+swap_wins",
+        "observation+swap_wins+nb_wins",
     ]
     assert INPUT_LAYOUTS["observation"] is OBSERVATION_LAYOUT
     sizes = [layout.size for layout in INPUT_LAYOUTS.values()]
-    assert sizes == [2491, 2491 + 262, 2491 + 524, 2491 + 262]
-    for hints in (GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT, SWAP_WINS_LAYOUT):
+    assert sizes == [2491, 2491 + 262, 2491 + 524, 2491 + 262, 2491 + 524]
+    for hints in (GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT, SWAP_WINS_LAYOUT, NB_WINS_LAYOUT):
         assert [p.shape for p in hints] == [(NUM_ACTIONS,)] * 2  # aligned with the action ids
         starts = {
             layout.offsets[hints.pieces[0].name]

@@ -171,7 +171,12 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
 
 @pytest.mark.parametrize(
     ("name", "trained_for"),
-    [("small", "num_timesteps"), ("hinted", "num_timesteps"), ("searched", "epochs")],
+    [
+        ("small", "num_timesteps"),
+        ("hinted", "num_timesteps"),
+        ("searched", "epochs"),
+        ("scratch", "steps"),
+    ],
 )
 def test_a_shipped_checkpoint_loads_by_name_and_plays_a_whole_match(name, trained_for):
     assert name in shipped_checkpoints()
@@ -200,3 +205,24 @@ def test_a_ppo_agent_plays_in_forked_arena_workers():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=240, check=True
     )
     assert done.stdout.strip() == "1"
+
+
+def test_the_from_scratch_checkpoint_plays_in_the_gym_env_and_the_batched_engine():
+    """``ppo:scratch`` reads the swap_wins part: the reference computes it for
+    the AEC env's seats, the compiled kernel for the batched engine."""
+    import numpy as np
+
+    from agents.batched_ppo import BatchedPPO
+    from agents.environments import SingleSeat
+    from env121.engine.batched.engine import BatchedEngine
+
+    env = SingleSeat(opponents="ppo:scratch", seat=0)
+    env.reset(seed=3)
+    for _ in range(40):  # the opponents' moves between the learner's are ppo:scratch's
+        legal = np.flatnonzero(env.action_masks())
+        if env.step(int(legal[0]))[2]:
+            break
+    engine = BatchedEngine(8, threads=1)
+    games = np.arange(8)
+    actions = BatchedPPO("scratch").act(engine, games)
+    engine.step(actions)  # raises on an illegal action

@@ -27,7 +27,7 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def test_the_presets_ship():
-    assert {"tiny", "small", "default", "hinted", "searched"} <= set(available_presets())
+    assert {"tiny", "small", "default", "hinted", "searched", "scratch"} <= set(available_presets())
 
 
 @pytest.mark.parametrize("preset", ["tiny", "small", "default", "hinted", "searched"])

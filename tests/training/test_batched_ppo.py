@@ -1,0 +1,222 @@
+"""The batched self-play trainer: its pieces against plain definitions, and a whole run."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from agents.hints import INPUTS
+from agents.ppo import PolicyNetwork
+from env121.cli.app import main
+from training import batched_ppo, settings
+from training.batched_ppo import (
+    HIDDEN_SIZE,
+    ActorCritic,
+    Config,
+    Learner,
+    hidden_hands,
+    stream_advantages,
+)
+
+TINY = [
+    "total_steps=6144",
+    "num_games=64",
+    "rollout_steps=16",
+    "inputs=observation",
+    "hint_head=false",
+    "hidden_sizes=[16]",
+    "minibatch_size=256",
+    "snapshot_every=2048",
+    "checkpoint_every=2048",
+    "eval_every=4096",
+    "eval_deals=2",
+]
+
+
+def tiny_config(**changes: object) -> Config:
+    values = {
+        "num_games": 64,
+        "rollout_steps": 16,
+        "inputs": "observation",
+        "hint_head": False,
+        "hidden_sizes": [16],
+        "minibatch_size": 256,
+    }
+    values.update(changes)
+    return settings.from_dict(Config, {"algorithm": "batched_ppo", **values})
+
+
+def plain_gae(
+    rewards: np.ndarray, values: np.ndarray, successors: np.ndarray, gamma: float, lam: float
+) -> np.ndarray:
+    """GAE written stream by stream, from the definition."""
+    n = len(rewards)
+    out = np.zeros(n)
+    for i in range(n):
+        if successors[i] == -2:
+            continue
+        total, weight, k = 0.0, 1.0, i
+        while True:
+            j = successors[k]
+            next_value = 0.0 if j == -1 else values[j]
+            total += weight * (rewards[k] + gamma * next_value - values[k])
+            if j == -1 or successors[j] == -2:
+                break
+            weight *= gamma * lam
+            k = j
+        out[i] = total
+    return out
+
+
+def test_stream_advantages_follow_each_seats_stream():
+    rng = np.random.default_rng(3)
+    n = 60
+    successors = np.full(n, -2, dtype=np.int64)
+    streams = [list(range(s, n, 4)) for s in range(4)]  # four interleaved streams
+    for stream in streams:
+        for a, b in itertools.pairwise(stream):
+            successors[a] = b if rng.random() > 0.2 else -1  # some streams end (a vòng)
+    rewards = rng.normal(size=n).astype(np.float32)
+    values = rng.normal(size=n).astype(np.float32)
+    out = np.zeros(n, dtype=np.float32)
+    stream_advantages(rewards, values, successors, 0.9, 0.8, out)
+    np.testing.assert_allclose(out, plain_gae(rewards, values, successors, 0.9, 0.8), atol=1e-5)
+    assert (out[successors == -2] == 0).all()
+
+
+def test_the_shared_first_layer_leaves_the_actor_as_it_is():
+    actor = PolicyNetwork([32, 16], "relu", "observation")
+    model = ActorCritic(actor, perfect=True)
+    x = torch.rand(7, INPUTS["observation"])
+    logits, values = model(x, torch.rand(7, HIDDEN_SIZE))
+    assert torch.equal(logits, actor(x)) and values.shape == (7,)
+    names = set(model.state_dict())
+    assert names >= {f"actor.{k}" for k in actor.state_dict()} and "hidden_in.weight" in names
+
+
+def test_the_critic_reads_the_other_seats_free_cards(tmp_path):
+    learner = Learner(tiny_config(), tmp_path)
+    learner.start()
+    games = learner.engine.games
+    indices = np.array([0, 5, 9])
+    seats = np.array([0, 3, 2])
+    out = np.empty((3, HIDDEN_SIZE), dtype=np.float32)
+    hidden_hands(games, indices, seats, out)
+    for row, (g, seat) in enumerate(zip(indices, seats, strict=True)):
+        for k in range(1, 4):
+            other = (seat + k) % 4
+            cards = games["hands"][g, other][: games["n_free"][g, other]]
+            block = out[row, (k - 1) * 121 : k * 121]
+            assert set(np.flatnonzero(block)) == set(cards.tolist())
+
+
+def test_points_go_to_the_open_decision_and_a_vong_closes_the_streams(tmp_path):
+    learner = Learner(tiny_config(table_weights={"self": 1.0}), tmp_path)
+    learner.start()
+    games, s = learner.engine.games, learner.samples
+    while True:
+        open_before, rewards_before = learner.pending.copy(), s.rewards.copy()
+        learner.step()
+        ended = np.flatnonzero(games["vong_ended"] & games["rewards"].any(axis=1))
+        if len(ended):
+            break
+    for g in ended:
+        assert (learner.pending[g] == -1).all()
+        for seat in range(4):
+            row = open_before[g, seat]
+            if row < 0:
+                continue
+            if s.successors[row] >= 0:  # the seat decided again in this very step
+                row = s.successors[row]
+            assert s.successors[row] == -1
+            paid = float(games["rewards"][g, seat])
+            assert s.rewards[row] == pytest.approx(rewards_before[row] + paid)
+
+
+def test_an_update_trains_only_closed_decisions_and_carries_the_open_ones(tmp_path):
+    learner = Learner(tiny_config(), tmp_path)
+    learner.start()
+    stats = learner.rollout_and_update(1.0)
+    s = learner.samples
+    assert stats["samples"] > 0 and np.isfinite(stats["policy_loss"])
+    open_rows = learner.pending[learner.pending >= 0]
+    assert sorted(open_rows.tolist()) == list(range(s.size))  # carried to the front
+    assert (s.successors[: s.size] == -2).all()
+
+
+def test_the_batched_evaluation_is_the_arenas(tmp_path):
+    """Deterministic opponents, the arena's deals: the same advantage as the arena's."""
+    from agents.batched_greedy import BatchedGreedy
+    from arena import one_vs_three
+
+    torch.manual_seed(0)
+    actor = PolicyNetwork([8], "relu", "observation")
+    learner = Learner(tiny_config(hidden_sizes=[8]), tmp_path)
+    learner.actor.load_state_dict(actor.state_dict())
+    path = learner.save_actor(tmp_path / "a.safetensors", {})
+    config = tiny_config().rule_config
+    row = batched_ppo.duplicate_advantage(
+        learner.actor, "observation", BatchedGreedy(threads=1), 2, 11, config, 1
+    )
+    arena = one_vs_three(f"ppo:{path}", "greedy", deals=2, seed=11, config=config)
+    assert row["advantage"] == pytest.approx(arena.advantage.mean)
+    assert row["low"] == pytest.approx(arena.advantage.low)
+
+
+def test_a_run_trains_resumes_and_its_policy_plays(tmp_path, capsys):
+    out = tmp_path / "run"
+    command = ["train", "--preset", "scratch", "--no-progress", "--out", str(out), "--set"]
+    assert main(command + TINY) == 0
+    printed = capsys.readouterr().out
+    assert "policy: ppo:" in printed and "vs 3× greedy" in printed and "vs 3× random" in printed
+    rows = [json.loads(line) for line in (out / "eval.jsonl").read_text().splitlines()]
+    assert {r["opponent"] for r in rows} == {"greedy", "random"}
+    assert (out / "curves.png").stat().st_size > 0 and (out / "best.safetensors").exists()
+    # resume with a longer budget: it continues from the last checkpoint
+    assert main(["train", "--resume", str(out), "--no-progress", "--set", "total_steps=8192"]) == 0
+    progress = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+    steps = [r["step"] for r in progress]
+    assert steps == sorted(steps) and steps[-1] == 8192
+    assert progress[-1]["seconds"] > progress[0]["seconds"]
+    from agents.registry import make_agent
+
+    assert make_agent(f"ppo:{out / 'policy.safetensors'}").spec.startswith("ppo:")
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (["inputs=observation+greedy_hints"], "inputs='observation+greedy_hints' is not valid"),
+        (["table_weights={pool: -1}"], "table_weights="),
+        (["horizon=ever"], "horizon='ever' is not valid"),
+        (["eval_opponents=[mc]"], "eval_opponents='mc' is not valid"),
+        (["num_games=0"], "num_games=0 is not valid"),
+        (["critic=oracle"], "critic='oracle' is not valid"),
+    ],
+)
+def test_a_bad_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings, message):
+    out = tmp_path / "run"
+    command = ["train", "--preset", "scratch", "--no-progress", "--out", str(out), "--set"]
+    assert main(command + settings) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+    assert not out.exists()
+
+
+def test_the_training_state_round_trips(tmp_path):
+    config = tiny_config(inputs="observation+swap_wins", hint_head=True)
+    learner = Learner(config, tmp_path)
+    learner.start()
+    learner.rollout_and_update(1.0)
+    saved = learner.state_tensors()
+    fresh = Learner(config, tmp_path)
+    fresh.load_state_tensors(saved)
+    again = fresh.state_tensors()
+    assert saved.keys() == again.keys()
+    assert all(torch.equal(saved[k], again[k]) for k in saved)
+    groups = fresh.optimizer.param_groups
+    assert [g["lr"] for g in groups] == [config.learning_rate, 10 * config.learning_rate]

@@ -1,0 +1,1007 @@
+"""Self-play PPO on the batched engine: one policy for all four seats, learned from scratch.
+
+Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
+``batched_ppo``); ``--set key=value`` overrides any :class:`Config` field and
+``--resume RUN_DIR`` continues a run from its last checkpoint.
+
+The algorithm, in the CleanRL manner (everything in this file):
+
+* **Simulation.** ``num_games`` matches run in one
+  :class:`~env121.engine.batched.BatchedEngine`; every engine step moves every
+  game by one decision. Each game is a *table* drawn when its match starts
+  (``table_weights``): ``self`` — the learner in all four seats (one policy
+  shared by the seats); or one learner seat against three copies of a frozen
+  ``pool`` snapshot, of ``greedy`` or of ``random``, so the learner does not
+  chase its own tail. Forced moves (one legal action) are played without
+  asking anyone and are not training samples.
+* **Actor.** :class:`agents.ppo.PolicyNetwork` reading ``inputs``: the seat's
+  observation (``env121_v1``), by default followed by the ``swap_wins`` part —
+  per candidate swap, what the resulting hand could win on, the rules'
+  knowledge of the hand and nothing of any agent's judgement. It is what the
+  shipped checkpoint holds, so the arena, ``env121 play`` and the AEC env play
+  it as ``ppo:<checkpoint>``.
+* **Critic** (training only). With ``critic: perfect`` it also reads the three
+  other seats' hidden hands (PerfectDou's perfect-information critic: the value
+  may know what the actor may not; the actor never sees it).
+* **Returns.** Each seat's decisions in a game form a stream; the points a
+  step pays a seat are credited to that seat's last decision. With ``horizon:
+  vong`` a stream ends at each vòng's end (a vòng's decisions decide its
+  payment; later vòng add only noise), with ``match`` at the match's end.
+  Advantages are GAE(γ, λ) along each stream; a stream still open when the
+  rollout ends bootstraps on its last decision's value, and that last decision
+  waits for its rewards and is trained in the next update.
+* **Update.** PPO's clipped objective, value loss, entropy bonus, Adam, advantages
+  normalised per minibatch, gradient clipping, learning rate annealed to 0.
+* **Measurement.** Every ``eval_every`` engine steps the actor plays its
+  argmax in the duplicate 1-vs-3 format against each of ``eval_opponents``
+  on ``eval_deals`` deals (each played in the four seats), all in one batched
+  engine: the advantage in points per ván with its 95% interval clustered by
+  deal. These deals (``eval_seed``) choose the best checkpoint; claims are
+  made in the arena on other seeds.
+
+A run directory holds ``config.yaml``, ``tb/`` (TensorBoard), ``progress.jsonl``
+(one row per update: speed, losses), ``eval.csv`` / ``eval.jsonl``,
+``pool/`` (snapshots), ``checkpoints/`` (resumable: actor, critic, optimiser,
+counters, the generator), ``policy.safetensors`` (the latest actor, with its
+sidecar: ``ppo:RUN_DIR/policy.safetensors``), ``best.safetensors`` (the best
+evaluated against the first of ``eval_opponents``) and ``curves.png``.
+Every file is written whole or not at all, and a checkpoint appears only when
+complete; Ctrl-C stops with a checkpoint. A resumed run restores everything
+that learns and continues with new deals (the games in flight are not saved).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import safetensors.torch
+import torch
+from numba import njit
+from torch import nn
+from torch.utils.tensorboard import SummaryWriter
+
+from agents.batched_greedy import BatchedGreedy
+from agents.batched_ppo import BATCHED_INPUTS, BatchedPPO, encode_inputs, legal_masks
+from agents.hints import INPUTS
+from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
+from arena.estimate import clustered_ratio
+from arena.seeds import deal_seeds
+from env121.engine.actions import NUM_ACTIONS
+from env121.engine.batched.engine import BatchedEngine
+from env121.engine.files import append_atomically, check_output_directory, write_atomically
+from env121.engine.state import NUM_SEATS
+from env121.play.batched_observation import Observer, make_observer
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom
+from env121.rules.cards import NUM_CARDS
+from env121.rules.config import RuleConfig
+from training import settings
+from training.checkpoint import CheckpointDirectory, CorruptCheckpointError
+from training.evaluation import append_row, keep_rows
+from training.progress import Progress
+from training.settings import check_at_least, check_choice
+
+ALGORITHM = "batched_ppo"
+"""The ``algorithm`` a preset names to be trained by this module."""
+TABLES = ("self", "pool", "greedy", "random")
+"""What a game's table can be (see the module docstring)."""
+HORIZONS = ("vong", "match")
+"""Where a seat's stream of decisions ends (``Config.horizon``)."""
+CRITICS = ("perfect", "observation")
+"""What the critic reads besides the actor's input (``Config.critic``)."""
+HIDDEN_SIZE = (NUM_SEATS - 1) * NUM_CARDS
+"""Entries the perfect-information critic reads besides the actor's input."""
+
+
+@dataclass
+class Config:
+    """Everything a run depends on (a preset is a YAML file of these)."""
+
+    description: str = ""
+    """What the preset is for (free text)."""
+    algorithm: str = ALGORITHM
+    """Which trainer runs the preset (this one: ``batched_ppo``)."""
+
+    # --- run
+    seed: int = 0
+    """Seeds the networks, the deals and every draw of the trainer."""
+    total_steps: int = 20_000_000
+    """Engine steps to train for (all games; rounded up to whole rollouts)."""
+    num_games: int = 512
+    """Games stepped together."""
+    rollout_steps: int = 64
+    """Engine steps per rollout (each moves every game)."""
+    engine_threads: int = 2
+    """Threads the engine and the greedy opponents use."""
+    torch_threads: int = 2
+    """Torch threads."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """:class:`~env121.rules.config.RuleConfig` fields (default: the spec)."""
+
+    # --- tables
+    table_weights: dict[str, float] = field(
+        default_factory=lambda: {"self": 0.5, "pool": 0.2, "greedy": 0.2, "random": 0.1}
+    )
+    """How often each kind of table (``TABLES``) is drawn for a new match."""
+    pool_max_size: int = 8
+    """Snapshots in play; the oldest retire."""
+    snapshot_every: int = 2_000_000
+    """Add a snapshot of the learner to the pool every this many engine steps."""
+
+    # --- networks
+    inputs: str = "observation+swap_wins"
+    """What the actor reads (a key of ``agents.hints.INPUTS`` without agent hints)."""
+    hint_head: bool = True
+    """Each action's logit also reads that action's entries of the input's
+    trailing per-action part, through one weight per block."""
+    hint_head_lr_scale: float = 10.0
+    """The hint head's learning rate is ``learning_rate`` × this. Adam moves a
+    weight by about its learning rate per step, and the head's few weights
+    must grow to several units to weigh the per-action values against the
+    rest of the logit: at the base rate that takes thousands of updates."""
+    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layer widths of the actor and of the critic."""
+    activation: str = "relu"
+    """``"tanh"`` or ``"relu"``."""
+    critic: str = "perfect"
+    """``"perfect"``: the critic also reads the other seats' hands; ``"observation"``: not."""
+
+    # --- PPO
+    learning_rate: float = 3e-4
+    """Adam step size (at the start when ``anneal_lr``)."""
+    anneal_lr: bool = True
+    """Decay the learning rate linearly to 0 over ``total_steps``."""
+    n_epochs: int = 2
+    """Passes over each rollout's samples."""
+    minibatch_size: int = 4096
+    """Samples per gradient step."""
+    gamma: float = 1.0
+    """Discount per decision of a seat."""
+    gae_lambda: float = 0.95
+    """GAE's λ."""
+    horizon: str = "vong"
+    """Where a seat's stream of decisions ends: ``"vong"`` or ``"match"``."""
+    reward_scale: float = 1.0
+    """Rewards are Điểm × this."""
+    clip_range: float = 0.2
+    """PPO's policy clipping."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
+
+    # --- checkpoints, evaluation
+    checkpoint_every: int = 2_000_000
+    """Write a resumable checkpoint every this many engine steps (and at the end)."""
+    keep_checkpoints: int = 2
+    """Checkpoints kept on disk."""
+    eval_every: int = 2_000_000
+    """Evaluate every this many engine steps, and at the end (0: only at the end)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["greedy", "random"])
+    """References of the duplicate 1-vs-3 evaluations (``greedy``, ``random``)."""
+    eval_deals: int = 64
+    """Duplicate deals per evaluation (each played in the four seats)."""
+    eval_seed: int = 2024
+    """Seed of the evaluation deals (the same every time, so evaluations compare)."""
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first field whose value is not accepted."""
+        check_choice("algorithm", self.algorithm, (ALGORITHM,))
+        check_choice("activation", self.activation, tuple(ACTIVATIONS))
+        check_choice("critic", self.critic, CRITICS)
+        check_choice("horizon", self.horizon, HORIZONS)
+        check_choice("inputs", self.inputs, BATCHED_INPUTS)
+        if self.hint_head and not hint_blocks(self.inputs):
+            raise ValueError(
+                f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
+                "a per-action part"
+            )
+        for name in ("total_steps", "num_games", "rollout_steps", "engine_threads"):
+            check_at_least(name, getattr(self, name), 1)
+        for name in ("torch_threads", "pool_max_size", "n_epochs", "minibatch_size"):
+            check_at_least(name, getattr(self, name), 1)
+        for name in ("keep_checkpoints", "eval_deals"):
+            check_at_least(name, getattr(self, name), 1)
+        for name in ("snapshot_every", "checkpoint_every", "eval_every"):
+            check_at_least(name, getattr(self, name), 0)
+        if not self.hidden_sizes or any(h < 1 for h in self.hidden_sizes):
+            raise ValueError(
+                f"hidden_sizes={self.hidden_sizes!r} is not valid: expected positive widths"
+            )
+        unknown = sorted(set(self.table_weights) - set(TABLES))
+        if unknown or any(w < 0 for w in self.table_weights.values()):
+            raise ValueError(
+                f"table_weights={self.table_weights!r} is not valid: expected non-negative "
+                f"weights for some of {TABLES}"
+            )
+        if sum(self.table_weights.values()) <= 0:
+            raise ValueError("table_weights is not valid: expected a positive total weight")
+        for opponent in self.eval_opponents:
+            check_choice("eval_opponents", opponent, ("greedy", "random"))
+        for name in ("learning_rate", "reward_scale", "hint_head_lr_scale"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected > 0")
+        for name in ("gamma", "gae_lambda"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected 0..1")
+        for name in ("clip_range", "ent_coef", "vf_coef", "max_grad_norm"):
+            if not getattr(self, name) >= 0:
+                raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected ≥ 0")
+        RuleConfig(**self.rules)
+
+    @property
+    def rule_config(self) -> RuleConfig:
+        """The rules the games are played under."""
+        return RuleConfig(**self.rules)
+
+
+def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
+    """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
+    return settings.load_config(Config, preset, overrides)
+
+
+# ------------------------------------------------------------------ networks
+
+
+class ActorCritic(nn.Module):
+    """The actor (:class:`agents.ppo.PolicyNetwork`, what a checkpoint holds)
+    and the critic, which shares the actor's first layer: the critic's first
+    hidden layer is the activation of that layer's output plus (``perfect``)
+    a linear map of the three other seats' free cards, then its own layers.
+    The widest matrix product (the input is ~2,700 wide) is made once for both."""
+
+    def __init__(self, actor: PolicyNetwork, perfect: bool) -> None:
+        super().__init__()
+        self.actor = actor
+        first = actor.layers[0]
+        assert isinstance(first, nn.Linear)
+        self.hidden_in = nn.Linear(HIDDEN_SIZE, first.out_features, bias=False) if perfect else None
+        layers: list[nn.Module] = []
+        width = first.out_features
+        for hidden in actor.hidden_sizes[1:]:
+            layers += [nn.Linear(width, hidden), ACTIVATIONS[actor.activation]()]
+            width = hidden
+        layers.append(nn.Linear(width, 1))
+        self.critic_layers = nn.Sequential(*layers)
+
+    def forward(
+        self, inputs: torch.Tensor, hidden: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits [N, NUM_ACTIONS], values [N])``; ``logits`` are the actor's
+        (``self.actor(inputs)`` exactly)."""
+        layers = self.actor.layers
+        pre = layers[0](inputs)
+        logits: torch.Tensor = layers[2:](layers[1](pre))
+        head = self.actor.hint_head
+        if head is not None:
+            logits = logits + head(action_hints(inputs, head.in_features)).squeeze(-1)
+        if self.hidden_in is not None and hidden is not None:
+            pre = pre + self.hidden_in(hidden)
+        values: torch.Tensor = self.critic_layers(layers[1](pre)).squeeze(-1)
+        return logits, values
+
+
+def hidden_hands(
+    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, out: np.ndarray
+) -> None:
+    """``out[k]`` = one-hot free cards of the three seats after ``seats[k]`` in
+    turn order, in game ``indices[k]`` (what only the critic reads)."""
+    out[:] = 0.0
+    rows = np.arange(len(indices))
+    for k in range(1, NUM_SEATS):
+        cards = games["hands"][indices, (seats + k) % NUM_SEATS].astype(np.int64)
+        held = cards >= 0
+        row_index = np.repeat(rows, held.sum(axis=1))
+        out[row_index, (k - 1) * NUM_CARDS + cards[held]] = 1.0
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``logits`` with the illegal actions at a large negative value."""
+    return logits.masked_fill(~mask, -1e9)
+
+
+# ------------------------------------------------------------------ returns
+
+
+@njit(cache=True, nogil=True)
+def stream_advantages(
+    rewards: np.ndarray,
+    values: np.ndarray,
+    successors: np.ndarray,
+    gamma: float,
+    lam: float,
+    out: np.ndarray,
+) -> None:
+    """GAE along each seat's stream of decisions, for decisions ``0 .. n-1``
+    in the order they were taken. ``successors[i]``: the index of the same
+    seat's next decision in the stream, ``-1`` when the stream ended after
+    ``i``; a successor still open (its own successor unknown) is marked by
+    ``successors[successors[i]] == -2`` and is bootstrapped on, not continued."""
+    for i in range(rewards.shape[0] - 1, -1, -1):
+        j = successors[i]
+        if j == -2:
+            out[i] = 0.0  # open: not trained this update
+            continue
+        if j == -1:
+            out[i] = rewards[i] - values[i]
+            continue
+        delta = rewards[i] + gamma * values[j] - values[i]
+        continuation = 0.0 if successors[j] == -2 else out[j]
+        out[i] = delta + gamma * lam * continuation
+
+
+# ------------------------------------------------------------------ the rollout buffer
+
+
+class Samples:
+    """The learner's decisions of a rollout (and the open ones carried in)."""
+
+    def __init__(self, capacity: int, width: int, perfect: bool) -> None:
+        self.inputs = np.zeros((capacity, width), dtype=np.float32)
+        self.hidden = np.zeros((capacity, HIDDEN_SIZE if perfect else 0), dtype=np.float32)
+        self.masks = np.zeros((capacity, NUM_ACTIONS), dtype=bool)
+        self.actions = np.zeros(capacity, dtype=np.int64)
+        self.logps = np.zeros(capacity, dtype=np.float32)
+        self.values = np.zeros(capacity, dtype=np.float32)
+        self.rewards = np.zeros(capacity, dtype=np.float32)
+        self.successors = np.full(capacity, -2, dtype=np.int64)
+        self.size = 0
+
+    def take(self, count: int) -> np.ndarray:
+        """Indices of ``count`` new samples (their successors open)."""
+        start = self.size
+        self.size += count
+        if self.size > len(self.actions):
+            raise RuntimeError("rollout buffer overflow: more decisions than the buffer holds")
+        self.successors[start : self.size] = -2
+        self.rewards[start : self.size] = 0.0
+        return np.arange(start, self.size)
+
+    def carry(self, open_samples: np.ndarray) -> np.ndarray:
+        """Move ``open_samples`` to the front for the next rollout; returns their new indices."""
+        n = len(open_samples)
+        for array in (self.inputs, self.hidden, self.masks, self.actions, self.logps):
+            array[:n] = array[open_samples]
+        for array in (self.values, self.rewards):
+            array[:n] = array[open_samples]
+        self.successors[:n] = -2
+        self.size = n
+        return np.arange(n)
+
+
+# ------------------------------------------------------------------ the trainer
+
+
+class Learner:
+    """The batched self-play loop: engine, tables, actor, critic, optimiser."""
+
+    def __init__(self, config: Config, pool_dir: Path) -> None:
+        self.config = config
+        rules = config.rule_config
+        torch.manual_seed(config.seed)
+        self.rng = np.random.default_rng(config.seed)
+        self.actor = PolicyNetwork(
+            config.hidden_sizes, config.activation, config.inputs, config.hint_head
+        )
+        self.model = ActorCritic(self.actor, config.critic == "perfect")
+        head = [] if self.actor.hint_head is None else list(self.actor.hint_head.parameters())
+        rest = [p for p in self.model.parameters() if all(p is not h for h in head)]
+        groups = [{"params": rest, "scale": 1.0}]
+        if head:
+            groups.append({"params": head, "scale": config.hint_head_lr_scale})
+        self.optimizer = torch.optim.Adam(groups, lr=config.learning_rate, eps=1e-5)
+        self.set_learning_rate(1.0)
+        b = config.num_games
+        self.engine = BatchedEngine(b, rules, threads=config.engine_threads)
+        self.observer: Observer = make_observer(b, rules)
+        self.width = INPUTS[config.inputs]
+        self.samples = Samples(
+            config.rollout_steps * b + NUM_SEATS * b, self.width, config.critic == "perfect"
+        )
+        self.greedy = BatchedGreedy(threads=config.engine_threads)
+        self.random = BatchedRandom(config.seed)
+        self.pool_dir = pool_dir
+        self.pool: list[tuple[int, BatchedPPO]] = []
+        """(step, policy) of each snapshot in play, oldest first."""
+        self.learner_seats = np.zeros((b, NUM_SEATS), dtype=bool)
+        self.opponent = np.zeros(b, dtype=np.int64)
+        """Per game its opponents: -1 none (self play), 0 greedy, 1 random, 2+k pool[k]."""
+        self.pending = np.full((b, NUM_SEATS), -1, dtype=np.int64)
+        """Per game and seat its open decision (index into the samples), or -1."""
+        self.steps = 0
+        self.updates = 0
+        self.wall_seconds = 0.0
+        """Wall-clock seconds of the run's earlier sessions (a resumed run goes on counting)."""
+        self.deals_started = 0
+
+    # ---------------------------------------------------------- tables
+
+    def new_matches(self, games: np.ndarray) -> None:
+        """Deal ``games`` their tables for the match they start."""
+        if not len(games):
+            return
+        weights = dict(self.config.table_weights)
+        if not self.pool:
+            weights["self"] = weights.get("self", 0.0) + weights.pop("pool", 0.0)
+        kinds = [k for k in TABLES if weights.get(k, 0.0) > 0]
+        p = np.array([weights[k] for k in kinds], dtype=np.float64)
+        drawn = self.rng.choice(len(kinds), size=len(games), p=p / p.sum())
+        self.learner_seats[games] = False
+        for g, d in zip(games, drawn, strict=True):
+            kind = kinds[d]
+            if kind == "self":
+                self.learner_seats[g] = True
+                self.opponent[g] = -1
+                continue
+            self.learner_seats[g, self.rng.integers(NUM_SEATS)] = True
+            if kind == "greedy":
+                self.opponent[g] = 0
+            elif kind == "random":
+                self.opponent[g] = 1
+            else:
+                self.opponent[g] = 2 + self.rng.integers(len(self.pool))
+
+    def start(self) -> None:
+        """Deal every game a new match from the trainer's generator."""
+        seeds = self.rng.integers(0, 2**63, size=self.config.num_games, dtype=np.int64)
+        self.engine.reset(seeds)
+        self.pending[:] = -1
+        self.samples.size = 0
+        self.new_matches(np.arange(self.config.num_games))
+
+    def add_snapshot(self) -> None:
+        """Freeze the actor into the pool (saved in ``pool/``), retiring the oldest."""
+        path = self.pool_dir / f"snap_{self.steps:012d}.safetensors"
+        self.save_actor(path, {"snapshot_of_step": self.steps})
+        self.pool.append((self.steps, BatchedPPO(str(path), deterministic=False)))
+        if len(self.pool) > self.config.pool_max_size:
+            self.pool.pop(0)
+            self.opponent[self.opponent >= 2] = np.maximum(self.opponent[self.opponent >= 2] - 1, 2)
+
+    def save_actor(self, path: Path, notes: dict[str, Any]) -> Path:
+        """Write the actor as a weights-only ``ppo:`` checkpoint."""
+        c = self.config
+        return save_policy(
+            path,
+            self.actor.state_dict(),
+            c.hidden_sizes,
+            c.activation,
+            training={"algorithm": ALGORITHM, "steps": self.steps, **notes},
+            inputs=c.inputs,
+            hint_head=c.hint_head,
+        )
+
+    # ---------------------------------------------------------- playing
+
+    def encode(self, indices: np.ndarray, seats: np.ndarray, rows: np.ndarray) -> None:
+        """Write the inputs (and the critic's hidden hands) of ``seats`` in games
+        ``indices`` into sample rows ``rows``."""
+        s = self.samples
+        block = slice(int(rows[0]), int(rows[-1]) + 1)  # rows are consecutive
+        encode_inputs(self.config.inputs, self.engine, indices, self.observer, s.inputs[block])
+        if self.config.critic == "perfect":
+            hidden_hands(self.engine.games, indices, seats, s.hidden[block])
+
+    def evaluate(self, rows: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits and values of sample rows ``rows``."""
+        s = self.samples
+        hidden = torch.from_numpy(s.hidden[rows]) if self.config.critic == "perfect" else None
+        logits, values = self.model(torch.from_numpy(s.inputs[rows]), hidden)
+        return masked_logits(logits, torch.from_numpy(s.masks[rows])), values
+
+    def step(self) -> None:
+        """One engine step of every game: the learner's sampled decisions (stored),
+        the opponents' and the forced moves, then the rewards credited."""
+        engine, games, s = self.engine, self.engine.games, self.samples
+        to_act = games["to_act"].astype(np.int64)
+        n_legal = games["n_legal"]
+        b = self.config.num_games
+        every = np.arange(b)
+        actions = games["legal"][:, 0].astype(np.int64)  # the forced moves
+        choice = n_legal > 1
+        learner_turn = self.learner_seats[every, to_act]
+        mine = np.flatnonzero(choice & learner_turn)
+        if len(mine):
+            seats = to_act[mine]
+            rows = s.take(len(mine))
+            self.encode(mine, seats, rows)
+            s.masks[rows] = legal_masks(games, mine)
+            with torch.inference_mode():
+                logits, values = self.evaluate(rows)
+                logp_all = torch.log_softmax(logits, dim=1)
+                chosen = torch.multinomial(logp_all.exp(), 1).squeeze(1)
+                s.logps[rows] = logp_all.gather(1, chosen[:, None]).squeeze(1).numpy()
+                s.values[rows] = values.numpy()
+            s.actions[rows] = chosen.numpy()
+            actions[mine] = s.actions[rows]
+            previous = self.pending[mine, seats]
+            linked = previous >= 0
+            s.successors[previous[linked]] = rows[linked]
+            self.pending[mine, seats] = rows
+        theirs = choice & ~learner_turn
+        for code, policy in self.opponents():
+            asked = np.flatnonzero(theirs & (self.opponent == code))
+            if len(asked):
+                actions[asked] = policy.act(engine, asked)
+        result = engine.step(actions)
+        self.credit(result.rewards, games["vong_ended"], result.terminated)
+        self.steps += b
+
+    def opponents(self) -> Iterator[tuple[int, BatchedPolicy]]:
+        """``(code, policy)`` of every opponent a table may hold."""
+        yield 0, self.greedy
+        yield 1, self.random
+        for k, (_, policy) in enumerate(self.pool):
+            yield 2 + k, policy
+
+    def credit(self, rewards: np.ndarray, vong_ended: np.ndarray, terminated: np.ndarray) -> None:
+        """Add each seat's points of the step to its open decision; close the
+        streams that end (a vòng or a match) and deal new tables where a match ended."""
+        s = self.samples
+        open_rows = self.pending >= 0
+        s.rewards[self.pending[open_rows]] += rewards[open_rows] * self.config.reward_scale
+        ended = terminated | (vong_ended if self.config.horizon == "vong" else False)
+        closing = open_rows & ended[:, None]
+        s.successors[self.pending[closing]] = -1
+        self.pending[ended] = -1
+        self.new_matches(np.flatnonzero(terminated))
+
+    # ---------------------------------------------------------- learning
+
+    def rollout_and_update(self, fraction_left: float) -> dict[str, float]:
+        """One rollout of ``rollout_steps`` engine steps, then the PPO update."""
+        c = self.config
+        started = time.perf_counter()
+        for _ in range(c.rollout_steps):
+            self.step()
+        simulated = time.perf_counter() - started
+        s = self.samples
+        n = s.size
+        advantages = np.zeros(n, dtype=np.float32)
+        stream_advantages(
+            s.rewards[:n], s.values[:n], s.successors[:n], c.gamma, c.gae_lambda, advantages
+        )
+        trained = np.flatnonzero(s.successors[:n] != -2)
+        returns = advantages[trained] + s.values[trained]
+        if c.anneal_lr:
+            self.set_learning_rate(fraction_left)
+        stats = self.update(trained, advantages[trained], returns)
+        open_rows = self.pending >= 0
+        self.pending[open_rows] = s.carry(self.pending[open_rows])
+        self.updates += 1
+        stats.update(
+            samples=float(len(trained)),
+            simulate_seconds=simulated,
+            update_seconds=time.perf_counter() - started - simulated,
+            mean_reward=float(s.rewards[trained].mean()) if len(trained) else 0.0,
+        )
+        return stats
+
+    def set_learning_rate(self, fraction: float) -> None:
+        """Set each parameter group's rate: ``learning_rate`` × ``fraction`` × its scale."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config.learning_rate * fraction * group["scale"]
+
+    def update(
+        self, rows: np.ndarray, advantages: np.ndarray, returns: np.ndarray
+    ) -> dict[str, float]:
+        """PPO's epochs over the samples ``rows``."""
+        c, s = self.config, self.samples
+        totals = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "clip_fraction": 0.0}
+        batches = 0
+        adv_all = torch.from_numpy(advantages)
+        ret_all = torch.from_numpy(returns.astype(np.float32))
+        for _ in range(c.n_epochs):
+            order = self.rng.permutation(len(rows))
+            for start in range(0, len(rows), c.minibatch_size):
+                part = order[start : start + c.minibatch_size]
+                batch = rows[part]
+                logits, values = self.evaluate(batch)
+                logp_all = torch.log_softmax(logits, dim=1)
+                actions = torch.from_numpy(s.actions[batch])
+                logp = logp_all.gather(1, actions[:, None]).squeeze(1)
+                ratio = torch.exp(logp - torch.from_numpy(s.logps[batch]))
+                adv = adv_all[part]
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(part) > 1 else adv
+                policy_loss = -torch.min(
+                    ratio * adv, ratio.clamp(1 - c.clip_range, 1 + c.clip_range) * adv
+                ).mean()
+                probs = logp_all.exp()
+                entropy = -(probs * logp_all.clamp(min=-1e8)).sum(dim=1).mean()
+                value_loss = 0.5 * ((values - ret_all[part]) ** 2).mean()
+                loss = policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss
+                self.optimizer.zero_grad()
+                torch.autograd.backward(loss)
+                nn.utils.clip_grad_norm_(self.model.parameters(), c.max_grad_norm)
+                self.optimizer.step()
+                totals["policy_loss"] += policy_loss.item()
+                totals["value_loss"] += value_loss.item()
+                totals["entropy"] += entropy.item()
+                totals["clip_fraction"] += float(((ratio - 1).abs() > c.clip_range).float().mean())
+                batches += 1
+        return {k: v / max(batches, 1) for k, v in totals.items()}
+
+    # ---------------------------------------------------------- state
+
+    def state_tensors(self) -> dict[str, torch.Tensor]:
+        """Everything that learns, as named tensors (actor, critic, Adam)."""
+        tensors = {f"model.{k}": v for k, v in self.model.state_dict().items()}
+        optimizer = self.optimizer.state_dict()
+        for index, state in optimizer["state"].items():
+            for key, value in state.items():
+                tensors[f"adam.{index}.{key}"] = torch.as_tensor(value).clone()
+        return {k: v.detach().contiguous() for k, v in tensors.items()}
+
+    def load_state_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
+        """Restore :meth:`state_tensors` (raises ``KeyError``/``RuntimeError`` on a misfit)."""
+        self.model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
+        optimizer = self.optimizer.state_dict()
+        params = [index for group in optimizer["param_groups"] for index in group["params"]]
+        state: dict[int, dict[str, torch.Tensor]] = {}
+        for index in params:
+            entries = {
+                key.split(".", 2)[2]: value
+                for key, value in tensors.items()
+                if key.startswith(f"adam.{index}.")
+            }
+            if entries:
+                state[index] = entries
+        optimizer["state"] = state
+        self.optimizer.load_state_dict(optimizer)
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+def duplicate_advantage(
+    actor: PolicyNetwork,
+    inputs: str,
+    opponent: BatchedPolicy,
+    deals: int,
+    seed: int,
+    rules: RuleConfig,
+    threads: int,
+) -> dict[str, Any]:
+    """The actor's argmax against three ``opponent`` in the duplicate 1-vs-3
+    format on ``deals`` deals, each played four times (the actor in each seat),
+    all in one batched engine: its advantage in points per ván (match standing
+    per ván) with the 95% interval clustered by deal. The deals are the arena's
+    (:func:`arena.seeds.deal_seeds`), so for a deterministic opponent this is
+    :func:`arena.one_vs_three` of the checkpoint on the same ``seed``."""
+    started = time.perf_counter()
+    b = NUM_SEATS * deals
+    engine = BatchedEngine(b, rules, threads=threads)
+    seeds = np.repeat(np.array(deal_seeds(seed, deals), dtype=np.uint64), NUM_SEATS)
+    engine.reset(seeds)
+    learner_seat = np.tile(np.arange(NUM_SEATS), deals)
+    observer = make_observer(b, rules)
+    done = np.zeros(b, dtype=bool)
+    standing = np.zeros(b, dtype=np.float64)
+    games = engine.games
+    while not done.all():
+        to_act = games["to_act"].astype(np.int64)
+        actions = games["legal"][:, 0].astype(np.int64)
+        choice = (games["n_legal"] > 1) & ~done
+        mine = np.flatnonzero(choice & (to_act == learner_seat))
+        if len(mine):
+            features = np.empty((len(mine), INPUTS[inputs]), dtype=np.float32)
+            encode_inputs(inputs, engine, mine, observer, features)
+            mask = legal_masks(games, mine)
+            with torch.inference_mode():
+                logits = masked_logits(actor(torch.from_numpy(features)), torch.from_numpy(mask))
+            actions[mine] = logits.argmax(dim=1).numpy()
+        theirs = np.flatnonzero(choice & (to_act != learner_seat))
+        if len(theirs):
+            actions[theirs] = opponent.act(engine, theirs)
+        result = engine.step(actions)
+        for g in np.flatnonzero(result.terminated & ~done):
+            standing[g] = engine.final_games["final_standings"][g, learner_seat[g]]
+            done[g] = True
+    per_deal = standing.reshape(deals, NUM_SEATS).sum(axis=1) / rules.num_van
+    estimate = clustered_ratio(per_deal, np.full(deals, float(NUM_SEATS)))
+    return {
+        "opponent": opponent.spec,
+        "deals": deals,
+        "advantage": estimate.mean,
+        "low": estimate.low,
+        "high": estimate.high,
+        "clusters": estimate.clusters,
+        "excludes_zero": bool(estimate.low > 0 or estimate.high < 0),
+        "seconds": round(time.perf_counter() - started, 2),
+    }
+
+
+# ------------------------------------------------------------------ the run
+
+
+@dataclass
+class TrainResult:
+    """What a finished (or interrupted) run leaves."""
+
+    out: Path
+    """The run directory."""
+    num_timesteps: int
+    """Engine steps trained (all games, all sessions of the run)."""
+    seconds: float
+    """Wall-clock time of this call."""
+    steps_per_second: float
+    """Engine steps per second in this call (updates and evaluations included)."""
+    policy: Path
+    """The final weights-only policy (play it as ``ppo:<policy>``)."""
+    checkpoint: Path | None
+    """The run's last checkpoint."""
+    evaluations: list[dict[str, Any]]
+    """The evaluation rows of the whole run (``eval.jsonl``)."""
+    interrupted: bool = False
+    """Whether Ctrl-C stopped the run early (it saved a checkpoint)."""
+
+
+NETWORK_FIELDS = ("inputs", "hint_head", "hidden_sizes", "activation", "critic")
+"""Settings a resumed run cannot change: the checkpoint's networks keep their shape."""
+PROGRESS = "progress.jsonl"
+STATE_TENSORS = "state.safetensors"
+STATE_JSON = "state.json"
+
+
+def train(
+    config: Config | None,
+    out: str | Path,
+    *,
+    resume: str | Path | None = None,
+    overrides: Sequence[str] = (),
+    progress: bool = True,
+    on_note: Callable[[str], None] = print,
+) -> TrainResult:
+    """Run (or, with ``resume``, continue) a training run into ``out``."""
+    run = Path(resume if resume is not None else out)
+    if resume is not None:
+        saved = settings.read_config(Config, settings.saved_config_path(resume))
+        config = settings.with_overrides(saved, overrides)
+        changed = [n for n in NETWORK_FIELDS if getattr(config, n) != getattr(saved, n)]
+        if changed:
+            raise ValueError(
+                f"--set {', '.join(changed)} is not valid with --resume: the checkpoint's "
+                "networks keep their shape (start a new run)"
+            )
+        if not CheckpointDirectory(run / "checkpoints").steps():
+            raise ValueError(f"--resume {str(resume)!r} is not valid: it holds no checkpoint yet")
+    elif config is None:
+        raise ValueError("train(): give a config for a new run or resume=RUN_DIR")
+    else:
+        check_output_directory(run)
+        if (run / "config.yaml").exists():
+            raise ValueError(
+                f"--out {str(run)!r} already holds a run: continue it with --resume "
+                "or pick another directory"
+            )
+    config.check()
+    run.mkdir(parents=True, exist_ok=True)
+    settings.save_config(config, run / "config.yaml")
+    torch.set_num_threads(config.torch_threads)
+    checkpoints = CheckpointDirectory(run / "checkpoints")
+    checkpoints.remove_leftovers()
+    pool_dir = run / "pool"
+    pool_dir.mkdir(exist_ok=True)
+    learner = Learner(config, pool_dir)
+    evaluations: list[dict[str, Any]] = []
+    best = -math.inf
+    if resume is not None:
+        best, evaluations = _restore(learner, checkpoints, run, on_note)
+    learner.start()
+    writer = SummaryWriter(str(run / "tb"))
+    stopper = _Stopper()
+    session_start, session_steps = time.perf_counter(), learner.steps
+    session_samples = 0.0
+    last_checkpoint: Path | None = None
+    due = _Schedule(config, learner.steps)
+    bar = Progress(config.total_steps) if progress else None
+    if bar is not None:
+        bar.start(learner.steps, _status(evaluations))
+    try:
+        with stopper:
+            while learner.steps < config.total_steps and not stopper.stopped:
+                stats = learner.rollout_and_update(1.0 - learner.steps / config.total_steps)
+                elapsed = learner.wall_seconds + time.perf_counter() - session_start
+                session = time.perf_counter() - session_start
+                session_samples += stats["samples"]
+                speed = (learner.steps - session_steps) / session
+                row = {"step": learner.steps, "seconds": round(elapsed, 2)}
+                row.update(
+                    steps_per_second=round(speed, 1),
+                    samples_per_second=round(session_samples / session, 1),
+                    **stats,
+                )
+                append_atomically(run / PROGRESS, json.dumps(row) + "\n")
+                for key, value in row.items():
+                    if key != "step":
+                        writer.add_scalar(f"train/{key}", value, learner.steps)
+                if bar is not None:
+                    bar.update(learner.steps, _status(evaluations))
+                done = learner.steps >= config.total_steps
+                if due("snapshot_every", learner.steps):
+                    learner.add_snapshot()
+                if due("eval_every", learner.steps) or done:
+                    best = _evaluate(learner, run, writer, evaluations, best, elapsed)
+                if due("checkpoint_every", learner.steps) or done:
+                    last_checkpoint = _checkpoint(learner, checkpoints, best, elapsed)
+            if stopper.stopped:
+                elapsed = learner.wall_seconds + time.perf_counter() - session_start
+                last_checkpoint = _checkpoint(learner, checkpoints, best, elapsed)
+    finally:
+        if bar is not None:
+            bar.stop()
+        writer.close()
+    policy = learner.save_actor(run / "policy.safetensors", {})
+    seconds = time.perf_counter() - session_start
+    return TrainResult(
+        out=run,
+        num_timesteps=learner.steps,
+        seconds=seconds,
+        steps_per_second=(learner.steps - session_steps) / seconds,
+        policy=policy,
+        checkpoint=last_checkpoint,
+        evaluations=evaluations,
+        interrupted=stopper.stopped,
+    )
+
+
+def _status(evaluations: Sequence[dict[str, Any]]) -> str:
+    """The progress bar's text: the last evaluation against each opponent."""
+    last: dict[str, dict[str, Any]] = {row["opponent"]: row for row in evaluations}
+    return " | ".join(
+        f"vs {name} {row['advantage']:+.0f} [{row['low']:+.0f}, {row['high']:+.0f}]"
+        for name, row in last.items()
+    )
+
+
+class _Schedule:
+    """When the periodic work is due: ``due("eval_every", step)`` is true once
+    per ``config.eval_every`` steps (never when it is 0)."""
+
+    def __init__(self, config: Config, step: int) -> None:
+        self.config = config
+        self.last: dict[str, int] = {}
+        self.start = step
+
+    def __call__(self, name: str, step: int) -> bool:
+        every = int(getattr(self.config, name))
+        last = self.last.get(name, self.start)
+        if every and step - last >= every:
+            self.last[name] = step
+            return True
+        return False
+
+
+def _evaluate(
+    learner: Learner,
+    run: Path,
+    writer: SummaryWriter,
+    evaluations: list[dict[str, Any]],
+    best: float,
+    elapsed: float,
+) -> float:
+    """Evaluate against each of ``eval_opponents``; keep ``best.safetensors``."""
+    c = learner.config
+    for opponent_name in c.eval_opponents:
+        opponent: BatchedPolicy = learner.greedy if opponent_name == "greedy" else BatchedRandom(0)
+        row = duplicate_advantage(
+            learner.actor,
+            c.inputs,
+            opponent,
+            c.eval_deals,
+            c.eval_seed,
+            c.rule_config,
+            c.engine_threads,
+        )
+        row = {"step": learner.steps, "wall_seconds": round(elapsed, 1), **row}
+        append_row(run / "eval.csv", run / "eval.jsonl", row)
+        evaluations.append(row)
+        writer.add_scalar(f"eval/advantage_vs_{opponent_name}", row["advantage"], learner.steps)
+        if opponent_name == c.eval_opponents[0] and row["advantage"] > best:
+            best = row["advantage"]
+            learner.save_actor(run / "best.safetensors", {"eval": row})
+    return best
+
+
+def _checkpoint(
+    learner: Learner, checkpoints: CheckpointDirectory, best: float, elapsed: float
+) -> Path:
+    """A resumable checkpoint of ``learner``."""
+
+    def write(directory: Path) -> None:
+        write_atomically(directory / STATE_TENSORS, safetensors.torch.save(learner.state_tensors()))
+        state = {
+            "steps": learner.steps,
+            "updates": learner.updates,
+            "wall_seconds": elapsed,
+            "best": best if math.isfinite(best) else None,
+            "pool": [step for step, _ in learner.pool],
+            "rng": learner.rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state().tolist(),
+        }
+        write_atomically(directory / STATE_JSON, json.dumps(state) + "\n")
+
+    return checkpoints.save(learner.steps, write, learner.config.keep_checkpoints)
+
+
+def _restore(
+    learner: Learner, checkpoints: CheckpointDirectory, run: Path, on_note: Callable[[str], None]
+) -> tuple[float, list[dict[str, Any]]]:
+    """Load the newest checkpoint that loads (passing over broken ones with a
+    note); returns the best evaluation so far and the evaluation rows kept."""
+    for step in reversed(checkpoints.steps()):
+        directory = checkpoints.path(step)
+        try:
+            tensors = safetensors.torch.load_file(str(directory / STATE_TENSORS))
+            state = json.loads((directory / STATE_JSON).read_text(encoding="utf-8"))
+            learner.load_state_tensors(tensors)
+        except (OSError, ValueError, KeyError, RuntimeError, safetensors.SafetensorError) as error:
+            aside = checkpoints.set_aside(step)
+            on_note(f"checkpoint {directory} cannot be loaded ({error}); set aside as {aside}")
+            continue
+        learner.steps = int(state["steps"])
+        learner.updates = int(state["updates"])
+        learner.wall_seconds = float(state["wall_seconds"])
+        learner.rng.bit_generator.state = state["rng"]
+        torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
+        for snap in state["pool"]:
+            path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
+            learner.pool.append((snap, BatchedPPO(str(path), deterministic=False)))
+        rows = _read_rows(run / "eval.jsonl")
+        kept = [r for r in rows if r.get("step", 0) <= learner.steps]
+        keep_rows(run / "eval.csv", run / "eval.jsonl", kept)
+        progress = [r for r in _read_rows(run / PROGRESS) if r.get("step", 0) <= learner.steps]
+        write_atomically(run / PROGRESS, "".join(json.dumps(r) + "\n" for r in progress))
+        best = state["best"] if state["best"] is not None else -math.inf
+        return float(best), kept
+    raise CorruptCheckpointError(f"{run}: no checkpoint to resume from (checkpoints/ is empty)")
+
+
+def _read_rows(path: Path) -> list[dict[str, Any]]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+class _Stopper:
+    """Ctrl-C asks the loop to stop at the end of the update (a second one raises)."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+        self._previous: Any = None
+
+    def __enter__(self) -> _Stopper:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.stopped:
+            raise KeyboardInterrupt
+        self.stopped = True
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+__all__ = [
+    "ALGORITHM",
+    "ActorCritic",
+    "Config",
+    "TrainResult",
+    "duplicate_advantage",
+    "load_config",
+    "stream_advantages",
+    "train",
+]

@@ -370,9 +370,8 @@ class Samples:
     def carry(self, open_samples: np.ndarray) -> np.ndarray:
         """Move ``open_samples`` to the front for the next rollout; returns their new indices."""
         n = len(open_samples)
-        for array in (self.inputs, self.hidden, self.masks, self.actions, self.logps):
-            array[:n] = array[open_samples]
-        for array in (self.values, self.rewards):
+        kept = (self.inputs, self.hidden, self.masks, self.actions, self.logps, self.values)
+        for array in (*kept, self.rewards):
             array[:n] = array[open_samples]
         self.successors[:n] = -2
         self.size = n
@@ -422,7 +421,6 @@ class Learner:
         self.updates = 0
         self.wall_seconds = 0.0
         """Wall-clock seconds of the run's earlier sessions (a resumed run goes on counting)."""
-        self.deals_started = 0
 
     # ---------------------------------------------------------- tables
 

@@ -78,15 +78,29 @@ def saved_config_path(run: str | Path) -> Path:
     return path
 
 
-def read_values(path: Path, source: str) -> dict[str, Any]:
-    """The mapping of fields in the YAML file ``path``."""
+def preset_values(path: Path) -> dict[str, Any]:
+    """The mapping of fields in the preset file ``path``."""
+    source = f"preset {str(path)!r}"
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ValueError(f"{source} cannot be read ({error.strerror})") from None
     except UnicodeDecodeError:
         raise ValueError(f"{source} is not valid: not UTF-8 text") from None
-    values = _yaml(text, source) or {}
+    return _mapping(_yaml(text, source) or {}, source)
+
+
+def saved_values(path: Path) -> dict[str, Any]:
+    """The mapping of fields a run saved in ``path`` (its ``config.yaml``)."""
+    try:
+        values = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError) as error:
+        reason = str(error).splitlines()[0]
+        raise ValueError(f"{path} is not valid: not YAML ({reason})") from None
+    return _mapping(values, str(path))
+
+
+def _mapping(values: Any, source: str) -> dict[str, Any]:
     if not isinstance(values, dict):
         raise ValueError(f"{source} is not valid: expected a mapping of config fields")
     return values
@@ -105,7 +119,7 @@ def algorithm_of(values: dict[str, Any], source: str) -> str:
 def load_config(cls: type[S], preset: str | Path, overrides: Any = ()) -> S:
     """The settings of ``preset`` with ``key=value`` overrides applied, checked."""
     path = preset_path(preset)
-    values = read_values(path, f"preset {str(path)!r}")
+    values = preset_values(path)
     return with_overrides(from_dict(cls, values, str(path)), overrides)
 
 
@@ -137,7 +151,7 @@ def save_config(config: Settings, path: Path) -> None:
 
 def read_config(cls: type[S], path: Path) -> S:
     """The settings a run saved (:func:`save_config`), checked."""
-    return from_dict(cls, read_values(path, str(path)), source=str(path))
+    return from_dict(cls, saved_values(path), source=str(path))
 
 
 def check_choice(name: str, value: object, accepted: Sequence[str]) -> None:
@@ -215,9 +229,10 @@ __all__ = [
     "from_dict",
     "load_config",
     "preset_path",
+    "preset_values",
     "read_config",
-    "read_values",
     "save_config",
     "saved_config_path",
+    "saved_values",
     "with_overrides",
 ]

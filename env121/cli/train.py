@@ -116,12 +116,13 @@ def run_train(
             from training import batched_ppo, ppo_selfplay, settings
             from training.curves import plot_curves
 
-        source = (
-            settings.saved_config_path(resume)
-            if resume is not None
-            else settings.preset_path(str(preset))
-        )
-        algorithm = settings.algorithm_of(settings.read_values(source, str(source)), str(source))
+        if resume is not None:
+            source = settings.saved_config_path(resume)
+            values = settings.saved_values(source)
+        else:
+            source = settings.preset_path(str(preset))
+            values = settings.preset_values(source)
+        algorithm = settings.algorithm_of(values, str(source))
         trainer = batched_ppo if algorithm == batched_ppo.ALGORITHM else ppo_selfplay
         config = None if preset is None else trainer.load_config(preset, overrides)
         if out is None and preset is not None:

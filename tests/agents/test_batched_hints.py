@@ -16,6 +16,7 @@ action leaves open are those the engine's legal steps still reach.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -46,6 +47,7 @@ from env121.play.observation import (
 )
 from env121.play.turn import Turn
 from env121.rules.cards import format_cards
+from env121.rules.compiled.config import KernelConfig
 from env121.rules.config import RuleConfig
 
 GAMES = 6
@@ -91,23 +93,32 @@ def describe(state: State, seat: int) -> str:
     )
 
 
-@pytest.mark.parametrize("name", CONFIGS)
-def test_the_compiled_part_is_the_references_at_every_step(name):
-    config = CONFIGS[name]
-    seeds = 500 * (list(CONFIGS).index(name) + 1) + np.arange(GAMES)
-    engine = BatchedEngine(GAMES, config)
+def lock_step(
+    config: RuleConfig,
+    seeds: np.ndarray,
+    steps: int,
+    encode: Callable[[np.ndarray, np.ndarray, KernelConfig, np.ndarray], None],
+    size: int,
+    reference: Callable[[Turn], np.ndarray],
+    kinds_of: Callable[[State, int, np.ndarray], list[str]],
+) -> Counter[str]:
+    """Random legal play of the games ``seeds`` on the batched engine and on
+    reference states in lock-step: at every step the compiled part
+    (``encode``) of each game's seat to act must equal ``reference`` of its
+    turn, bit for bit. Returns the kinds of entry met (``kinds_of``)."""
+    engine = BatchedEngine(len(seeds), config)
     engine.reset(seeds)
     states = [new_game(int(s), config) for s in seeds]
     rng = np.random.default_rng(int(seeds[0]))
-    everyone = np.arange(GAMES, dtype=np.int64)
-    part = np.empty((GAMES, SWAP_WINS_SIZE), dtype=np.float32)
+    everyone = np.arange(len(seeds), dtype=np.int64)
+    part = np.empty((len(seeds), size), dtype=np.float32)
     kinds: Counter[str] = Counter()
-    for _ in range(STEPS):
-        encode_swap_wins(engine.games, everyone, engine.kernel_config, part)
-        actions = np.empty(GAMES, dtype=np.int64)
+    for _ in range(steps):
+        encode(engine.games, everyone, engine.kernel_config, part)
+        actions = np.empty(len(seeds), dtype=np.int64)
         for g, state in enumerate(states):
             seat = state.current_player
-            expected = swap_wins(Turn(state, seat))
+            expected = reference(Turn(state, seat))
             assert np.array_equal(part[g], expected), describe(state, seat)
             kinds.update(kinds_of(state, seat, expected))
             actions[g] = rng.choice(legal_actions(state))
@@ -116,6 +127,14 @@ def test_the_compiled_part_is_the_references_at_every_step(name):
             apply(state, int(actions[g]))
             if result.terminated[g]:
                 states[g] = new_game(int(engine.games["seed"][g]), config)
+    return kinds
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_the_compiled_part_is_the_references_at_every_step(name):
+    config = CONFIGS[name]
+    seeds = 500 * (list(CONFIGS).index(name) + 1) + np.arange(GAMES)
+    kinds = lock_step(config, seeds, STEPS, encode_swap_wins, SWAP_WINS_SIZE, swap_wins, kinds_of)
     missing = [kind for kind in COVERS if kinds[kind] == 0]
     assert not missing, f"no {missing} entry was met: {dict(kinds)}"
 
@@ -146,29 +165,16 @@ def test_the_compiled_nb_part_is_the_references_at_every_step(name):
     """Random play declares Nhất Bản often: every choice, gap and placement
     met is compared, under [R-8] and without it (720 arrangements a hand)."""
     config = CONFIGS[name]
-    games = 4
-    seeds = 900 + 50 * list(CONFIGS).index(name) + np.arange(games)
-    engine = BatchedEngine(games, config)
-    engine.reset(seeds)
-    states = [new_game(int(s), config) for s in seeds]
-    rng = np.random.default_rng(int(seeds[0]))
-    everyone = np.arange(games, dtype=np.int64)
-    part = np.empty((games, NB_WINS_SIZE), dtype=np.float32)
-    kinds: Counter[str] = Counter()
-    for _ in range(160):
-        encode_nb_wins(engine.games, everyone, engine.kernel_config, part)
-        actions = np.empty(games, dtype=np.int64)
-        for g, state in enumerate(states):
-            seat = state.current_player
-            expected = nb_wins(Turn(state, seat))
-            assert np.array_equal(part[g], expected), describe(state, seat)
-            kinds.update(nb_kinds_of(state, expected))
-            actions[g] = rng.choice(legal_actions(state))
-        result = engine.step(actions)
-        for g, state in enumerate(states):
-            apply(state, int(actions[g]))
-            if result.terminated[g]:
-                states[g] = new_game(int(engine.games["seed"][g]), config)
+    seeds = 900 + 50 * list(CONFIGS).index(name) + np.arange(4)
+    kinds = lock_step(
+        config,
+        seeds,
+        160,
+        encode_nb_wins,
+        NB_WINS_SIZE,
+        nb_wins,
+        lambda state, seat, part: nb_kinds_of(state, part),
+    )
     missing = [kind for kind in NB_COVERS if kinds[kind] == 0]
     assert not missing, f"no {missing} entry was met: {dict(kinds)}"
 

@@ -93,19 +93,27 @@ def describe(state: State, seat: int) -> str:
     )
 
 
+def compiled(
+    encode: Callable[[np.ndarray, np.ndarray, KernelConfig, np.ndarray], None],
+) -> Callable[[BatchedEngine, np.ndarray, np.ndarray], None]:
+    """A compiled part's encoder (``encode_swap_wins``, ``encode_nb_wins``) as
+    :func:`lock_step` calls it."""
+    return lambda engine, games, out: encode(engine.games, games, engine.kernel_config, out)
+
+
 def lock_step(
     config: RuleConfig,
     seeds: np.ndarray,
     steps: int,
-    encode: Callable[[np.ndarray, np.ndarray, KernelConfig, np.ndarray], None],
+    encode: Callable[[BatchedEngine, np.ndarray, np.ndarray], None],
     size: int,
     reference: Callable[[Turn], np.ndarray],
     kinds_of: Callable[[State, int, np.ndarray], list[str]],
 ) -> Counter[str]:
     """Random legal play of the games ``seeds`` on the batched engine and on
     reference states in lock-step: at every step the compiled part
-    (``encode``) of each game's seat to act must equal ``reference`` of its
-    turn, bit for bit. Returns the kinds of entry met (``kinds_of``)."""
+    (``encode(engine, games, out)``) of each game's seat to act must equal
+    ``reference`` of its turn, bit for bit. Returns the kinds of entry met (``kinds_of``)."""
     engine = BatchedEngine(len(seeds), config)
     engine.reset(seeds)
     states = [new_game(int(s), config) for s in seeds]
@@ -114,7 +122,7 @@ def lock_step(
     part = np.empty((len(seeds), size), dtype=np.float32)
     kinds: Counter[str] = Counter()
     for _ in range(steps):
-        encode(engine.games, everyone, engine.kernel_config, part)
+        encode(engine, everyone, part)
         actions = np.empty(len(seeds), dtype=np.int64)
         for g, state in enumerate(states):
             seat = state.current_player
@@ -134,7 +142,8 @@ def lock_step(
 def test_the_compiled_part_is_the_references_at_every_step(name):
     config = CONFIGS[name]
     seeds = 500 * (list(CONFIGS).index(name) + 1) + np.arange(GAMES)
-    kinds = lock_step(config, seeds, STEPS, encode_swap_wins, SWAP_WINS_SIZE, swap_wins, kinds_of)
+    encode = compiled(encode_swap_wins)
+    kinds = lock_step(config, seeds, STEPS, encode, SWAP_WINS_SIZE, swap_wins, kinds_of)
     missing = [kind for kind in COVERS if kinds[kind] == 0]
     assert not missing, f"no {missing} entry was met: {dict(kinds)}"
 
@@ -170,7 +179,7 @@ def test_the_compiled_nb_part_is_the_references_at_every_step(name):
         config,
         seeds,
         160,
-        encode_nb_wins,
+        compiled(encode_nb_wins),
         NB_WINS_SIZE,
         nb_wins,
         lambda state, seat, part: nb_kinds_of(state, part),
@@ -183,29 +192,18 @@ def test_the_batched_nb_wins_input_is_the_hinters():
     """``encode_inputs`` for ``observation+swap_wins+nb_wins`` writes what the
     reference :class:`agents.hints.Hinter` gives the network, Nhất Bản
     decisions included."""
-    games, config = 3, RuleConfig()
-    engine = BatchedEngine(games, config)
-    engine.reset(np.arange(games) + 40)
-    states = [new_game(40 + g, config) for g in range(games)]
-    hinter, observer = Hinter(NB_WINS_INPUTS), make_observer(games, config)
-    rng = np.random.default_rng(40)
-    everyone = np.arange(games, dtype=np.int64)
-    inputs = np.empty((games, hinter.layout.size), dtype=np.float32)
-    nhat_ban_met = 0
-    for _ in range(80):
-        encode_inputs(NB_WINS_INPUTS, engine, everyone, observer, inputs)
-        actions = np.empty(games, dtype=np.int64)
-        for g, state in enumerate(states):
-            turn = Turn(state, state.current_player)
-            assert np.array_equal(inputs[g], hinter(turn)), describe(state, turn.seat)
-            nhat_ban_met += state.phase in NB_PHASES
-            actions[g] = rng.choice(legal_actions(state))
-        result = engine.step(actions)
-        for g, state in enumerate(states):
-            apply(state, int(actions[g]))
-            if result.terminated[g]:
-                states[g] = new_game(int(engine.games["seed"][g]), config)
-    assert nhat_ban_met
+    config, hinter = RuleConfig(), Hinter(NB_WINS_INPUTS)
+    observer = make_observer(3, config)
+
+    def encode(engine: BatchedEngine, games: np.ndarray, out: np.ndarray) -> None:
+        encode_inputs(NB_WINS_INPUTS, engine, games, observer, out)
+
+    def nhat_ban(state: State, seat: int, inputs: np.ndarray) -> list[str]:
+        return ["nhat_ban"] if state.phase in NB_PHASES else []
+
+    seeds = np.arange(3) + 40
+    kinds = lock_step(config, seeds, 80, encode, hinter.layout.size, hinter, nhat_ban)
+    assert kinds["nhat_ban"]
 
 
 def reachable_wins(state: State, seat: int, unseen: np.ndarray) -> list[tuple[int, int]]:

@@ -74,10 +74,9 @@ from env121.rules.compiled.config import KernelConfig
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.tables import THE_IDS
 from env121.rules.compiled.waits import (
-    GAP_SLOT,
-    INDEX_ARRANGEMENTS,
-    NUM_ARRANGEMENTS,
     PLACEMENT_ORDER,
+    gap_bits,
+    next_card_bits,
     nhat_ban_wins,
     waiting_mask,
 )
@@ -238,17 +237,15 @@ def _win_valid(r: Record, seat: int, kc: KernelConfig) -> bool:
 # Under [R-8] the Nhất Bản choice asks whether the hand has a wait: the kernel
 # keeps the answer per arrangement (``nb_waiting``, waits.waiting_mask) and
 # the gap and placement steps that follow read it instead of working it out
-# again for each of their six questions (they mirror waits.waiting_gaps and
-# waits.waiting_next_cards on that mask).
+# again for each of their six questions (waits.gap_bits and
+# waits.next_card_bits on that mask, as waits.waiting_gaps and
+# waits.waiting_next_cards do).
 
 
 @njit(cache=True, nogil=True)
 def _waiting_gaps(r: Record) -> int:
     """``legal``: NB_GAP of each empty slot some waiting arrangement uses; how many."""
-    gaps = 0
-    for n in range(NUM_ARRANGEMENTS):
-        if r.nb_waiting[n]:
-            gaps |= 1 << GAP_SLOT[n]
+    gaps = gap_bits(r.nb_waiting)
     count = 0
     for slot in range(_NUM_SLOTS):
         if gaps >> slot & 1:
@@ -262,22 +259,7 @@ def _waiting_next_cards(r: Record) -> int:
     """``legal``: CARD of each card that may fill the next slot so that a waiting
     arrangement with the chosen gap can still be finished; how many."""
     hand = r.hands[r.to_act]  # sorted: INDEX_ARRANGEMENTS index into it
-    gap, n_placed = r.nb_gap, r.n_placed
-    placed_index = np.empty(HAND_SIZE, dtype=np.int64)
-    for k in range(n_placed):
-        for i in range(HAND_SIZE):
-            if hand[i] == r.nb_placed[k]:
-                placed_index[k] = i
-    next_slot = PLACEMENT_ORDER[gap, n_placed]
-    indices = 0
-    for n in range(NUM_ARRANGEMENTS):
-        if not r.nb_waiting[n] or GAP_SLOT[n] != gap:
-            continue
-        fits = True
-        for k in range(n_placed):
-            fits = fits and INDEX_ARRANGEMENTS[n, PLACEMENT_ORDER[gap, k]] == placed_index[k]
-        if fits:
-            indices |= 1 << INDEX_ARRANGEMENTS[n, next_slot]
+    indices = next_card_bits(hand, r.nb_waiting, r.nb_gap, r.nb_placed, r.n_placed)
     count = 0
     for i in range(HAND_SIZE):
         if indices >> i & 1:

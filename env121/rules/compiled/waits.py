@@ -195,15 +195,23 @@ def has_nhat_ban_wait(hand5: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def gap_bits(mask: np.ndarray) -> int:
+    """Bit ``g`` set for each empty slot ``g`` some arrangement of ``mask``
+    (a :func:`waiting_mask`) uses."""
+    gaps = 0
+    for n in range(NUM_ARRANGEMENTS):
+        if mask[n]:
+            gaps |= 1 << GAP_SLOT[n]
+    return gaps
+
+
+@njit(cache=True, nogil=True)
 def waiting_gaps(hand5: np.ndarray, out: np.ndarray) -> int:
     """:func:`env121.rules.waits.waiting_gaps`: the empty slots some waiting
     arrangement uses, ascending, into ``out`` (6 entries); how many."""
     mask = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
     waiting_mask(hand5, mask)
-    gaps = 0
-    for n in range(NUM_ARRANGEMENTS):
-        if mask[n]:
-            gaps |= 1 << GAP_SLOT[n]
+    gaps = gap_bits(mask)
     count = 0
     for g in range(NUM_SLOTS):
         if gaps >> g & 1:
@@ -213,16 +221,13 @@ def waiting_gaps(hand5: np.ndarray, out: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def waiting_next_cards(
-    hand5: np.ndarray, gap: int, placed: np.ndarray, n_placed: int, out: np.ndarray
+def next_card_bits(
+    h: np.ndarray | tuple[int, ...], mask: np.ndarray, gap: int, placed: np.ndarray, n_placed: int
 ) -> int:
-    """:func:`env121.rules.waits.waiting_next_cards`: the cards that may fill the
-    next open slot after the first ``n_placed`` of ``placed``, so that a waiting
-    arrangement with this gap can still be finished; ascending into ``out`` (5
-    entries); how many."""
-    h = sort_five(hand5)
-    mask = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
-    waiting_mask(hand5, mask)
+    """Bit ``i`` set for each card ``h[i]`` of the sorted five ``h`` that may
+    fill the next open slot after the first ``n_placed`` of ``placed``, so that
+    an arrangement of ``mask`` (a :func:`waiting_mask` of ``h``) with this gap
+    can still be finished."""
     placed_index = np.full(NUM_SLOTS - 1, -1, dtype=np.int64)
     for k in range(n_placed):
         for i in range(5):
@@ -238,6 +243,21 @@ def waiting_next_cards(
             fits = fits and INDEX_ARRANGEMENTS[n, PLACEMENT_ORDER[gap, k]] == placed_index[k]
         if fits:
             indices |= 1 << INDEX_ARRANGEMENTS[n, next_slot]
+    return indices
+
+
+@njit(cache=True, nogil=True)
+def waiting_next_cards(
+    hand5: np.ndarray, gap: int, placed: np.ndarray, n_placed: int, out: np.ndarray
+) -> int:
+    """:func:`env121.rules.waits.waiting_next_cards`: the cards that may fill the
+    next open slot after the first ``n_placed`` of ``placed``, so that a waiting
+    arrangement with this gap can still be finished; ascending into ``out`` (5
+    entries); how many."""
+    h = sort_five(hand5)
+    mask = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
+    waiting_mask(hand5, mask)
+    indices = next_card_bits(h, mask, gap, placed, n_placed)
     count = 0
     for i in range(5):
         if indices >> i & 1:

@@ -31,7 +31,7 @@ import torch
 
 from agents.batched_hints import NB_WINS_SIZE, SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins
 from agents.hints import INPUTS
-from agents.ppo import load_policy, one_thread, resolve_checkpoint
+from agents.ppo import PolicyNetwork, load_policy, one_thread, resolve_checkpoint
 from agents.spec import canonical_spec
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
@@ -113,23 +113,37 @@ class BatchedPPO:
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The policy's action for the seat to act in each game ``indices``."""
-        inputs = np.empty((len(indices), INPUTS[self.network.inputs]), dtype=np.float32)
         observer = self._observers.get(engine)
         if observer is None:
             observer = self._observers[engine] = make_observer(engine.num_games, engine.config)
-        encode_inputs(self.network.inputs, engine, indices, observer, inputs)
-        with one_thread(), torch.inference_mode():
-            logits = self.network(torch.from_numpy(inputs)).numpy().astype(np.float64)
-        legal = legal_masks(engine.games, indices)
-        logits[~legal] = -np.inf
-        if self.deterministic:
-            chosen: np.ndarray = np.argmax(logits, axis=1)
-            return chosen
-        weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-        cumulative = np.cumsum(weights, axis=1)
-        draws = self.rng.random(len(indices)) * cumulative[:, -1]
-        sampled: np.ndarray = (cumulative <= draws[:, None]).sum(axis=1)
-        return sampled
+        return network_actions(
+            self.network, engine, indices, observer, None if self.deterministic else self.rng
+        )
+
+
+def network_actions(
+    network: PolicyNetwork,
+    engine: BatchedEngine,
+    indices: np.ndarray,
+    observer: Observer,
+    rng: np.random.Generator | None = None,
+) -> np.ndarray:
+    """``network``'s action for the seat to act in each game ``indices`` of
+    ``engine`` (``observer`` its :func:`make_observer`): the masked argmax of
+    the logits, or with ``rng`` a sample of the masked softmax drawn from it."""
+    inputs = np.empty((len(indices), INPUTS[network.inputs]), dtype=np.float32)
+    encode_inputs(network.inputs, engine, indices, observer, inputs)
+    with one_thread(), torch.inference_mode():
+        logits = network(torch.from_numpy(inputs)).numpy().astype(np.float64)
+    logits[~legal_masks(engine.games, indices)] = -np.inf
+    if rng is None:
+        chosen: np.ndarray = np.argmax(logits, axis=1)
+        return chosen
+    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
+    cumulative = np.cumsum(weights, axis=1)
+    draws = rng.random(len(indices)) * cumulative[:, -1]
+    sampled: np.ndarray = (cumulative <= draws[:, None]).sum(axis=1)
+    return sampled
 
 
 __all__ = [
@@ -139,4 +153,5 @@ __all__ = [
     "BatchedPPO",
     "encode_inputs",
     "legal_masks",
+    "network_actions",
 ]

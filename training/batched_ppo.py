@@ -70,7 +70,13 @@ from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.batched_greedy import BatchedGreedy
-from agents.batched_ppo import BATCHED_INPUTS, BatchedPPO, encode_inputs, legal_masks
+from agents.batched_ppo import (
+    BATCHED_INPUTS,
+    BatchedPPO,
+    encode_inputs,
+    legal_masks,
+    network_actions,
+)
 from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
 from arena.estimate import clustered_ratio
@@ -663,7 +669,6 @@ class Learner:
 
 def duplicate_advantage(
     actor: PolicyNetwork,
-    inputs: str,
     opponent: BatchedPolicy,
     deals: int,
     seed: int,
@@ -692,12 +697,7 @@ def duplicate_advantage(
         choice = (games["n_legal"] > 1) & ~done
         mine = np.flatnonzero(choice & (to_act == learner_seat))
         if len(mine):
-            features = np.empty((len(mine), INPUTS[inputs]), dtype=np.float32)
-            encode_inputs(inputs, engine, mine, observer, features)
-            mask = legal_masks(games, mine)
-            with torch.inference_mode():
-                logits = masked_logits(actor(torch.from_numpy(features)), torch.from_numpy(mask))
-            actions[mine] = logits.argmax(dim=1).numpy()
+            actions[mine] = network_actions(actor, engine, mine, observer)
         theirs = np.flatnonzero(choice & (to_act != learner_seat))
         if len(theirs):
             actions[theirs] = opponent.act(engine, theirs)
@@ -894,7 +894,6 @@ def _evaluate(
         opponent: BatchedPolicy = learner.greedy if opponent_name == "greedy" else BatchedRandom(0)
         row = duplicate_advantage(
             learner.actor,
-            c.inputs,
             opponent,
             c.eval_deals,
             c.eval_seed,

@@ -159,9 +159,7 @@ def test_the_batched_evaluation_is_the_arenas(tmp_path):
     learner.actor.load_state_dict(actor.state_dict())
     path = learner.save_actor(tmp_path / "a.safetensors", {})
     config = tiny_config().rule_config
-    row = batched_ppo.duplicate_advantage(
-        learner.actor, "observation", BatchedGreedy(threads=1), 2, 11, config, 1
-    )
+    row = batched_ppo.duplicate_advantage(learner.actor, BatchedGreedy(threads=1), 2, 11, config, 1)
     arena = one_vs_three(f"ppo:{path}", "greedy", deals=2, seed=11, config=config)
     assert row["advantage"] == pytest.approx(arena.advantage.mean)
     assert row["low"] == pytest.approx(arena.advantage.low)

@@ -45,9 +45,7 @@ no bound can reach the best found.
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-from itertools import combinations, pairwise, permutations, product
+from itertools import combinations, permutations, product
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -59,6 +57,7 @@ from agents.knowledge import NHAT_BAN_SAMPLE, RELATED_PAIR_WEIGHT
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.state import PHASES
+from env121.engine.batched.threads import SliceThreads
 from env121.engine.deal import NUM_AN_SI
 from env121.engine.state import NUM_SEATS, Phase
 from env121.rules.cards import NUM_CARDS, NUM_SUITS
@@ -305,6 +304,22 @@ def may_win(sixth: tuple[int, int, int, int], c: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def may_complete(own: np.ndarray, unseen: np.ndarray, n_unseen: int) -> tuple[np.ndarray, int]:
+    """``(cards, n)``: the unseen cards that may complete the five ``own`` in
+    some order (:func:`may_win` of :func:`sixth_cards`), ``cards[:n]``. A Nhất
+    Bản arrangement is the five in one order, so only these may complete it:
+    the arrangement loops below score them and skip the rest."""
+    sixth = sixth_cards(own)
+    cards = np.empty(n_unseen, dtype=np.int64)
+    n = 0
+    for k in range(n_unseen):
+        if may_win(sixth, unseen[k]):
+            cards[n] = unseen[k]
+            n += 1
+    return cards, n
+
+
+@njit(cache=True, nogil=True)
 def hand_wins(
     five: np.ndarray,
     locked: bool,
@@ -370,13 +385,16 @@ def arrangement_bound(
     n_an_si: int,
     dealer: bool,
     kc: KernelConfig,
-) -> int:
-    """At least the Điểm :func:`arrangement_wins` sums for ``arrangement``,
-    cheaper: per unseen card completing it, ``bounds[k]`` (filled here where
-    -1) = the highest tier of the Thế its six cards may win with in some order
-    (``found[k]``, as in :func:`arrangement_wins`) plus its Thưởng and the
-    Nhất Bản bonus, which do not depend on the order."""
+) -> tuple[int, int]:
+    """At least what :func:`arrangement_wins` finds for ``arrangement``,
+    cheaper: ``(points, waits)`` bounds. Per unseen card completing it,
+    ``bounds[k]`` (filled here where -1) = the highest tier of the Thế its six
+    cards may win with in some order (``found[k]``, as in
+    :func:`arrangement_wins`) plus its Thưởng and the Nhất Bản bonus, which do
+    not depend on the order; the points bound sums them, the waits bound counts
+    the cards."""
     total = 0
+    completing = 0
     gap = gap_cards(arrangement)
     for k in range(n_unseen):
         if not may_win(gap, unseen[k]):
@@ -396,7 +414,8 @@ def arrangement_bound(
                 tier += bonuses >> b & 1
             bounds[k] = tier
         total += bounds[k]
-    return total
+        completing += 1
+    return total, completing
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -542,15 +561,16 @@ def best_arrangement(
     # the reference's max by (value, arrangement) = by (points, row): score the
     # candidates by falling (bound, row) until no bound can reach the best
     arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
-    found = np.full(n_unseen, -1, dtype=np.int64)
-    bounds = np.full(n_unseen, -1, dtype=np.int64)
+    cards, n_cards = may_complete(own, unseen, n_unseen)
+    found = np.full(n_cards, -1, dtype=np.int64)
+    bounds = np.full(n_cards, -1, dtype=np.int64)
     order_keys = np.empty(NUM_ARRANGEMENTS, dtype=np.int64)
     n_candidates = 0
     for n in range(NUM_ARRANGEMENTS):
         if candidate[n]:
             row_cards(own, n, arrangement)
-            bound = arrangement_bound(
-                arrangement, unseen, n_unseen, found, bounds, chi_diem, an_si, n_an_si, dealer, kc
+            bound, _ = arrangement_bound(
+                arrangement, cards, n_cards, found, bounds, chi_diem, an_si, n_an_si, dealer, kc
             )
             order_keys[n_candidates] = -(bound * NUM_ARRANGEMENTS + n)
             n_candidates += 1
@@ -562,7 +582,7 @@ def best_arrangement(
             break  # neither this (points, row) nor a later one can exceed the best's
         row_cards(own, row, arrangement)
         points, waits = arrangement_wins(
-            arrangement, unseen, n_unseen, found, chi_diem, an_si, n_an_si, dealer, kc
+            arrangement, cards, n_cards, found, chi_diem, an_si, n_an_si, dealer, kc
         )
         if points > best_points or (points == best_points and row > best):
             best, best_points, best_waits = row, points, waits
@@ -603,20 +623,54 @@ _KEY_CHI_DIEM = _HAND
 _KEY_AN_SI = _KEY_CHI_DIEM + 1
 _KEY_DEALER = _KEY_AN_SI + NUM_AN_SI
 _KEY_UNSEEN = _KEY_DEALER + 1
-_MOMENT = _KEY_UNSEEN + 2
-"""Ints in a moment's key: the five, the Chỉ Điểm, the revealed Ẩn Sĩ (-1 for
-unturned ones), the dealer flag, the unseen cards as two 64-bit masks."""
+MOMENT_SIZE = _KEY_UNSEEN + 2
+"""Ints in a moment's key (:func:`moment_key`): the five, the Chỉ Điểm, the
+revealed Ẩn Sĩ (-1 for unturned ones), the dealer flag, the unseen cards as
+two 64-bit masks."""
 _PLAN = 4
 """Ints in a remembered plan: :func:`best_arrangement`'s answer."""
 
 
+@njit(cache=True, nogil=True, inline="always")
+def moment_key(
+    own: np.ndarray,
+    unseen: np.ndarray,
+    n_unseen: int,
+    chi_diem: int,
+    an_si: np.ndarray,
+    n_an_si: int,
+    dealer: bool,
+    key: np.ndarray,
+) -> bool:
+    """Write the key of this moment (:meth:`agents.knowledge.HandJudge.moment`:
+    everything a seat judges its Nhất Bản arrangements with) into ``key``
+    (``int64[MOMENT_SIZE]``); whether ``key`` held it already. A declaration's
+    NB_CHOICE, its NB_GAP and its five NB_PLACE are one moment."""
+    new = np.full(MOMENT_SIZE, -1, dtype=np.int64)
+    for i in range(_HAND):
+        new[i] = own[i]
+    new[_KEY_CHI_DIEM] = chi_diem
+    for k in range(n_an_si):
+        new[_KEY_AN_SI + k] = an_si[k]
+    new[_KEY_DEALER] = dealer
+    new[_KEY_UNSEEN] = 0
+    new[_KEY_UNSEEN + 1] = 0
+    for k in range(n_unseen):
+        c = unseen[k]
+        new[_KEY_UNSEEN + c // 64] |= np.int64(1) << (c % 64)
+    same = True
+    for i in range(MOMENT_SIZE):
+        same = same and key[i] == new[i]
+        key[i] = new[i]
+    return same
+
+
 def new_plans(num_games: int) -> np.ndarray:
     """An empty arrangement memory for ``num_games`` games: per game the key of
-    a moment (:meth:`agents.knowledge.HandJudge.moment`) and the answer of
-    :func:`best_arrangement` at it. A declaration's NB_CHOICE, its NB_GAP and
-    its five NB_PLACE are one moment, so its arrangement is searched once, as
+    a moment (:func:`moment_key`) and the answer of :func:`best_arrangement` at
+    it, so a declaration's arrangement is searched once, as
     :meth:`agents.greedy.GreedyAgent.best_arrangement` remembers it."""
-    return np.full((num_games, _MOMENT + _PLAN), -2, dtype=np.int64)
+    return np.full((num_games, MOMENT_SIZE + _PLAN), -2, dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -634,28 +688,16 @@ def remembered_arrangement(
     """:func:`best_arrangement`, from the game's memory ``plans`` when it holds
     this moment (the rules are the engine's, the same for every moment of a
     memory), else searched and remembered."""
-    key = np.full(_MOMENT, -1, dtype=np.int64)
-    for i in range(_HAND):
-        key[i] = own[i]
-    key[_KEY_CHI_DIEM] = chi_diem
-    for k in range(n_an_si):
-        key[_KEY_AN_SI + k] = an_si[k]
-    key[_KEY_DEALER] = dealer
-    key[_KEY_UNSEEN] = 0
-    key[_KEY_UNSEEN + 1] = 0
-    for k in range(n_unseen):
-        c = unseen[k]
-        key[_KEY_UNSEEN + c // 64] |= np.int64(1) << (c % 64)
-    remembered = True
-    for i in range(_MOMENT):
-        remembered = remembered and plans[i] == key[i]
-    if remembered:
-        return plans[_MOMENT], plans[_MOMENT + 1], plans[_MOMENT + 2], plans[_MOMENT + 3]
+    if moment_key(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, plans[:MOMENT_SIZE]):
+        return (
+            plans[MOMENT_SIZE],
+            plans[MOMENT_SIZE + 1],
+            plans[MOMENT_SIZE + 2],
+            plans[MOMENT_SIZE + 3],
+        )
     answer = best_arrangement(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc)
-    for i in range(_MOMENT):
-        plans[i] = key[i]
     for i in range(_PLAN):
-        plans[_MOMENT + i] = answer[i]
+        plans[MOMENT_SIZE + i] = answer[i]
     return answer
 
 
@@ -796,15 +838,10 @@ class BatchedGreedy:
         self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2, *, threads: int | None = None
     ) -> None:
         agent = GreedyAgent(cuop_margin, nhat_ban_waits)  # validates them
-        if threads is None:
-            threads = os.cpu_count() or 1
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise ValueError(f"threads={threads!r} is not valid: expected a positive int or None")
+        self._threads = SliceThreads(threads, MIN_GAMES_PER_THREAD)
         self.spec = agent.spec
         self.cuop_margin = float(agent.cuop_margin)
         self.nhat_ban_waits = int(agent.nhat_ban_waits)
-        self.threads = threads
-        self._pool = ThreadPoolExecutor(threads) if threads > 1 else None
         self._plans: WeakKeyDictionary[BatchedEngine, np.ndarray] = WeakKeyDictionary()
         """Per engine its arrangement memory (:func:`new_plans`)."""
 
@@ -845,19 +882,13 @@ class BatchedGreedy:
                 out[part],
             )
 
-        used = max(1, min(self.threads, chosen.size // MIN_GAMES_PER_THREAD))
-        if self._pool is None or used == 1:
-            run(slice(None))
-        else:
-            bounds = [chosen.size * i // used for i in range(used + 1)]
-            parts = [slice(lo, hi) for lo, hi in pairwise(bounds)]
-            for _ in self._pool.map(run, parts):
-                pass
+        self._threads.run(chosen.size, run)
         return out
 
 
 __all__ = [
     "MIN_GAMES_PER_THREAD",
+    "MOMENT_SIZE",
     "BatchedGreedy",
     "arrangement_bound",
     "arrangement_row",
@@ -869,7 +900,9 @@ __all__ = [
     "hand_value",
     "hand_wins",
     "is_cuop",
+    "may_complete",
     "may_win",
+    "moment_key",
     "new_plans",
     "own_cards",
     "remembered_arrangement",

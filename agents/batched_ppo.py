@@ -29,14 +29,17 @@ from weakref import WeakKeyDictionary
 import numpy as np
 import torch
 
-from agents.batched_hints import NB_WINS_SIZE, SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins
+from agents.batched_greedy import MIN_GAMES_PER_THREAD
+from agents.batched_hints import SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins, new_nb_memory
 from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork, load_policy, one_thread, resolve_checkpoint
 from agents.spec import canonical_spec
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
+from env121.engine.batched.threads import SliceThreads
 from env121.play.batched_observation import Observer, encode_seats, make_observer
 from env121.play.observation import OBS_SIZE
+from env121.rules.config import RuleConfig
 
 SWAP_WINS_INPUTS = "observation+swap_wins"
 NB_WINS_INPUTS = "observation+swap_wins+nb_wins"
@@ -44,34 +47,53 @@ BATCHED_INPUTS = ("observation", SWAP_WINS_INPUTS, NB_WINS_INPUTS)
 """The inputs (:data:`agents.hints.INPUTS`) of the networks this policy plays."""
 
 
-def encode_inputs(
-    inputs: str,
-    engine: BatchedEngine,
-    indices: np.ndarray,
-    observer: Observer,
-    out: np.ndarray,
-) -> None:
-    """``out[k]`` = the network input ``inputs`` (one of :data:`BATCHED_INPUTS`)
-    of the seat to act in game ``indices[k]`` of ``engine``: its observation
-    (with ``observer``, the engine's :func:`make_observer`), then for
-    ``observation+swap_wins`` the compiled ``swap_wins`` part, and for
-    ``observation+swap_wins+nb_wins`` the ``nb_wins`` part after it. ``out``
-    is ``float32 [len(indices), INPUTS[inputs]]``."""
-    games = engine.games
-    seats = games["to_act"][indices].astype(np.int64)
-    if inputs == "observation":
-        encode_seats(games, indices, seats, observer, out)
-        return
-    observations = np.empty((len(indices), OBS_SIZE), dtype=np.float32)
-    encode_seats(games, indices, seats, observer, observations)
-    out[:, :OBS_SIZE] = observations
-    part = np.empty((len(indices), SWAP_WINS_SIZE), dtype=np.float32)
-    encode_swap_wins(games, indices, engine.kernel_config, part)
-    out[:, OBS_SIZE : OBS_SIZE + SWAP_WINS_SIZE] = part
-    if inputs == NB_WINS_INPUTS:
-        nb_part = np.empty((len(indices), NB_WINS_SIZE), dtype=np.float32)
-        encode_nb_wins(games, indices, engine.kernel_config, nb_part)
-        out[:, OBS_SIZE + SWAP_WINS_SIZE :] = nb_part
+class InputEncoder:
+    """Writes network input ``inputs`` (one of :data:`BATCHED_INPUTS`) for the
+    seat to act in games of a :class:`BatchedEngine` of ``num_games`` games
+    under ``config``: its observation (the compiled encoder and its win-table
+    cache, :func:`make_observer`), then for ``observation+swap_wins`` the
+    compiled ``swap_wins`` part, and for ``observation+swap_wins+nb_wins`` the
+    ``nb_wins`` part after it (with its memory of each seat's Nhất Bản moment,
+    :func:`agents.batched_hints.new_nb_memory`). The games asked are split
+    over ``threads`` threads (default: one per core)::
+
+        encoder = InputEncoder(NB_WINS_INPUTS, engine.num_games, engine.config)
+        encoder(engine, games, out)      # out: float32 [len(games), INPUTS[inputs]]
+    """
+
+    def __init__(
+        self, inputs: str, num_games: int, config: RuleConfig, threads: int | None = None
+    ) -> None:
+        if inputs not in BATCHED_INPUTS:
+            raise ValueError(f"inputs={inputs!r} is not valid: expected one of {BATCHED_INPUTS}")
+        self.inputs = inputs
+        self.width = INPUTS[inputs]
+        self.observer: Observer = make_observer(num_games, config)
+        self.nb_memory = new_nb_memory(num_games) if inputs == NB_WINS_INPUTS else None
+        self._threads = SliceThreads(threads, MIN_GAMES_PER_THREAD)
+
+    def __call__(self, engine: BatchedEngine, indices: np.ndarray, out: np.ndarray) -> None:
+        """``out[k]`` = the input of the seat to act in game ``indices[k]``
+        (distinct ``int64`` game indices; ``out`` ``float32 [len(indices), width]``)."""
+        games = engine.games
+        kc = engine.kernel_config
+        seats = games["to_act"][indices].astype(np.int64)
+        parts = np.empty((len(indices), self.width - OBS_SIZE), dtype=np.float32)
+
+        def run(part: slice) -> None:
+            chosen = indices[part]
+            if self.inputs == "observation":
+                encode_seats(games, chosen, seats[part], self.observer, out[part])
+                return
+            observations = np.empty((len(chosen), OBS_SIZE), dtype=np.float32)
+            encode_seats(games, chosen, seats[part], self.observer, observations)
+            out[part, :OBS_SIZE] = observations
+            encode_swap_wins(games, chosen, kc, parts[part, :SWAP_WINS_SIZE])
+            if self.nb_memory is not None:
+                encode_nb_wins(games, chosen, kc, self.nb_memory, parts[part, SWAP_WINS_SIZE:])
+            out[part, OBS_SIZE:] = parts[part]
+
+        self._threads.run(len(indices), run)
 
 
 def legal_masks(games: np.ndarray, indices: np.ndarray) -> np.ndarray:
@@ -104,8 +126,8 @@ class BatchedPPO:
             params["deterministic"] = False
         self.spec = canonical_spec("ppo", params)
         self.rng = np.random.default_rng(0)
-        self._observers: WeakKeyDictionary[BatchedEngine, Observer] = WeakKeyDictionary()
-        """Per engine the observer of its games (and its cache)."""
+        self._encoders: WeakKeyDictionary[BatchedEngine, InputEncoder] = WeakKeyDictionary()
+        """Per engine the encoder of its games (and its caches)."""
 
     def reset(self, seed: int) -> None:
         """Reseed the sampling generator (``deterministic=False``)."""
@@ -113,11 +135,13 @@ class BatchedPPO:
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The policy's action for the seat to act in each game ``indices``."""
-        observer = self._observers.get(engine)
-        if observer is None:
-            observer = self._observers[engine] = make_observer(engine.num_games, engine.config)
+        encoder = self._encoders.get(engine)
+        if encoder is None:
+            encoder = self._encoders[engine] = InputEncoder(
+                self.network.inputs, engine.num_games, engine.config
+            )
         return network_actions(
-            self.network, engine, indices, observer, None if self.deterministic else self.rng
+            self.network, engine, indices, encoder, None if self.deterministic else self.rng
         )
 
 
@@ -125,14 +149,15 @@ def network_actions(
     network: PolicyNetwork,
     engine: BatchedEngine,
     indices: np.ndarray,
-    observer: Observer,
+    encoder: InputEncoder,
     rng: np.random.Generator | None = None,
 ) -> np.ndarray:
     """``network``'s action for the seat to act in each game ``indices`` of
-    ``engine`` (``observer`` its :func:`make_observer`): the masked argmax of
-    the logits, or with ``rng`` a sample of the masked softmax drawn from it."""
-    inputs = np.empty((len(indices), INPUTS[network.inputs]), dtype=np.float32)
-    encode_inputs(network.inputs, engine, indices, observer, inputs)
+    ``engine`` (``encoder`` the engine's :class:`InputEncoder` for the network's
+    inputs): the masked argmax of the logits, or with ``rng`` a sample of the
+    masked softmax drawn from it."""
+    inputs = np.empty((len(indices), encoder.width), dtype=np.float32)
+    encoder(engine, indices, inputs)
     with one_thread(), torch.inference_mode():
         logits = network(torch.from_numpy(inputs)).numpy().astype(np.float64)
     logits[~legal_masks(engine.games, indices)] = -np.inf
@@ -151,7 +176,7 @@ __all__ = [
     "NB_WINS_INPUTS",
     "SWAP_WINS_INPUTS",
     "BatchedPPO",
-    "encode_inputs",
+    "InputEncoder",
     "legal_masks",
     "network_actions",
 ]

@@ -73,7 +73,7 @@ from agents.batched_greedy import BatchedGreedy
 from agents.batched_ppo import (
     BATCHED_INPUTS,
     BatchedPPO,
-    encode_inputs,
+    InputEncoder,
     legal_masks,
     network_actions,
 )
@@ -85,7 +85,6 @@ from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.files import append_atomically, check_output_directory, write_atomically
 from env121.engine.state import NUM_SEATS
-from env121.play.batched_observation import Observer, make_observer
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from env121.rules.cards import NUM_CARDS
 from env121.rules.config import RuleConfig
@@ -408,7 +407,7 @@ class Learner:
         self.set_learning_rate(1.0)
         b = config.num_games
         self.engine = BatchedEngine(b, rules, threads=config.engine_threads)
-        self.observer: Observer = make_observer(b, rules)
+        self.encoder = InputEncoder(config.inputs, b, rules, config.engine_threads)
         self.width = INPUTS[config.inputs]
         self.samples = Samples(
             config.rollout_steps * b + NUM_SEATS * b, self.width, config.critic == "perfect"
@@ -492,7 +491,7 @@ class Learner:
         ``indices`` into sample rows ``rows``."""
         s = self.samples
         block = slice(int(rows[0]), int(rows[-1]) + 1)  # rows are consecutive
-        encode_inputs(self.config.inputs, self.engine, indices, self.observer, s.inputs[block])
+        self.encoder(self.engine, indices, s.inputs[block])
         if self.config.critic == "perfect":
             hidden_hands(self.engine.games, indices, seats, s.hidden[block])
 
@@ -687,7 +686,7 @@ def duplicate_advantage(
     seeds = np.repeat(np.array(deal_seeds(seed, deals), dtype=np.uint64), NUM_SEATS)
     engine.reset(seeds)
     learner_seat = np.tile(np.arange(NUM_SEATS), deals)
-    observer = make_observer(b, rules)
+    encoder = InputEncoder(actor.inputs, b, rules, threads)
     done = np.zeros(b, dtype=bool)
     standing = np.zeros(b, dtype=np.float64)
     games = engine.games
@@ -697,7 +696,7 @@ def duplicate_advantage(
         choice = (games["n_legal"] > 1) & ~done
         mine = np.flatnonzero(choice & (to_act == learner_seat))
         if len(mine):
-            actions[mine] = network_actions(actor, engine, mine, observer)
+            actions[mine] = network_actions(actor, engine, mine, encoder)
         theirs = np.flatnonzero(choice & (to_act != learner_seat))
         if len(theirs):
             actions[theirs] = opponent.act(engine, theirs)

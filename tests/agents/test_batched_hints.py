@@ -22,8 +22,14 @@ import numpy as np
 import pytest
 import torch
 
-from agents.batched_hints import NB_WINS_SIZE, SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins
-from agents.batched_ppo import NB_WINS_INPUTS, BatchedPPO, encode_inputs
+from agents.batched_hints import (
+    NB_WINS_SIZE,
+    SWAP_WINS_SIZE,
+    encode_nb_wins,
+    encode_swap_wins,
+    new_nb_memory,
+)
+from agents.batched_ppo import NB_WINS_INPUTS, BatchedPPO, InputEncoder
 from agents.hints import Hinter, nb_wins, swap_wins
 from agents.knowledge import HandJudge, swapped_hand
 from agents.ppo import PolicyNetwork, PPOAgent, save_policy
@@ -38,7 +44,6 @@ from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
 from env121.engine.state import Phase, State, SwapKind
 from env121.engine.win_table import seat_win_points
-from env121.play.batched_observation import make_observer
 from env121.play.observation import (
     NB_WINS_LAYOUT,
     SWAP_POINTS_SCALE,
@@ -172,14 +177,20 @@ def nb_kinds_of(state: State, part: np.ndarray) -> list[str]:
 @pytest.mark.parametrize("name", ["default", "nb_without_wait_unmasked"])
 def test_the_compiled_nb_part_is_the_references_at_every_step(name):
     """Random play declares Nhất Bản often: every choice, gap and placement
-    met is compared, under [R-8] and without it (720 arrangements a hand)."""
+    met is compared, under [R-8] and without it (720 arrangements a hand).
+    One memory of the seats' Nhất Bản moments serves the whole run, as in
+    training: what a declaration's choice computed, its gap and placements
+    read back."""
     config = CONFIGS[name]
     seeds = 900 + 50 * list(CONFIGS).index(name) + np.arange(4)
+    memory = new_nb_memory(len(seeds))
     kinds = lock_step(
         config,
         seeds,
         160,
-        compiled(encode_nb_wins),
+        lambda engine, games, out: encode_nb_wins(
+            engine.games, games, engine.kernel_config, memory, out
+        ),
         NB_WINS_SIZE,
         nb_wins,
         lambda state, seat, part: nb_kinds_of(state, part),
@@ -189,14 +200,14 @@ def test_the_compiled_nb_part_is_the_references_at_every_step(name):
 
 
 def test_the_batched_nb_wins_input_is_the_hinters():
-    """``encode_inputs`` for ``observation+swap_wins+nb_wins`` writes what the
-    reference :class:`agents.hints.Hinter` gives the network, Nhất Bản
+    """:class:`InputEncoder` for ``observation+swap_wins+nb_wins`` writes what
+    the reference :class:`agents.hints.Hinter` gives the network, Nhất Bản
     decisions included."""
     config, hinter = RuleConfig(), Hinter(NB_WINS_INPUTS)
-    observer = make_observer(3, config)
+    encoder = InputEncoder(NB_WINS_INPUTS, 3, config)
 
     def encode(engine: BatchedEngine, games: np.ndarray, out: np.ndarray) -> None:
-        encode_inputs(NB_WINS_INPUTS, engine, games, observer, out)
+        encoder(engine, games, out)
 
     def nhat_ban(state: State, seat: int, inputs: np.ndarray) -> list[str]:
         return ["nhat_ban"] if state.phase in NB_PHASES else []

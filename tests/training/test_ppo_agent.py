@@ -208,8 +208,9 @@ def test_a_ppo_agent_plays_in_forked_arena_workers():
 
 
 def test_the_from_scratch_checkpoint_plays_in_the_gym_env_and_the_batched_engine():
-    """``ppo:scratch`` reads the swap_wins part: the reference computes it for
-    the AEC env's seats, the compiled kernel for the batched engine."""
+    """``ppo:scratch`` reads the swap_wins and nb_wins parts: the reference
+    computes them for the AEC env's seats, the compiled kernels for the
+    batched engine."""
     import numpy as np
 
     from agents.batched_ppo import BatchedPPO

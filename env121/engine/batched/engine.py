@@ -41,10 +41,7 @@ every game's play, do not depend on the slicing.
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -60,6 +57,7 @@ from env121.engine.batched.kernel import (
     step_games,
 )
 from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS, allocate
+from env121.engine.batched.threads import SliceThreads
 from env121.engine.deal import Deal
 from env121.engine.game import IllegalActionError
 from env121.engine.records import to_record
@@ -133,10 +131,7 @@ class BatchedEngine:
         config = DEFAULT_CONFIG if config is None else config
         if not isinstance(config, RuleConfig):
             raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
-        if threads is None:
-            threads = os.cpu_count() or 1
-        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-            raise ValueError(f"threads={threads!r} is not valid: expected a positive int or None")
+        self._threads = SliceThreads(threads, MIN_GAMES_PER_THREAD)
         self.config = config
         self.kernel_config = kernel_config(config)
         self.games = allocate(num_games)
@@ -153,10 +148,6 @@ class BatchedEngine:
         self._base = 0
         self._start = np.full(num_games, -1, dtype=np.int64)
         self._final_span = np.full((num_games, 2), -1, dtype=np.int64)
-        used = max(1, min(threads, num_games // MIN_GAMES_PER_THREAD))
-        bounds = [num_games * i // used for i in range(used + 1)]
-        self._slices = [slice(lo, hi) for lo, hi in itertools.pairwise(bounds)]
-        self._pool = ThreadPoolExecutor(used) if used > 1 else None
         self.reset(np.arange(num_games))
 
     # ------------------------------------------------------------ playing
@@ -331,11 +322,7 @@ class BatchedEngine:
 
     def _each(self, run: Callable[[slice], None]) -> None:
         """``run`` on each slice of the batch, the slices on their own threads."""
-        if self._pool is None:
-            run(self._slices[0])
-        else:
-            for _ in self._pool.map(run, self._slices):
-                pass
+        self._threads.run(self.num_games, run)
 
     def _record(
         self, g: int, seed: int, first_deal: Deal | None, start: int, end: int

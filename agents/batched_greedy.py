@@ -497,6 +497,18 @@ def row_cards(own: np.ndarray, row: int, out: np.ndarray) -> None:
         out[slot] = GAP if i == GAP else own[i]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def legal_arrangements(own: np.ndarray, kc: KernelConfig) -> np.ndarray:
+    """``bool[NUM_ARRANGEMENTS]``: the rows of the Nhất Bản arrangements of
+    the sorted five ``own`` the rules allow — those that wait on a card
+    ([R-8], :func:`~env121.rules.compiled.waits.waiting_mask`), or all of
+    them when ``nhat_ban_requires_wait`` is off."""
+    legal = np.ones(NUM_ARRANGEMENTS, dtype=np.bool_)
+    if kc.nhat_ban_requires_wait:
+        waiting_mask(own, legal)
+    return legal
+
+
 @njit(cache=True, nogil=True)
 def best_arrangement(
     own: np.ndarray,
@@ -513,12 +525,7 @@ def best_arrangement(
     arrangement (-1: no legal one), the Điểm summed over its unseen wins and
     how many unseen cards win on it, and the Điểm summed over the free hand's
     unseen wins (for the value it must match)."""
-    legal = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
-    if kc.nhat_ban_requires_wait:
-        waiting_mask(own, legal)
-    else:
-        for n in range(NUM_ARRANGEMENTS):
-            legal[n] = True
+    legal = legal_arrangements(own, kc)
     candidate = np.zeros(NUM_ARRANGEMENTS, dtype=np.bool_)
     # the layout of each Thế win on an unseen card, its card taken out
     free_points = 0
@@ -900,6 +907,7 @@ __all__ = [
     "hand_value",
     "hand_wins",
     "is_cuop",
+    "legal_arrangements",
     "may_complete",
     "may_win",
     "moment_key",

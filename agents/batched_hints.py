@@ -37,6 +37,7 @@ from agents.batched_greedy import (
     arrangement_wins,
     hand_wins,
     is_cuop,
+    legal_arrangements,
     may_complete,
     moment_key,
     row_cards,
@@ -60,7 +61,6 @@ from env121.rules.compiled.waits import (
     NUM_ARRANGEMENTS,
     NUM_SLOTS,
     PLACEMENT_ORDER,
-    waiting_mask,
 )
 
 SWAP_WINS_SIZE = SWAP_WINS_LAYOUT.size
@@ -190,11 +190,7 @@ def nb_wins(r: Record, kc: KernelConfig, memory: np.ndarray, out: np.ndarray) ->
         best_points[PASS], best_waits[PASS] = hand_wins(
             own, r.n_locked[seat] > 0, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
         )
-    legal = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
-    if kc.nhat_ban_requires_wait:
-        waiting_mask(own, legal)
-    else:
-        legal[:] = True
+    legal = legal_arrangements(own, kc)
     next_slot = PLACEMENT_ORDER[r.nb_gap, r.n_placed] if r.phase == _NB_PLACE else -1
     cards, n_cards = may_complete(own, unseen, n_unseen)
     found = np.empty(n_cards, dtype=np.int64)

@@ -77,7 +77,6 @@ from agents.batched_ppo import (
     legal_masks,
     network_actions,
 )
-from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
 from arena.estimate import clustered_ratio
 from arena.seeds import deal_seeds
@@ -408,9 +407,10 @@ class Learner:
         b = config.num_games
         self.engine = BatchedEngine(b, rules, threads=config.engine_threads)
         self.encoder = InputEncoder(config.inputs, b, rules, config.engine_threads)
-        self.width = INPUTS[config.inputs]
         self.samples = Samples(
-            config.rollout_steps * b + NUM_SEATS * b, self.width, config.critic == "perfect"
+            config.rollout_steps * b + NUM_SEATS * b,
+            self.encoder.width,
+            config.critic == "perfect",
         )
         self.greedy = BatchedGreedy(threads=config.engine_threads)
         self.random = BatchedRandom(config.seed)

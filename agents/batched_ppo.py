@@ -135,14 +135,40 @@ class BatchedPPO:
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The policy's action for the seat to act in each game ``indices``."""
+        return network_actions(
+            self.network,
+            engine,
+            indices,
+            self._encoder(engine),
+            None if self.deterministic else self.rng,
+        )
+
+    def logits(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
+        """The network's masked logits for the seat to act in each game
+        ``indices`` (:func:`network_logits`), for a caller that draws its own samples."""
+        return network_logits(self.network, engine, indices, self._encoder(engine))
+
+    def _encoder(self, engine: BatchedEngine) -> InputEncoder:
         encoder = self._encoders.get(engine)
         if encoder is None:
             encoder = self._encoders[engine] = InputEncoder(
                 self.network.inputs, engine.num_games, engine.config
             )
-        return network_actions(
-            self.network, engine, indices, encoder, None if self.deterministic else self.rng
-        )
+        return encoder
+
+
+def network_logits(
+    network: PolicyNetwork, engine: BatchedEngine, indices: np.ndarray, encoder: InputEncoder
+) -> np.ndarray:
+    """``float64 [len(indices), NUM_ACTIONS]``: ``network``'s logits for the seat
+    to act in each game ``indices`` of ``engine`` (``encoder`` as for
+    :func:`network_actions`), ``-inf`` on the illegal actions."""
+    inputs = np.empty((len(indices), encoder.width), dtype=np.float32)
+    encoder(engine, indices, inputs)
+    with one_thread(), torch.inference_mode():
+        logits: np.ndarray = network(torch.from_numpy(inputs)).numpy().astype(np.float64)
+    logits[~legal_masks(engine.games, indices)] = -np.inf
+    return logits
 
 
 def network_actions(
@@ -156,11 +182,7 @@ def network_actions(
     ``engine`` (``encoder`` the engine's :class:`InputEncoder` for the network's
     inputs): the masked argmax of the logits, or with ``rng`` a sample of the
     masked softmax drawn from it."""
-    inputs = np.empty((len(indices), encoder.width), dtype=np.float32)
-    encoder(engine, indices, inputs)
-    with one_thread(), torch.inference_mode():
-        logits = network(torch.from_numpy(inputs)).numpy().astype(np.float64)
-    logits[~legal_masks(engine.games, indices)] = -np.inf
+    logits = network_logits(network, engine, indices, encoder)
     if rng is None:
         chosen: np.ndarray = np.argmax(logits, axis=1)
         return chosen
@@ -179,4 +201,5 @@ __all__ = [
     "InputEncoder",
     "legal_masks",
     "network_actions",
+    "network_logits",
 ]

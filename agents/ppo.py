@@ -188,8 +188,15 @@ class PolicyNetwork(nn.Module):
         legal_logits = logits.numpy()[legal].astype(np.float64)
         if rng is None:
             return int(legal[int(np.argmax(legal_logits))])
-        weights = np.exp(legal_logits - legal_logits.max())
-        return int(legal[rng.choice(len(legal), p=weights / weights.sum())])
+        return sample_legal(legal, legal_logits, rng)
+
+
+def sample_legal(legal: np.ndarray, legal_logits: np.ndarray, rng: np.random.Generator) -> int:
+    """One of the ``legal`` action ids drawn from ``rng`` by the softmax of their
+    ``legal_logits`` (``float64``): a policy's sample, the same draw wherever it
+    is made (:class:`PolicyAgent`, the arena's batched games)."""
+    weights = np.exp(legal_logits - legal_logits.max())
+    return int(legal[rng.choice(len(legal), p=weights / weights.sum())])
 
 
 def sidecar_path(checkpoint: str | Path) -> Path:
@@ -450,6 +457,7 @@ __all__ = [
     "read_sidecar",
     "read_tensors",
     "resolve_checkpoint",
+    "sample_legal",
     "save_policy",
     "shipped_checkpoints",
     "sidecar_path",

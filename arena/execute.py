@@ -1,13 +1,20 @@
 """Run many games, in this process or in a pool of worker processes.
 
+Games whose four agents all have a batched form (``random``, ``greedy``,
+``ppo``: :func:`arena.batched.batched_player`) are played together on the
+compiled engine, :data:`BATCH_GAMES` at a time (:func:`arena.batched.play_batch`);
+the others one by one (:func:`arena.play.play_game`), as ``batched=False``
+plays them all. Both give a game the same record (thinking time aside).
+
 Workers receive :class:`~arena.play.GameTask` objects — agent specs as
-strings, never agent objects — and build their agents on first use, keeping
-them (one :class:`~arena.play.AgentCache` per worker process) for later games.
-Whatever order the games finish in, :func:`play_all` returns their records in
-the order of the tasks, so everything computed from them except thinking time
-is the same for any number of jobs. ``on_game(record)`` is called as each
-game ends, in the order they end (a tournament appends it to its log,
-:mod:`arena.journal`).
+strings, never agent objects — a batch or one game at a time, and build
+their agents on first use, keeping them (one :class:`~arena.play.AgentCache`
+per worker process) for later games. Whatever order the games finish in,
+:func:`play_all` returns their records in the order of the tasks, so
+everything computed from them except thinking time is the same for any number
+of jobs. ``on_game(record)`` is called as each game ends, in the order they
+end (a tournament appends it to its log, :mod:`arena.journal`); a worker's
+batch reports its games when the whole batch ends.
 
 Worker processes ignore Ctrl-C (SIGINT): the parent stops handing out games,
 waits for the ones being played and raises ``KeyboardInterrupt``, so an
@@ -30,6 +37,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Protocol
 
+from arena.batched import BatchedPlayer, batched_player, play_batch
 from arena.play import AgentCache, GameRecord, GameTask, play_game
 
 Progress = Callable[[int, int], None]
@@ -37,6 +45,10 @@ Progress = Callable[[int, int], None]
 
 OnGame = Callable[[GameRecord], None]
 """``on_game(record)``, called as each game ends."""
+
+BATCH_GAMES = 256
+"""The most games played together: an interrupted run loses at most the
+batch being played, and a worker's batch reports its games when it ends."""
 
 _worker_cache: AgentCache | None = None
 
@@ -64,56 +76,100 @@ def play_all(
     cache: AgentCache | None = None,
     on_game: OnGame | None = None,
     backend: Backend | None = None,
+    batched: bool = True,
 ) -> list[GameRecord]:
     """Every task's record, in task order; ``jobs > 1`` plays them in that many
     processes, a ``backend`` wherever it plays them (``jobs`` is then unused).
 
     ``cache`` supplies the agents when ``jobs == 1`` (a fresh one if None).
+    ``batched=False`` plays every game one by one, even those that could be
+    played together (the reference the batched games are checked against).
     """
     if backend is not None:
         return backend.play(tasks, progress, on_game)
-    if jobs == 1 or len(tasks) <= 1:
-        return _play_here(tasks, cache or AgentCache(), progress, on_game)
-    return _play_in_pool(tasks, jobs, progress, on_game)
+    cache = cache or AgentCache()
+    units = work_units(tasks, cache, jobs) if batched else [[task] for task in tasks]
+    position = {id(task): i for i, task in enumerate(tasks)}
+    records: list[GameRecord | None] = [None] * len(tasks)
+    done = 0
 
-
-def _play_here(
-    tasks: Sequence[GameTask],
-    cache: AgentCache,
-    progress: Progress | None,
-    on_game: OnGame | None,
-) -> list[GameRecord]:
-    records = []
-    for task in tasks:
-        records.append(play_game(task, cache))
+    def finished(record: GameRecord, task: GameTask) -> None:
+        nonlocal done
+        records[position[id(task)]] = record
+        done += 1
         if on_game is not None:
-            on_game(records[-1])
+            on_game(record)
         if progress is not None:
-            progress(len(records), len(tasks))
-    return records
+            progress(done, len(tasks))
+
+    if jobs == 1 or len(units) <= 1:
+        for unit in units:
+            _play_unit(unit, cache, finished)
+    else:
+        _play_in_pool(units, jobs, finished)
+    return [record for record in records if record is not None]
+
+
+def work_units(tasks: Sequence[GameTask], cache: AgentCache, jobs: int = 1) -> list[list[GameTask]]:
+    """``tasks`` in the pieces they are played in: the games every agent of
+    which has a batched form, in batches of at most :data:`BATCH_GAMES` (and of
+    at most a ``jobs``-th of them, so that every process gets one), then each
+    other game alone. A piece of one game is played by :func:`arena.play.play_game`
+    unless it is a batch."""
+    together = [t for t in tasks if all(batched_player(s, cache) for s in t.specs)]
+    alone = [[t] for t in tasks if not all(batched_player(s, cache) for s in t.specs)]
+    size = min(BATCH_GAMES, -(-len(together) // max(jobs, 1))) or 1
+    return [together[i : i + size] for i in range(0, len(together), size)] + alone
+
+
+def play_unit(unit: Sequence[GameTask], cache: AgentCache) -> list[GameRecord]:
+    """The records of a piece of :func:`work_units`, in its order, played with
+    the agents of ``cache``."""
+    records: list[GameRecord] = []
+    _play_unit(unit, cache, lambda record, _task: records.append(record))
+    order = {(t.deal, t.lineup, t.rotation): i for i, t in enumerate(unit)}
+    return sorted(records, key=lambda r: order[(r.deal, r.lineup, r.rotation)])
+
+
+def _play_unit(
+    unit: Sequence[GameTask],
+    cache: AgentCache,
+    finished: Callable[[GameRecord, GameTask], None],
+) -> None:
+    """Play ``unit``, calling ``finished(record, task)`` as each game ends."""
+    if len(unit) == 1 and not all(batched_player(s, cache) for s in unit[0].specs):
+        finished(play_game(unit[0], cache), unit[0])
+        return
+    tasks = {(t.deal, t.lineup, t.rotation): t for t in unit}
+
+    def player(spec: str) -> BatchedPlayer:
+        make = batched_player(spec, cache)
+        assert make is not None, "work_units batches only agents with a batched form"
+        return make()
+
+    play_batch(
+        unit,
+        player,
+        lambda record: finished(record, tasks[(record.deal, record.lineup, record.rotation)]),
+    )
 
 
 def _play_in_pool(
-    tasks: Sequence[GameTask], jobs: int, progress: Progress | None, on_game: OnGame | None
-) -> list[GameRecord]:
-    records: list[GameRecord | None] = [None] * len(tasks)
+    units: Sequence[list[GameTask]], jobs: int, finished: Callable[[GameRecord, GameTask], None]
+) -> None:
     executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
     try:
-        futures: dict[Future[GameRecord], int] = {
-            executor.submit(play_in_worker, task): i for i, task in enumerate(tasks)
+        futures: dict[Future[list[GameRecord]], list[GameTask]] = {
+            executor.submit(play_unit_in_worker, unit): unit for unit in units
         }
-        for done, future in enumerate(as_completed(futures), start=1):
-            record = records[futures[future]] = future.result()
-            if on_game is not None:
-                on_game(record)
-            if progress is not None:
-                progress(done, len(tasks))
+        for future in as_completed(futures):
+            for record, task in zip(future.result(), futures[future], strict=True):
+                finished(record, task)
     except BaseException:
         # An agent failed (or the user interrupted): drop the games not yet started.
         executor.shutdown(wait=True, cancel_futures=True)
         raise
     executor.shutdown(wait=True)
-    return [record for record in records if record is not None]
 
 
 def _start_worker() -> None:
@@ -124,11 +180,31 @@ def _start_worker() -> None:
 
 
 def play_in_worker(task: GameTask) -> GameRecord:
-    """Play ``task`` with this worker process's agents (built on first use, then kept)."""
+    """Play ``task`` alone with this worker process's agents (built on first
+    use, then kept)."""
+    return play_game(task, _cache())
+
+
+def play_unit_in_worker(unit: list[GameTask]) -> list[GameRecord]:
+    """:func:`play_unit` with this worker process's agents."""
+    return play_unit(unit, _cache())
+
+
+def _cache() -> AgentCache:
     global _worker_cache
     if _worker_cache is None:
         _worker_cache = AgentCache()
-    return play_game(task, _worker_cache)
+    return _worker_cache
 
 
-__all__ = ["Backend", "OnGame", "Progress", "play_all", "play_in_worker"]
+__all__ = [
+    "BATCH_GAMES",
+    "Backend",
+    "OnGame",
+    "Progress",
+    "play_all",
+    "play_in_worker",
+    "play_unit",
+    "play_unit_in_worker",
+    "work_units",
+]

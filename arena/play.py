@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from agents.environments import make_batched_policy
 from agents.registry import make_agent
+from agents.spec import AgentSpecError
 from env121.engine.game import new_game
 from env121.engine.state import (
     NUM_SEATS,
@@ -28,6 +30,7 @@ from env121.engine.state import (
     SwapKind,
     Swapped,
 )
+from env121.play.batched_policy import BatchedPolicy
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.protocol import Agent
 from env121.rules.config import RuleConfig
@@ -101,6 +104,7 @@ class AgentCache:
 
     def __init__(self) -> None:
         self._agents: dict[tuple[str, int], Agent] = {}
+        self._batched: dict[str, BatchedPolicy | None] = {}
 
     def get(self, spec: str, copy: int = 0) -> Agent:
         """The cached agent ``copy`` of ``spec``, built on first use."""
@@ -113,6 +117,17 @@ class AgentCache:
     def put(self, spec: str, agent: Agent) -> None:
         """Keep an agent already built from ``spec`` as its copy 0."""
         self._agents[(spec, 0)] = agent
+
+    def batched_policy(self, spec: str) -> BatchedPolicy | None:
+        """The batched policy of ``spec``
+        (:func:`agents.environments.make_batched_policy`), built on first use
+        and then kept, or None if its agent has none."""
+        if spec not in self._batched:
+            try:
+                self._batched[spec] = make_batched_policy(spec)
+            except AgentSpecError:
+                self._batched[spec] = None
+        return self._batched[spec]
 
 
 def play_game(task: GameTask, cache: AgentCache) -> GameRecord:

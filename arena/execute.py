@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Protocol
 
 from arena.batched import BatchedPlayer, batched_player, play_batch
-from arena.play import AgentCache, GameRecord, GameTask, play_game
+from arena.play import AgentCache, GameRecord, GameTask, game_key, play_game
 
 Progress = Callable[[int, int], None]
 """``progress(games done, games in all)``, called after each game."""
@@ -88,14 +89,14 @@ def play_all(
     if backend is not None:
         return backend.play(tasks, progress, on_game)
     cache = cache or AgentCache()
-    units = work_units(tasks, cache, jobs) if batched else [[task] for task in tasks]
-    position = {id(task): i for i, task in enumerate(tasks)}
+    units = work_units(tasks, cache, jobs) if batched else [Unit((t,), False) for t in tasks]
+    position = {game_key(task): i for i, task in enumerate(tasks)}
     records: list[GameRecord | None] = [None] * len(tasks)
     done = 0
 
-    def finished(record: GameRecord, task: GameTask) -> None:
+    def finished(record: GameRecord) -> None:
         nonlocal done
-        records[position[id(task)]] = record
+        records[position[game_key(record)]] = record
         done += 1
         if on_game is not None:
             on_game(record)
@@ -104,67 +105,62 @@ def play_all(
 
     if jobs == 1 or len(units) <= 1:
         for unit in units:
-            _play_unit(unit, cache, finished)
+            play_unit(unit, cache, finished)
     else:
         _play_in_pool(units, jobs, finished)
     return [record for record in records if record is not None]
 
 
-def work_units(tasks: Sequence[GameTask], cache: AgentCache, jobs: int = 1) -> list[list[GameTask]]:
-    """``tasks`` in the pieces they are played in: the games every agent of
-    which has a batched form, in batches of at most :data:`BATCH_GAMES` (and of
-    at most a ``jobs``-th of them, so that every process gets one), then each
-    other game alone. A piece of one game is played by :func:`arena.play.play_game`
-    unless it is a batch."""
-    together = [t for t in tasks if all(batched_player(s, cache) for s in t.specs)]
-    alone = [[t] for t in tasks if not all(batched_player(s, cache) for s in t.specs)]
+@dataclass(frozen=True)
+class Unit:
+    """Games a process plays in one go: together on the compiled engine
+    (:func:`arena.batched.play_batch`), or one game alone (:func:`arena.play.play_game`)."""
+
+    tasks: tuple[GameTask, ...]
+    together: bool
+
+
+def work_units(tasks: Sequence[GameTask], cache: AgentCache, jobs: int = 1) -> list[Unit]:
+    """``tasks`` in the units they are played in: the games every agent of
+    which has a batched form together, at most :data:`BATCH_GAMES` at a time
+    (and at most a ``jobs``-th of them, so that every process gets some), then
+    each other game alone."""
+    specs = {spec for task in tasks for spec in task.specs}
+    batched = {spec: batched_player(spec, cache) is not None for spec in specs}
+    together = [t for t in tasks if all(batched[s] for s in t.specs)]
+    alone = [Unit((t,), False) for t in tasks if not all(batched[s] for s in t.specs)]
     size = min(BATCH_GAMES, -(-len(together) // max(jobs, 1))) or 1
-    return [together[i : i + size] for i in range(0, len(together), size)] + alone
+    batches = [Unit(tuple(together[i : i + size]), True) for i in range(0, len(together), size)]
+    return batches + alone
 
 
-def play_unit(unit: Sequence[GameTask], cache: AgentCache) -> list[GameRecord]:
-    """The records of a piece of :func:`work_units`, in its order, played with
-    the agents of ``cache``."""
-    records: list[GameRecord] = []
-    _play_unit(unit, cache, lambda record, _task: records.append(record))
-    order = {(t.deal, t.lineup, t.rotation): i for i, t in enumerate(unit)}
-    return sorted(records, key=lambda r: order[(r.deal, r.lineup, r.rotation)])
-
-
-def _play_unit(
-    unit: Sequence[GameTask],
-    cache: AgentCache,
-    finished: Callable[[GameRecord, GameTask], None],
-) -> None:
-    """Play ``unit``, calling ``finished(record, task)`` as each game ends."""
-    if len(unit) == 1 and not all(batched_player(s, cache) for s in unit[0].specs):
-        finished(play_game(unit[0], cache), unit[0])
-        return
-    tasks = {(t.deal, t.lineup, t.rotation): t for t in unit}
+def play_unit(unit: Unit, cache: AgentCache, on_game: OnGame | None = None) -> list[GameRecord]:
+    """The records of ``unit``'s games, in its order, played with the agents of
+    ``cache``; ``on_game(record)`` as each game ends."""
+    if not unit.together:
+        records = []
+        for task in unit.tasks:
+            records.append(play_game(task, cache))
+            if on_game is not None:
+                on_game(records[-1])
+        return records
 
     def player(spec: str) -> BatchedPlayer:
         make = batched_player(spec, cache)
-        assert make is not None, "work_units batches only agents with a batched form"
+        if make is None:
+            raise ValueError(f"agent {spec!r} has no batched form: its games are played alone")
         return make()
 
-    play_batch(
-        unit,
-        player,
-        lambda record: finished(record, tasks[(record.deal, record.lineup, record.rotation)]),
-    )
+    return play_batch(unit.tasks, player, on_game)
 
 
-def _play_in_pool(
-    units: Sequence[list[GameTask]], jobs: int, finished: Callable[[GameRecord, GameTask], None]
-) -> None:
+def _play_in_pool(units: Sequence[Unit], jobs: int, finished: OnGame) -> None:
     executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
     try:
-        futures: dict[Future[list[GameRecord]], list[GameTask]] = {
-            executor.submit(play_unit_in_worker, unit): unit for unit in units
-        }
+        futures = [executor.submit(play_unit_in_worker, unit) for unit in units]
         for future in as_completed(futures):
-            for record, task in zip(future.result(), futures[future], strict=True):
-                finished(record, task)
+            for record in future.result():
+                finished(record)
     except BaseException:
         # An agent failed (or the user interrupted): drop the games not yet started.
         executor.shutdown(wait=True, cancel_futures=True)
@@ -185,7 +181,7 @@ def play_in_worker(task: GameTask) -> GameRecord:
     return play_game(task, _cache())
 
 
-def play_unit_in_worker(unit: list[GameTask]) -> list[GameRecord]:
+def play_unit_in_worker(unit: Unit) -> list[GameRecord]:
     """:func:`play_unit` with this worker process's agents."""
     return play_unit(unit, _cache())
 
@@ -202,6 +198,7 @@ __all__ = [
     "Backend",
     "OnGame",
     "Progress",
+    "Unit",
     "play_all",
     "play_in_worker",
     "play_unit",

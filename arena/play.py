@@ -130,6 +130,11 @@ class AgentCache:
         return self._batched[spec]
 
 
+def game_key(game: GameTask | GameRecord) -> tuple[int, int, int]:
+    """Which game of its tournament a task or record is: (deal, line-up, rotation)."""
+    return (game.deal, game.lineup, game.rotation)
+
+
 def play_game(task: GameTask, cache: AgentCache) -> GameRecord:
     """Play ``task``'s match to the end with agents from ``cache``."""
     agents = _seat_agents(task, cache)
@@ -210,5 +215,6 @@ __all__ = [
     "GameTask",
     "IllegalAgentActionError",
     "SeatRecord",
+    "game_key",
     "play_game",
 ]

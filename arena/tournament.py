@@ -34,7 +34,7 @@ from agents.registry import make_agent
 from arena.estimate import Estimate
 from arena.execute import Backend, play_all
 from arena.metrics import AgentStats, agent_stats
-from arena.play import AgentCache, GameRecord, GameTask
+from arena.play import AgentCache, GameRecord, GameTask, game_key
 from arena.ratings import Rating, rate_games
 from arena.schedule import Mode, Schedule, matchup_name, plan_one_vs_three, plan_round_robin
 from arena.seeds import agent_seed, deal_seeds
@@ -290,11 +290,6 @@ def play_tournament(
         seconds=seconds,
         names=plan.names,
     )
-
-
-def game_key(game: GameTask | GameRecord) -> tuple[int, int, int]:
-    """Which game of its tournament a task or record is: (deal, line-up, rotation)."""
-    return (game.deal, game.lineup, game.rotation)
 
 
 def _plan(

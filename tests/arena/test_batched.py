@@ -1,0 +1,84 @@
+"""Games played together on the compiled engine (:mod:`arena.batched`) against
+the per-game path (:func:`arena.play.play_game`, ``batched=False``): the same
+record for every game, thinking time aside."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+import tests.support.arena_agents  # noqa: F401  # registers coin
+from arena.execute import BATCH_GAMES, play_all, work_units
+from arena.play import GameRecord
+from arena.tournament import plan_tournament, run_tournament
+from env121.rules.config import RuleConfig
+
+CONFIG = RuleConfig(num_van=1)
+
+
+def without_time(game: GameRecord) -> GameRecord:
+    """``game`` with every seat's thinking time zeroed (the one field that is wall-clock)."""
+    seats = tuple(dataclasses.replace(seat, think_seconds=0.0) for seat in game.seats)
+    return dataclasses.replace(game, seats=seats)
+
+
+def both_ways(**tournament: Any) -> tuple[tuple[GameRecord, ...], tuple[GameRecord, ...]]:
+    """The games of one tournament played together and one by one."""
+    plan = plan_tournament(config=CONFIG, **{k: v for k, v in tournament.items() if k != "jobs"})
+    assert all(unit.together for unit in work_units(plan.tasks, plan.cache))
+    together = run_tournament(config=CONFIG, seed=4, **tournament).games
+    alone = run_tournament(config=CONFIG, seed=4, batched=False, **tournament).games
+    return together, alone
+
+
+@pytest.mark.parametrize(
+    "tournament",
+    [
+        {"matchups": [("greedy", "random")], "deals": 3},
+        {"matchups": [("ppo:scratch", "greedy")], "deals": 2},
+        {"matchups": [("ppo:small,deterministic=false", "random")], "deals": 2},
+        {"pool": ["random", "greedy", "ppo:small"], "deals": 1},
+        {"matchups": [("greedy", "greedy")], "deals": 2, "jobs": 2},
+    ],
+    ids=["greedy-random", "ppo-greedy", "ppo-sampled", "round-robin", "jobs-2"],
+)
+def test_every_game_played_together_has_its_per_game_record(tournament):
+    together, alone = both_ways(**tournament)
+    assert len(together) == len(alone) > 0
+    assert [without_time(g) for g in together] == [without_time(g) for g in alone]
+
+
+def test_thinking_time_is_counted_for_each_decision():
+    together, _ = both_ways(matchups=[("greedy", "random")], deals=1)
+    for game in together:
+        assert all(seat.decisions > 0 and seat.think_seconds > 0 for seat in game.seats)
+
+
+def test_agents_without_a_batched_form_play_their_games_alone():
+    plan = plan_tournament(matchups=[("greedy", "random"), ("coin", "random")], deals=1)
+    units = work_units(plan.tasks, plan.cache)
+    assert [(len(u.tasks), u.together) for u in units] == [(4, True)] + [(1, False)] * 4
+    assert all("coin" not in task.specs for task in units[0].tasks)
+    plan = plan_tournament(pool=["greedy", "random", "coin"], deals=1, config=CONFIG)
+    assert not any(u.together for u in work_units(plan.tasks, plan.cache))  # coin in each
+
+
+def test_batches_are_split_for_size_and_for_each_process():
+    plan = plan_tournament(matchups=[("greedy", "random")], deals=BATCH_GAMES // 4 + 1)
+    assert [len(u.tasks) for u in work_units(plan.tasks, plan.cache)] == [BATCH_GAMES, 4]
+    assert [len(u.tasks) for u in work_units(plan.tasks[:8], plan.cache, jobs=3)] == [3, 3, 2]
+
+
+def test_games_are_reported_as_they_end_and_returned_in_task_order():
+    plan = plan_tournament(matchups=[("greedy", "random")], deals=2, config=CONFIG)
+    ended: list[GameRecord] = []
+    counted: list[tuple[int, int]] = []
+    records = play_all(
+        plan.tasks, cache=plan.cache, on_game=ended.append, progress=lambda *c: counted.append(c)
+    )
+    keys = [(t.deal, t.lineup, t.rotation) for t in plan.tasks]
+    assert [(r.deal, r.lineup, r.rotation) for r in records] == keys
+    assert sorted(ended, key=records.index) == records
+    assert counted == [(i, len(keys)) for i in range(1, len(keys) + 1)]

@@ -20,13 +20,16 @@ Agents are named by spec (:mod:`agents.registry`): ``"random"``, ``"greedy"``,
 Both play in this process, in ``jobs`` worker processes, or, with
 ``backend=RayBackend(address)``, as tasks on a Ray cluster
 (:mod:`arena.ray_backend`, the optional ``ray`` extra) — the same games and
-results every way.
+results every way. The games whose agents all have a batched form
+(``random``, ``greedy``, ``ppo``) are played together on the compiled engine
+(:mod:`arena.batched`), the others (``mc``, your own agents) one at a time;
+each game's record is the same either way.
 
 The command line is ``env121 tournament`` (:mod:`arena.cli`). Modules:
 :mod:`~arena.schedule` (line-ups and the duplicate rotation),
-:mod:`~arena.seeds`, :mod:`~arena.play` (one game), :mod:`~arena.execute`
-(processes), :mod:`~arena.ray_backend` (a Ray cluster),
-:mod:`~arena.estimate` (clustered intervals), :mod:`~arena.metrics`,
+:mod:`~arena.seeds`, :mod:`~arena.play` (one game), :mod:`~arena.batched`
+(many games together), :mod:`~arena.execute` (batches and processes),
+:mod:`~arena.ray_backend` (a Ray cluster), :mod:`~arena.estimate` (clustered intervals), :mod:`~arena.metrics`,
 :mod:`~arena.ratings`, :mod:`~arena.tournament`, :mod:`~arena.export`,
 :mod:`~arena.plot`, :mod:`~arena.report`.
 """

@@ -26,7 +26,8 @@ name                      numerator                                denominator
 The game is zero-sum, so ``points_per_van`` of one agent against three equal
 copies of another is 0 in expectation: it is the *advantage* of 1 vs 3.
 ``decision_ms`` is wall-clock time and the only metric that is not
-reproducible. Each interval is clipped to its metric's range
+reproducible; in games played together (:mod:`arena.batched`) a decision
+takes its share of the batched call that made it. Each interval is clipped to its metric's range
 (:attr:`Metric.bounds`): the rank shares and the rates that happen at most
 once a vòng to [0, 1], the mean rank to [1, 4], the other counts to ≥ 0;
 points are unbounded.

@@ -72,7 +72,8 @@ class SeatRecord:
     """Đền (invalid Ù) committed."""
     decisions: int
     think_seconds: float
-    """Wall-clock time spent in ``act`` (not reproducible)."""
+    """Wall-clock time spent in ``act`` — in a batch (:mod:`arena.batched`), each
+    decision's share of the call that made it (not reproducible)."""
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,10 @@ The command line is ``env121 tournament`` (:mod:`arena.cli`). Modules:
 :mod:`~arena.schedule` (line-ups and the duplicate rotation),
 :mod:`~arena.seeds`, :mod:`~arena.play` (one game), :mod:`~arena.batched`
 (many games together), :mod:`~arena.execute` (batches and processes),
-:mod:`~arena.ray_backend` (a Ray cluster), :mod:`~arena.estimate` (clustered intervals), :mod:`~arena.metrics`,
-:mod:`~arena.ratings`, :mod:`~arena.tournament`, :mod:`~arena.export`,
-:mod:`~arena.plot`, :mod:`~arena.report`.
+:mod:`~arena.ray_backend` (a Ray cluster), :mod:`~arena.estimate` (clustered
+intervals), :mod:`~arena.metrics`, :mod:`~arena.ratings`,
+:mod:`~arena.tournament`, :mod:`~arena.export`, :mod:`~arena.plot`,
+:mod:`~arena.report`.
 """
 
 from arena.estimate import Estimate, clustered_ratio

@@ -120,16 +120,16 @@ class Unit:
     together: bool
 
 
-def work_units(tasks: Sequence[GameTask], cache: AgentCache, jobs: int = 1) -> list[Unit]:
+def work_units(tasks: Sequence[GameTask], cache: AgentCache, parts: int = 1) -> list[Unit]:
     """``tasks`` in the units they are played in: the games every agent of
     which has a batched form together, at most :data:`BATCH_GAMES` at a time
-    (and at most a ``jobs``-th of them, so that every process gets some), then
-    each other game alone."""
+    and in at least ``parts`` units (so that each of ``parts`` processes gets
+    some), then each other game alone."""
     specs = {spec for task in tasks for spec in task.specs}
     batched = {spec: batched_player(spec, cache) is not None for spec in specs}
     together = [t for t in tasks if all(batched[s] for s in t.specs)]
     alone = [Unit((t,), False) for t in tasks if not all(batched[s] for s in t.specs)]
-    size = min(BATCH_GAMES, -(-len(together) // max(jobs, 1))) or 1
+    size = min(BATCH_GAMES, -(-len(together) // max(parts, 1))) or 1
     batches = [Unit(tuple(together[i : i + size]), True) for i in range(0, len(together), size)]
     return batches + alone
 
@@ -175,14 +175,9 @@ def _start_worker() -> None:
     _worker_cache = AgentCache()
 
 
-def play_in_worker(task: GameTask) -> GameRecord:
-    """Play ``task`` alone with this worker process's agents (built on first
-    use, then kept)."""
-    return play_game(task, _cache())
-
-
 def play_unit_in_worker(unit: Unit) -> list[GameRecord]:
-    """:func:`play_unit` with this worker process's agents."""
+    """:func:`play_unit` with this worker process's agents (built on first
+    use, then kept)."""
     return play_unit(unit, _cache())
 
 
@@ -200,7 +195,6 @@ __all__ = [
     "Progress",
     "Unit",
     "play_all",
-    "play_in_worker",
     "play_unit",
     "play_unit_in_worker",
     "work_units",

@@ -1,4 +1,4 @@
-"""Tournaments on a Ray cluster: every game a Ray task.
+"""Tournaments on a Ray cluster: batches of games (or single games) as Ray tasks.
 
 ``env121 tournament … --ray [ADDRESS]`` (:mod:`arena.cli`) and, from Python,
 ``run_tournament(…, backend=RayBackend(address))`` play a tournament's games
@@ -7,21 +7,25 @@ as Ray tasks, on this machine or on a cluster of several (``docs/ray.md``)::
     from arena import RayBackend, run_tournament
     result = run_tournament(matchups=[("greedy", "random")], deals=256, backend=RayBackend("auto"))
 
-* **The same games as** ``--jobs N``. A task is a :class:`~arena.play.GameTask`
-  (plain data: the seat specs, the seeds, the rules) played by
-  :func:`arena.execute.play_in_worker` in a Ray worker process, which keeps
-  its agents for its later games. Each game's seeds depend only on which game
-  it is, so the records are those ``--jobs`` plays (thinking time aside) and
-  ``results.json`` is the same apart from the wall-clock fields and ``jobs``,
-  which here is the cluster's CPUs.
+* **The same games as** ``--jobs N``. A task is a unit of
+  :func:`arena.execute.work_units` — a batch of games played together on the
+  compiled engine, or a game alone, as plain data (each
+  :class:`~arena.play.GameTask` holds the seat specs, the seeds, the rules) —
+  played by :func:`arena.execute.play_unit_in_worker` in a Ray worker
+  process, which keeps its agents for its later units. There are at least
+  :data:`UNITS_PER_CPU` units per CPU of the cluster, so that every CPU gets
+  some and a lost worker loses little. Each game's seeds depend only on which
+  game it is, so the records are those ``--jobs`` plays (thinking time aside)
+  and ``results.json`` is the same apart from the wall-clock fields and
+  ``jobs``, which here is the cluster's CPUs.
 * **Records come back as their tasks finish**: ``progress`` and ``on_game``
-  (the tournament log, :mod:`arena.journal`) see each game at once, so a
-  finished game is on disk whatever happens to the cluster later, and
+  (the tournament log, :mod:`arena.journal`) see each unit's games at once,
+  so a finished game is on disk whatever happens to the cluster later, and
   ``env121 tournament --resume`` finishes a stopped Ray tournament as it does
   one played by processes (with or without ``--ray``).
 * **A task whose worker dies** (killed, out of memory, its machine lost) is run
   again, up to ``max_retries`` times; it carries its seeds, so the retry
-  plays the same game. After that the tournament stops with a
+  plays the same games. After that the tournament stops with a
   :class:`GameLostError`. An agent's own error
   (:class:`~arena.play.IllegalAgentActionError`, a bug) is not retried: it is
   raised, as with processes.
@@ -43,13 +47,15 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from arena.execute import OnGame, Progress, play_in_worker
-from arena.play import GameRecord, GameTask
+from arena.execute import OnGame, Progress, Unit, play_unit_in_worker, work_units
+from arena.play import AgentCache, GameRecord, GameTask, game_key
 
 INSTALL_HINT = 'pip install -e ".[ray]"'
 """How to install the extra this module needs."""
 DEFAULT_MAX_RETRIES = 3
 """Times a game is run again after its worker died."""
+UNITS_PER_CPU = 4
+"""The fewest units of games (Ray tasks) per CPU of the cluster."""
 
 
 class RayNotInstalledError(ImportError):
@@ -128,7 +134,7 @@ class RayBackend:
 
     @property
     def slots(self) -> int:
-        """The cluster's CPUs: the games it plays at once (one CPU per game)."""
+        """The cluster's CPUs: the tasks it plays at once (one CPU per task)."""
         cpus = self.connect().cluster_resources().get("CPU", 1)
         return max(int(cpus), 1)
 
@@ -136,26 +142,29 @@ class RayBackend:
         self, tasks: Sequence[GameTask], progress: Progress | None, on_game: OnGame | None
     ) -> list[GameRecord]:
         """Every task's record, in task order; ``on_game`` and ``progress`` are
-        called as each game comes back (in the order they finish)."""
+        called as each unit's games come back (in the order they finish)."""
         ray = self.connect()
-        remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(play_in_worker)
-        index = {remote.remote(task): i for i, task in enumerate(tasks)}
+        remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(play_unit_in_worker)
+        units = work_units(tasks, AgentCache(), UNITS_PER_CPU * self.slots)
+        index = {remote.remote(unit): unit for unit in units}
+        position = {game_key(task): i for i, task in enumerate(tasks)}
         records: list[GameRecord | None] = [None] * len(tasks)
         waiting = list(index)
         finished = 0
         try:
             while waiting:
                 ready, waiting = ray.wait(waiting, num_returns=1)
-                if waiting:  # and every other game finished meanwhile
+                if waiting:  # and every other unit finished meanwhile
                     more, waiting = ray.wait(waiting, num_returns=len(waiting), timeout=0)
                     ready += more
                 for ref in ready:
-                    record = records[index[ref]] = self._result(ray, ref, tasks[index[ref]])
-                    finished += 1
-                    if on_game is not None:
-                        on_game(record)
-                    if progress is not None:
-                        progress(finished, len(tasks))
+                    for record in self._result(ray, ref, index[ref]):
+                        records[position[game_key(record)]] = record
+                        finished += 1
+                        if on_game is not None:
+                            on_game(record)
+                        if progress is not None:
+                            progress(finished, len(tasks))
         except BaseException:
             # A game failed or the user interrupted: the games not finished are dropped.
             for ref in waiting:
@@ -163,25 +172,30 @@ class RayBackend:
             raise
         return [record for record in records if record is not None]
 
-    def _result(self, ray: ModuleType, ref: Any, task: GameTask) -> GameRecord:
-        """The record of a finished task, or the error that ended it."""
+    def _result(self, ray: ModuleType, ref: Any, unit: Unit) -> list[GameRecord]:
+        """The records of a finished unit, or the error that ended it."""
         try:
-            record: GameRecord = ray.get(ref)
+            records: list[GameRecord] = ray.get(ref)
         except ray.exceptions.RayTaskError as error:
             raise error.cause from error  # the agent's error, as the processes raise it
         except ray.exceptions.RayError as error:
-            game = f"deal {task.deal}, line-up {task.lineup}, rotation {task.rotation}"
+            games = "; ".join(
+                f"deal {task.deal}, line-up {task.lineup}, rotation {task.rotation}"
+                for task in unit.tasks
+            )
+            lost = "game was" if len(unit.tasks) == 1 else f"{len(unit.tasks)} games were"
             raise GameLostError(
-                f"the game ({game}) was lost: {type(error).__name__} after "
+                f"the {lost} lost ({games}): {type(error).__name__} after "
                 f"{self.max_retries} retries ({str(error).splitlines()[0]}); expected a "
-                "worker to finish it: the games finished are kept"
+                "worker to finish them: the games finished are kept"
             ) from error
-        return record
+        return records
 
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "INSTALL_HINT",
+    "UNITS_PER_CPU",
     "GameLostError",
     "RayBackend",
     "RayNotInstalledError",

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from arena.execute import play_in_worker
+from arena.execute import play_unit_in_worker
 from arena.export import result_to_dict
 from arena.journal import LOG_NAME, GameLog, LogHeader, check_log, read_log
 from arena.play import GameRecord
@@ -97,7 +97,9 @@ def test_without_retries_a_killed_worker_loses_its_game_and_keeps_the_others(clu
     plan = plan_tournament(matchups=MATCHUP, deals=2, seed=9, config=CONFIG)
     killer = Killer()
     arrived: list[GameRecord] = []
-    with pytest.raises(GameLostError, match=r"the game \(deal \d, line-up 0, rotation \d\) was"):
+    with pytest.raises(
+        GameLostError, match=r"the game was lost \(deal \d, line-up 0, rotation \d\)"
+    ):
         play_tournament(
             plan, progress=killer, on_game=arrived.append, backend=RayBackend(max_retries=0)
         )
@@ -164,7 +166,7 @@ class Killer:
         if self.killed:
             return
         deadline = time.monotonic() + 10
-        while not (playing := worker_processes(play_in_worker.__name__)):
+        while not (playing := worker_processes(play_unit_in_worker.__name__)):
             assert time.monotonic() < deadline, "no worker started another game"
             time.sleep(0.01)
         for pid in playing:

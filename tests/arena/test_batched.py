@@ -63,12 +63,14 @@ def test_agents_without_a_batched_form_play_their_games_alone():
     assert all("coin" not in task.specs for task in units[0].tasks)
     plan = plan_tournament(pool=["greedy", "random", "coin"], deals=1, config=CONFIG)
     assert not any(u.together for u in work_units(plan.tasks, plan.cache))  # coin in each
+    plan = plan_tournament(matchups=[("ppo:hinted", "random"), ("mc", "greedy")], deals=1)
+    assert not any(u.together for u in work_units(plan.tasks, plan.cache))  # act(turn) only
 
 
 def test_batches_are_split_for_size_and_for_each_process():
     plan = plan_tournament(matchups=[("greedy", "random")], deals=BATCH_GAMES // 4 + 1)
     assert [len(u.tasks) for u in work_units(plan.tasks, plan.cache)] == [BATCH_GAMES, 4]
-    assert [len(u.tasks) for u in work_units(plan.tasks[:8], plan.cache, jobs=3)] == [3, 3, 2]
+    assert [len(u.tasks) for u in work_units(plan.tasks[:8], plan.cache, parts=3)] == [3, 3, 2]
 
 
 def test_games_are_reported_as_they_end_and_returned_in_task_order():

@@ -40,6 +40,7 @@ from typing import Protocol
 
 from arena.batched import BatchedPlayer, batched_player, play_batch
 from arena.play import AgentCache, GameRecord, GameTask, game_key, play_game
+from env121.rules.config import RuleConfig
 
 Progress = Callable[[int, int], None]
 """``progress(games done, games in all)``, called after each game."""
@@ -122,15 +123,20 @@ class Unit:
 
 def work_units(tasks: Sequence[GameTask], cache: AgentCache, parts: int = 1) -> list[Unit]:
     """``tasks`` in the units they are played in: the games every agent of
-    which has a batched form together, at most :data:`BATCH_GAMES` at a time
-    and in at least ``parts`` units (so that each of ``parts`` processes gets
-    some), then each other game alone."""
+    which has a batched form together (those of one rule configuration), at
+    most :data:`BATCH_GAMES` at a time and in at least ``parts`` units (so
+    that each of ``parts`` processes gets some), then each other game alone."""
     specs = {spec for task in tasks for spec in task.specs}
     batched = {spec: batched_player(spec, cache) is not None for spec in specs}
-    together = [t for t in tasks if all(batched[s] for s in t.specs)]
+    together: dict[RuleConfig, list[GameTask]] = {}  # a batch plays under one config
+    for task in tasks:
+        if all(batched[s] for s in task.specs):
+            together.setdefault(task.config, []).append(task)
     alone = [Unit((t,), False) for t in tasks if not all(batched[s] for s in t.specs)]
-    size = min(BATCH_GAMES, -(-len(together) // max(parts, 1))) or 1
-    batches = [Unit(tuple(together[i : i + size]), True) for i in range(0, len(together), size)]
+    batches = []
+    for games in together.values():
+        size = min(BATCH_GAMES, -(-len(games) // max(parts, 1)))
+        batches += [Unit(tuple(games[i : i + size]), True) for i in range(0, len(games), size)]
     return batches + alone
 
 

@@ -17,8 +17,9 @@ end (a tournament appends it to its log, :mod:`arena.journal`); a worker's
 batch reports its games when the whole batch ends.
 
 Worker processes ignore Ctrl-C (SIGINT): the parent stops handing out games,
-waits for the ones being played and raises ``KeyboardInterrupt``, so an
-interrupted run prints no traceback per worker.
+waits for the ones being played, passes them to ``on_game`` (so the log keeps
+them) and raises ``KeyboardInterrupt``, so an interrupted run prints no
+traceback per worker.
 
 Worker processes use the platform's default start method (``fork`` on Linux):
 agents registered at run time with :func:`agents.registry.register` reach the
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -51,6 +52,9 @@ OnGame = Callable[[GameRecord], None]
 BATCH_GAMES = 256
 """The most games played together: an interrupted run loses at most the
 batch being played, and a worker's batch reports its games when it ends."""
+UNITS_PER_PROCESS = 4
+"""The fewest batches per worker process (or Ray CPU), so that the processes
+share the work evenly to the end."""
 
 _worker_cache: AgentCache | None = None
 
@@ -90,7 +94,10 @@ def play_all(
     if backend is not None:
         return backend.play(tasks, progress, on_game)
     cache = cache or AgentCache()
-    units = work_units(tasks, cache, jobs) if batched else [Unit((t,), False) for t in tasks]
+    if batched:
+        units = work_units(tasks, cache, 1 if jobs == 1 else UNITS_PER_PROCESS * jobs)
+    else:
+        units = [Unit((t,), False) for t in tasks]
     position = {game_key(task): i for i, task in enumerate(tasks)}
     records: list[GameRecord | None] = [None] * len(tasks)
     done = 0
@@ -108,7 +115,7 @@ def play_all(
         for unit in units:
             play_unit(unit, cache, finished)
     else:
-        _play_in_pool(units, jobs, finished)
+        _play_in_pool(units, jobs, finished, on_game)
     return [record for record in records if record is not None]
 
 
@@ -160,18 +167,40 @@ def play_unit(unit: Unit, cache: AgentCache, on_game: OnGame | None = None) -> l
     return play_batch(unit.tasks, player, on_game)
 
 
-def _play_in_pool(units: Sequence[Unit], jobs: int, finished: OnGame) -> None:
+def _play_in_pool(
+    units: Sequence[Unit], jobs: int, finished: OnGame, on_game: OnGame | None
+) -> None:
+    """Play ``units`` in ``jobs`` processes, ``finished(record)`` for each game
+    of a unit as it ends. If that stops (an agent failed, the user interrupted),
+    the units not started are dropped, and the games of those being played
+    still go to ``on_game`` (the tournament's log) once they end."""
     executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
+    futures = [executor.submit(play_unit_in_worker, unit) for unit in units]
+    delivered: set[tuple[int, int, int]] = set()
     try:
-        futures = [executor.submit(play_unit_in_worker, unit) for unit in units]
         for future in as_completed(futures):
             for record in future.result():
+                delivered.add(game_key(record))
                 finished(record)
     except BaseException:
-        # An agent failed (or the user interrupted): drop the games not yet started.
         executor.shutdown(wait=True, cancel_futures=True)
+        if on_game is not None:
+            _report_the_rest(futures, delivered, on_game)
         raise
     executor.shutdown(wait=True)
+
+
+def _report_the_rest(
+    futures: Sequence[Future[list[GameRecord]]],
+    delivered: set[tuple[int, int, int]],
+    on_game: OnGame,
+) -> None:
+    """``on_game`` for each game of the units that ended but not in ``delivered``."""
+    for future in futures:
+        if not future.cancelled() and future.exception() is None:
+            for record in future.result():
+                if game_key(record) not in delivered:
+                    on_game(record)
 
 
 def _start_worker() -> None:
@@ -196,6 +225,7 @@ def _cache() -> AgentCache:
 
 __all__ = [
     "BATCH_GAMES",
+    "UNITS_PER_PROCESS",
     "Backend",
     "OnGame",
     "Progress",

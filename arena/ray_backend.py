@@ -13,11 +13,12 @@ as Ray tasks, on this machine or on a cluster of several (``docs/ray.md``)::
   :class:`~arena.play.GameTask` holds the seat specs, the seeds, the rules) —
   played by :func:`arena.execute.play_unit_in_worker` in a Ray worker
   process, which keeps its agents for its later units. There are at least
-  :data:`UNITS_PER_CPU` units per CPU of the cluster, so that every CPU gets
-  some and a lost worker loses little. Each game's seeds depend only on which
-  game it is, so the records are those ``--jobs`` plays (thinking time aside)
-  and ``results.json`` is the same apart from the wall-clock fields and
-  ``jobs``, which here is the cluster's CPUs.
+  :data:`arena.execute.UNITS_PER_PROCESS` units per CPU of the cluster, so
+  that the CPUs share the work evenly and a lost worker loses little. Each
+  game's seeds depend only on which game it is, so the records are those
+  ``--jobs`` plays (thinking time aside) and ``results.json`` is the same
+  apart from the wall-clock fields and ``jobs``, which here is the cluster's
+  CPUs.
 * **Records come back as their tasks finish**: ``progress`` and ``on_game``
   (the tournament log, :mod:`arena.journal`) see each unit's games at once,
   so a finished game is on disk whatever happens to the cluster later, and
@@ -47,15 +48,20 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from arena.execute import OnGame, Progress, Unit, play_unit_in_worker, work_units
+from arena.execute import (
+    UNITS_PER_PROCESS,
+    OnGame,
+    Progress,
+    Unit,
+    play_unit_in_worker,
+    work_units,
+)
 from arena.play import AgentCache, GameRecord, GameTask, game_key
 
 INSTALL_HINT = 'pip install -e ".[ray]"'
 """How to install the extra this module needs."""
 DEFAULT_MAX_RETRIES = 3
 """Times a game is run again after its worker died."""
-UNITS_PER_CPU = 4
-"""The fewest units of games (Ray tasks) per CPU of the cluster."""
 
 
 class RayNotInstalledError(ImportError):
@@ -145,7 +151,7 @@ class RayBackend:
         called as each unit's games come back (in the order they finish)."""
         ray = self.connect()
         remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(play_unit_in_worker)
-        units = work_units(tasks, AgentCache(), UNITS_PER_CPU * self.slots)
+        units = work_units(tasks, AgentCache(), UNITS_PER_PROCESS * self.slots)
         index = {remote.remote(unit): unit for unit in units}
         position = {game_key(task): i for i, task in enumerate(tasks)}
         records: list[GameRecord | None] = [None] * len(tasks)
@@ -195,7 +201,6 @@ class RayBackend:
 __all__ = [
     "DEFAULT_MAX_RETRIES",
     "INSTALL_HINT",
-    "UNITS_PER_CPU",
     "GameLostError",
     "RayBackend",
     "RayNotInstalledError",

@@ -11,7 +11,7 @@ import pytest
 
 import tests.support.arena_agents  # noqa: F401  # registers coin
 from arena.execute import BATCH_GAMES, play_all, work_units
-from arena.play import GameRecord
+from arena.play import GameRecord, game_key
 from arena.tournament import plan_tournament, run_tournament
 from env121.rules.config import RuleConfig
 
@@ -84,3 +84,20 @@ def test_games_are_reported_as_they_end_and_returned_in_task_order():
     assert [(r.deal, r.lineup, r.rotation) for r in records] == keys
     assert sorted(ended, key=records.index) == records
     assert counted == [(i, len(keys)) for i in range(1, len(keys) + 1)]
+
+
+def test_an_interrupted_pool_still_reports_the_games_its_workers_finished():
+    plan = plan_tournament(matchups=[("greedy", "random")], deals=4, config=CONFIG)
+    whole = {game_key(g): without_time(g) for g in play_all(plan.tasks, cache=plan.cache)}
+    arrived: list[GameRecord] = []
+
+    def stop(done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        play_all(plan.tasks, jobs=2, progress=stop, on_game=arrived.append)
+    # The first game stopped the run; the rest of its unit, and the units being
+    # played meanwhile, still reached on_game; the units not started did not.
+    assert 2 <= len(arrived) < len(plan.tasks)
+    assert len({game_key(g) for g in arrived}) == len(arrived)
+    assert all(without_time(g) == whole[game_key(g)] for g in arrived)

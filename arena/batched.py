@@ -31,8 +31,9 @@ own, a ``ppo`` network that reads the reference engine's hints) have only
 
 Thinking time: a call that decides ``n`` games in ``t`` seconds counts
 ``t / n`` for each of those decisions. Each batched policy is called once on
-a one-game engine when it is built (:meth:`arena.play.AgentCache.player`), so
-numba's compilation and torch's first call are never timed.
+a one-game engine before its first batch in a process
+(:meth:`BatchedPlayer.warm`), so numba's compilation and torch's first call
+are never timed.
 """
 
 from __future__ import annotations
@@ -68,6 +69,10 @@ if TYPE_CHECKING:
 _SWAPPED = EVENT_CLASSES.index(Swapped)
 _NHAT_BAN_DECLARED = EVENT_CLASSES.index(NhatBanDeclared)
 _CUOP = SWAP_KINDS.index(SwapKind.CUOP)
+_SWAP_SEAT = 1 + Swapped._fields.index("seat")
+"""Where in an event row (its code, then the event's fields in order) a field is."""
+_SWAP_KIND = 1 + Swapped._fields.index("kind")
+_DECLARER = 1 + NhatBanDeclared._fields.index("seat")
 _WINS = np.array([outcome.is_win for outcome in OUTCOMES])
 _DEN = OUTCOMES.index(Outcome.DEN)
 _DRAW = OUTCOMES.index(Outcome.DRAW)
@@ -271,11 +276,10 @@ class _Tally:
         rows = games["events"][active]
         listed = np.arange(MAX_EVENTS) < games["n_events"][active][:, None]
         code = rows[:, :, 0]
-        cuop = listed & (code == _SWAPPED) & (rows[:, :, 4] == _CUOP)
-        k, e = np.nonzero(cuop)
-        np.add.at(self.cuop, (active[k], rows[k, e, 1]), 1)
+        k, e = np.nonzero(listed & (code == _SWAPPED) & (rows[:, :, _SWAP_KIND] == _CUOP))
+        np.add.at(self.cuop, (active[k], rows[k, e, _SWAP_SEAT]), 1)
         k, e = np.nonzero(listed & (code == _NHAT_BAN_DECLARED))
-        np.add.at(self.nhat_ban, (active[k], rows[k, e, 1]), 1)
+        np.add.at(self.nhat_ban, (active[k], rows[k, e, _DECLARER]), 1)
 
     def record(self, g: int) -> GameRecord:
         """Game ``g``'s record, its match just ended."""

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Protocol
 
+from agents.warmup import warm_kernels
 from arena.play import AgentCache, GameRecord, GameTask, play_game
 
 Progress = Callable[[int, int], None]
@@ -117,10 +118,12 @@ def _play_in_pool(
 
 
 def _start_worker() -> None:
-    """Give a new worker process an empty agent cache; Ctrl-C is the parent's to handle."""
+    """Give a new worker process an empty agent cache and its kernels loaded (so
+    no decision's time includes them); Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()
+    warm_kernels()
 
 
 def play_in_worker(task: GameTask) -> GameRecord:

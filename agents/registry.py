@@ -22,6 +22,7 @@ from typing import Any
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.spec import AgentSpecError, canonical_spec
+from env121.extras import MissingExtraError, require_extra
 from env121.play.protocol import Agent
 from env121.play.random_agent import RandomAgent
 
@@ -122,12 +123,10 @@ def _convert(spec: str, key: str, value: str, kind: type) -> Any:
 def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
     """A trained MaskablePPO policy (torch is imported only when one is built)."""
     try:
-        from agents.ppo import PPOAgent
-    except ImportError as error:
-        raise AgentSpecError(
-            f"ppo agents need torch and safetensors ({error}): install the train extra, "
-            "e.g. .venv/bin/pip install torch==2.13.0 -e '.[train]'"
-        ) from None
+        require_extra("train", "a ppo agent")
+    except MissingExtraError as error:
+        raise AgentSpecError(str(error)) from None
+    from agents.ppo import PPOAgent
 
     return PPOAgent(checkpoint, deterministic=deterministic)
 

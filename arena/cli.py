@@ -243,6 +243,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
     # The heavy modules (scipy, openskill, rich, the agents) load only now.
     from rich.console import Console
 
+    from agents.warmup import warm_kernels
     from arena.export import write_results
     from arena.journal import LOG_NAME, GameLog, LogError, LogHeader, check_log
     from arena.ray_backend import GameLostError, RayBackend  # Ray itself only with --ray
@@ -282,6 +283,7 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
         print(f"env121: note: {note}; it is played again", file=sys.stderr)
     if done:
         console.print(f"resuming: {len(done)} of {len(plan.tasks)} games already played")
+    warm_kernels()  # compiled (or loaded) before any clock starts: never a decision's time
 
     def play(progress: Callable[[int, int], None] | None) -> TournamentResult:
         return play_tournament(

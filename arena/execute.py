@@ -39,6 +39,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Protocol
 
+from agents.warmup import warm_kernels
 from arena.batched import BatchedPlayer, batched_player, play_batch
 from arena.play import AgentCache, GameRecord, GameTask, game_key, play_game
 from env121.rules.config import RuleConfig
@@ -204,10 +205,12 @@ def _report_the_rest(
 
 
 def _start_worker() -> None:
-    """Give a new worker process an empty agent cache; Ctrl-C is the parent's to handle."""
+    """Give a new worker process an empty agent cache and its kernels loaded (so
+    no decision's time includes them); Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()
+    warm_kernels()
 
 
 def play_unit_in_worker(unit: Unit) -> list[GameRecord]:

@@ -31,7 +31,7 @@ as Ray tasks, on this machine or on a cluster of several (``docs/ray.md``)::
   (:class:`~arena.play.IllegalAgentActionError`, a bug) is not retried: it is
   raised, as with processes.
 
-Ray is an optional extra (``pip install -e ".[ray]"``, :data:`INSTALL_HINT`):
+Ray is an optional extra (``pip install "env121[ray]"``, :data:`INSTALL_HINT`):
 this module imports it only when a backend connects, and no other module of
 env121 imports it (an import contract checks that). Ray's workers import
 env121 themselves, so every machine of a cluster needs the same env121 and
@@ -57,8 +57,9 @@ from arena.execute import (
     work_units,
 )
 from arena.play import AgentCache, GameRecord, GameTask, game_key
+from env121.extras import install_command
 
-INSTALL_HINT = 'pip install -e ".[ray]"'
+INSTALL_HINT = install_command("ray")
 """How to install the extra this module needs."""
 DEFAULT_MAX_RETRIES = 3
 """Times a game is run again after its worker died."""

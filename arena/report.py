@@ -97,7 +97,7 @@ def metrics_table(
     names = names or {}
     table = Table(
         title=f"{names.get(title, title)} — {deals} deal(s); mean ± 95% CI half-width "
-        "(or [low, high] where clipped to the metric's range), clustered by deal"
+        "(or \\[low, high] where clipped to the metric's range), clustered by deal"
     )
     table.add_column("metric")
     for label in agents:

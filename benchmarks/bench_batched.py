@@ -52,7 +52,7 @@ Rows, all measured in this run; prints numbers, asserts nothing:
 * **cold start** — seconds for importing the batched engine and the encoder,
   then for a first random step, a first ``step`` and a first batch of
   observations, each in a fresh Python process: *cold* with numba's cache in
-  an empty directory (``NUMBA_CACHE_DIR``, so every kernel compiles), *warm*
+  an empty directory (``ENV121_CACHE_DIR``, so every kernel compiles), *warm*
   with the cache that the cold process filled. numba compiles on a kernel's
   first call, so the first steps are where compilation shows.
 """
@@ -309,7 +309,7 @@ def bench_maskable_ppo_envs(timesteps: int, seed: int) -> tuple[float, float]:
 def start_seconds(cache_dir: str) -> tuple[float, float]:
     """(import seconds, first-steps seconds) of a fresh process whose numba
     cache is ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    env = dict(os.environ, ENV121_CACHE_DIR=cache_dir)
     out = subprocess.run(
         [sys.executable, "-c", _START_PROGRAM], env=env, capture_output=True, text=True, check=True
     ).stdout.split()

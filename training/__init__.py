@@ -15,12 +15,21 @@
 * :mod:`training.evaluation` — the arena's 1-vs-3 evaluation.
 
 The names above load torch and Stable-Baselines3 on first use, except
-:func:`available_presets` (the command line lists the presets in its help).
+:data:`PRESETS_DIR` and :func:`available_presets` (the command line lists the
+presets in its help), which need nothing beyond the base install.
 """
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from training.settings import PRESETS_DIR, available_presets
+PRESETS_DIR = Path(__file__).parent / "presets"
+"""The shipped presets: ``NAME.yaml`` is ``--preset NAME``."""
+
+
+def available_presets() -> list[str]:
+    """Names of the shipped presets."""
+    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+
 
 if TYPE_CHECKING:
     from training.ppo_selfplay import Config, TrainResult, load_config, train

@@ -22,9 +22,8 @@ from typing import Any, Protocol, TypeVar, get_type_hints
 import yaml
 
 from env121.engine.files import write_atomically
+from training import PRESETS_DIR, available_presets
 
-PRESETS_DIR = Path(__file__).parent / "presets"
-"""The shipped presets: ``NAME.yaml`` is ``--preset NAME``."""
 DEFAULT_ALGORITHM = "maskable_ppo"
 """The algorithm of a preset or run that names none (:mod:`training.ppo_selfplay`)."""
 ALGORITHMS = ("maskable_ppo", "batched_ppo")
@@ -41,11 +40,6 @@ class Settings(Protocol):
 
 
 S = TypeVar("S", bound=Settings)
-
-
-def available_presets() -> list[str]:
-    """Names of the shipped presets."""
-    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
 
 
 def preset_path(preset: str | Path) -> Path:
@@ -220,9 +214,7 @@ def _coerce(types: dict[str, Any], key: str, value: Any, source: str) -> Any:
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
-    "PRESETS_DIR",
     "algorithm_of",
-    "available_presets",
     "check_at_least",
     "check_choice",
     "check_in_range",

@@ -43,6 +43,7 @@ import env121
 from env121.cli.game import add_subcommands as add_game_subcommands
 from env121.cli.train import add_subcommands as add_training_subcommands
 from env121.cli.web import add_subcommands as add_web_subcommands
+from env121.extras import MissingExtraError
 from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID, indicator_hits
 from env121.rules.cards import (
     CardNotationError,
@@ -126,6 +127,17 @@ def _breakdown(score: HandScore, chi_diem: int | None, an_si: Sequence[int]) -> 
     return lines
 
 
+def _warmup(args: argparse.Namespace) -> int:
+    from agents.warmup import warm_kernels
+    from env121.rules.compiled.cache import compile_seconds, kernel_folder
+
+    seconds = warm_kernels()
+    compiled = compile_seconds()
+    how = f"{compiled:.0f} s of it compiling" if compiled else "all loaded from the cache"
+    print(f"kernels ready in {seconds:.1f} s ({how}); cache: {kernel_folder()}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``env121`` command."""
     parser = ArgumentParser(
@@ -161,6 +173,17 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--last-card", action="store_true", help="won on the last Nọc card")
     add_rule_options(score, SCORING_FIELDS)
     score.set_defaults(func=_score)
+    warmup = commands.add_parser(
+        "warmup",
+        help="compile the game's kernels ahead (once per version, about a minute)",
+        description="Compile every kernel of the engine, the observations, the network "
+        "inputs and greedy ahead, so that no later command waits for it (it happens once "
+        "per installed version; later runs only load them, in seconds). The compiled "
+        "kernels are kept in $ENV121_CACHE_DIR, else $XDG_CACHE_HOME/env121, else "
+        "~/.cache/env121.",
+        formatter_class=HelpFormatter,
+    )
+    warmup.set_defaults(func=_warmup)
     add_game_subcommands(commands)
     add_training_subcommands(commands)
     add_web_subcommands(commands)
@@ -186,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         status: int = args.func(args)
-    except (CardNotationError, ValueError) as error:
+    except (CardNotationError, ValueError, MissingExtraError) as error:
         return error_line(str(error))
     except BrokenPipeError:  # the reader went away (`env121 play … | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

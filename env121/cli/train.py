@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from env121.engine.files import check_output_directory
+from env121.extras import require_extra
 from env121.rules.options import ArgumentParser, HelpFormatter
 from training import available_presets
 
@@ -111,10 +112,10 @@ def run_train(
         raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
     if resume is None and preset is None:
         raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
+    require_extra("train", "env121 train")
     try:
-        with _train_extra("env121 train"):
-            from training import batched_ppo, ppo_selfplay, settings
-            from training.curves import plot_curves
+        from training import batched_ppo, ppo_selfplay, settings
+        from training.curves import plot_curves
 
         if resume is not None:
             source = settings.saved_config_path(resume)
@@ -178,11 +179,11 @@ def run_imitate(
 ) -> int:
     """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network
     (with ``progress``, a bar for the matches collected and one for the epochs fitted)."""
-    with _train_extra("env121 imitate"):
-        from agents.registry import make_agent
-        from training.checkpoint import export_policy
-        from training.imitation import collect, fit, write_warm_start
-        from training.ppo_selfplay import load_config, network_of
+    require_extra("train", "env121 imitate")
+    from agents.registry import make_agent
+    from training.checkpoint import export_policy
+    from training.imitation import collect, fit, write_warm_start
+    from training.ppo_selfplay import load_config, network_of
 
     if epochs < 1:
         raise ValueError(f"--epochs {epochs}: expected an integer ≥ 1 (passes over the data)")
@@ -228,20 +229,6 @@ def run_imitate(
 
 MIN_MATCHES = 10
 """The fewest ``imitate --matches``: ``fit`` holds out one match in ten (whole matches)."""
-TRAIN_EXTRA = 'pip install torch==2.13.0 -e ".[train]"'
-"""How to install what ``train``, ``imitate`` and ``ppo:`` agents need."""
-
-
-@contextlib.contextmanager
-def _train_extra(command: str) -> Iterator[None]:
-    """Turn a missing torch / Stable-Baselines3 (an import in the block) into one
-    error naming the extra to install."""
-    try:
-        yield
-    except ModuleNotFoundError as error:
-        raise ValueError(
-            f"{command} needs the train extra (no module named {error.name!r}): {TRAIN_EXTRA}"
-        ) from None
 
 
 def _warning_line(message: str) -> None:

@@ -5,17 +5,16 @@ web table (:mod:`env121.web.app`): a page to play a match against three
 agents in the browser and to open records in the replay viewer. It binds to
 this machine only unless ``--host`` says otherwise. The web framework is
 imported only when it runs; without the ``web`` extra it says, in one line,
-what to install (exit status 2).
+what to install (exit status 2, :mod:`env121.extras`).
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
+from env121.extras import require_extra
 from env121.rules.options import HelpFormatter
-from env121.web import missing_web_extra
 from env121.web.tables import DEFAULT_TTL
 
 
@@ -41,10 +40,7 @@ def add_subcommands(commands: Any) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """``serve``: run the web table until Ctrl-C."""
-    missing = missing_web_extra()
-    if missing is not None:
-        print(f"error: {missing}", file=sys.stderr)
-        return 2
+    require_extra("web", "env121 serve")
     from env121.web.app import serve
 
     serve(args.host, args.port, ttl=args.ttl)  # uvicorn stops cleanly on Ctrl-C

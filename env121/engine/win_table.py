@@ -20,28 +20,33 @@ hands, Nhất Bản and Bội ước included (``tests/env/test_observation.py``
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from env121.engine.state import State
 from env121.rules.cards import NUM_CARDS
-from env121.rules.compiled.config import KernelConfig, kernel_config
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP
+
+if TYPE_CHECKING:
+    from env121.rules.compiled.config import KernelConfig
 
 _NO_ARRANGEMENT = np.full(6, GAP, dtype=np.int64)
 
 
 @lru_cache(maxsize=16)
 def _kernel_config(config: RuleConfig) -> KernelConfig:
+    from env121.rules.compiled.config import kernel_config  # imports numba: see below
+
     return kernel_config(config)
 
 
 def _compiled_win_points() -> Any:
     """The kernel, imported on first use: importing numba (and the scipy it
-    loads) takes about a second, which ``import env121`` and the commands that
-    never need a win table should not pay."""
+    loads; :mod:`env121.rules.compiled` imports it to set up the kernels' cache)
+    takes about a second, which ``import env121`` and the commands that never
+    need a win table should not pay."""
     from env121.rules.compiled.win_table import win_points as kernel
 
     return kernel

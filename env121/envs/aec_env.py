@@ -469,7 +469,10 @@ def render_state(
     the god view) as an ``H × W × 3`` array (``"rgb_array"``); without a
     render mode a warning and ``None``."""
     if render_mode is None:
-        gymnasium.logger.warn("render() was called without a render_mode: pass render_mode=")
+        gymnasium.logger.warn(
+            "render() was called without a render_mode: make the env with "
+            "render_mode='ansi', 'human' or 'rgb_array' (env121.env(render_mode='ansi'))"
+        )
         return None
     if render_mode == "rgb_array":
         return table_rgb(state, viewer, PictureOptions(names=AGENTS, title=ENV_ID))

@@ -14,27 +14,6 @@
   build step, nothing fetched from elsewhere: it works offline.
 
 It sits above the agents (a game seats them by spec) and below the CLI. Only
-:mod:`env121.web.app` imports the web framework; :func:`missing_web_extra`
-says what to install when it is absent.
+:mod:`env121.web.app` imports the web framework (the ``web`` extra,
+:mod:`env121.extras`).
 """
-
-from __future__ import annotations
-
-import importlib.util
-
-WEB_MODULES = ("fastapi", "uvicorn", "websockets")
-"""What the ``web`` extra installs (and ``env121 serve`` needs)."""
-
-
-def missing_web_extra() -> str | None:
-    """One line naming the install command if the ``web`` extra is missing, else None."""
-    missing = [m for m in WEB_MODULES if importlib.util.find_spec(m) is None]
-    if not missing:
-        return None
-    return (
-        f"the web table needs {', '.join(missing)}: install the web extra with "
-        'pip install -e ".[web]"'
-    )
-
-
-__all__ = ["WEB_MODULES", "missing_web_extra"]

@@ -66,8 +66,8 @@ def test_a_missing_train_extra_names_what_to_install(tmp_path):
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr == (
-        "env121: error: env121 train needs the train extra (no module named 'torch'): "
-        'pip install torch==2.13.0 -e ".[train]"\n'
+        "env121: error: env121 train needs the train extra (missing: torch): "
+        'install it with pip install "env121[train]"\n'
     )
     assert not (tmp_path / "run").exists()
 

@@ -22,7 +22,7 @@ CPUS = 2
 OBJECT_STORE_BYTES = 100 * 2**20
 """Ray's shared memory for results: little is needed, and the machine is shared."""
 
-RAY_MISSING = 'Ray is not installed (env121\'s ray extra: pip install -e ".[ray]")'
+RAY_MISSING = 'Ray is not installed (env121\'s ray extra: pip install "env121[ray]")'
 """Why a test that needs Ray is skipped without it."""
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=RAY_MISSING)
 

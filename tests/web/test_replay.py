@@ -82,5 +82,6 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     )
     assert main(["serve"]) == 2
     assert capsys.readouterr().err.strip() == (
-        'error: the web table needs uvicorn: install the web extra with pip install -e ".[web]"'
+        "env121: error: env121 serve needs the web extra (missing: uvicorn): "
+        'install it with pip install "env121[web]"'
     )

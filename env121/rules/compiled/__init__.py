@@ -19,15 +19,16 @@ numba-friendly form of a :class:`~env121.rules.config.RuleConfig`; cards are
 
 The kernels are imported from their modules; this package imports only the
 config, so that reading a :class:`KernelConfig` costs no kernel. Its import
-first drops numba's cached kernels if any source they were compiled from has
-changed (:mod:`~env121.rules.compiled.cache`).
+first points numba's cache at the folder of this version of the sources and
+installs the line that says when kernels compile
+(:mod:`~env121.rules.compiled.cache`).
 """
 
 from pathlib import Path
 
-from env121.rules.compiled.cache import drop_stale_caches
+from env121.rules.compiled.cache import use_kernel_cache
 from env121.rules.compiled.config import KernelConfig, kernel_config
 
-drop_stale_caches(Path(__file__).resolve().parents[3])
+use_kernel_cache(Path(__file__).resolve().parents[3])
 
 __all__ = ["KernelConfig", "kernel_config"]

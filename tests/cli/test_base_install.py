@@ -1,0 +1,76 @@
+"""The base install runs the main job: no command imports an extra it does not need,
+and one that needs an extra says which, in one ``env121: error:`` line.
+
+(``scripts/first_contact.sh``, a stage of the test command, runs the same on a real
+base install: the README's first command as written, and the wheel outside the
+checkout.)"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from env121 import cli
+from env121.extras import EXTRAS, MissingExtraError, require_extra
+from tests.cli.test_errors import fails
+
+ROOT = Path(__file__).resolve().parents[2]
+NOT_AT_START = sorted({"numba", *(module for modules in EXTRAS.values() for module in modules)})
+"""What ``env121``'s start must not import: the extras (the base install lacks them), and
+numba, which loads on the first kernel (a second of start-up that ``env121 score`` or
+``--help`` should not pay; numba also imports PyYAML when it is there)."""
+
+
+def test_the_command_line_imports_no_extra():
+    """``env121``'s own import and its help load none of :data:`NOT_AT_START`
+    (``training.settings`` imported PyYAML with the command line: every command
+    failed on the base install)."""
+    code = (
+        "import contextlib, sys\n"
+        "from env121.cli import main\n"
+        "with contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        f"print(sorted(set({NOT_AT_START!r}) & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(
+    ("extra", "argv"),
+    [
+        ("train", ["train", "--preset", "tiny"]),
+        ("train", ["imitate"]),
+        ("train", ["play", "--seed", "1", "--agents", "random", "random", "random", "ppo:scratch"]),
+        ("train", ["tournament", "--vs", "ppo:scratch", "random", "--deals", "1"]),
+        ("web", ["serve"]),
+    ],
+)
+def test_a_missing_extra_is_one_line_naming_it(extra, argv, monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, EXTRAS[extra][-1], None)  # as if not installed
+    err = fails(capsys, *argv)
+    assert f"needs the {extra} extra (missing: {EXTRAS[extra][-1]})" in err
+    assert f'install it with pip install "env121[{extra}]"' in err
+    assert list(tmp_path.iterdir()) == []  # nothing started, nothing written
+
+
+def test_require_extra_names_the_extra_and_what_needs_it(monkeypatch):
+    require_extra("train", "the tests")  # the dev environment has every extra
+    monkeypatch.setitem(sys.modules, "fastapi", None)
+    with pytest.raises(
+        MissingExtraError, match=r"^the page needs the web extra \(missing: fastapi\)"
+    ):
+        require_extra("web", "the page")
+
+
+def test_the_version_answers(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out.startswith("env121 ")

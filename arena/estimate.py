@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy.special import stdtrit  # stats.t.ppf's t quantile, without scipy.stats's 0.7 s import
 
 CONFIDENCE = 0.95
 
@@ -96,7 +96,7 @@ def clustered_ratio(
         return Estimate(ratio, math.nan, math.nan, clusters)
     residuals = y - ratio * n
     variance = clusters / (clusters - 1) * float(np.sum(residuals**2)) / total**2
-    half_width = float(stats.t.ppf(0.5 + confidence / 2, clusters - 1)) * math.sqrt(variance)
+    half_width = float(stdtrit(clusters - 1, 0.5 + confidence / 2)) * math.sqrt(variance)
     lowest, highest = bounds
     return Estimate(
         ratio, max(lowest, ratio - half_width), min(highest, ratio + half_width), clusters

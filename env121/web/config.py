@@ -129,13 +129,12 @@ def default_agents() -> tuple[str, ...]:
 
 
 def agent_menu(config: ServerConfig) -> dict[str, str]:
-    """The agents a client may seat: each allowed spec in its canonical
-    spelling (the one :func:`agents.registry.make_agent` gives) and its
-    summary. Raises :class:`ConfigError` for a spec that is not valid, a
+    """The agents a client may seat: each allowed spec as configured and its
+    summary (a client's spec is matched in the canonical spelling, so
+    ``mc:ms=500,budget=16`` is ``mc:budget=16,ms=500``). Raises :class:`ConfigError` for a spec that is not valid, a
     ``ppo:`` spec naming a file rather than a shipped checkpoint, or a
     searching agent without a time limit within ``limits.decision_seconds``."""
     from agents.registry import AgentSpecError, available_agents, make_agent, parse_spec
-    from agents.spec import canonical_spec
 
     summaries = available_agents()
     menu: dict[str, str] = {}
@@ -158,7 +157,7 @@ def agent_menu(config: ServerConfig) -> dict[str, str]:
                     f"agents: {spec!r} searches without a time limit per decision: add "
                     f"ms=N with N at most {most_ms:g} (limits.decision_seconds)"
                 )
-        menu[canonical_spec(name, params)] = summaries[name]
+        menu[spec] = summaries[name]
     return menu
 
 

@@ -355,6 +355,17 @@ def _parse_move(message: object) -> tuple[int, int]:
     return action, step
 
 
+def _canonical(spec: str) -> str | None:
+    """The canonical spelling of an agent spec, None if it is not one."""
+    from agents.registry import AgentSpecError, parse_spec
+    from agents.spec import canonical_spec
+
+    try:
+        return canonical_spec(*parse_spec(spec))
+    except AgentSpecError:
+        return None
+
+
 def draw_seed() -> int:
     """A deal's seed drawn by the server: 62 random bits (no client can guess it)."""
     return secrets.randbits(62)
@@ -380,6 +391,8 @@ class Tables:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.menu = tuple(menu)
+        self.allowed = {_canonical(spec) for spec in menu}
+        """The menu in canonical spellings (what a client's spec is matched against)."""
         self.limits = limits or Limits()
         self.store = store
         self.practice = practice
@@ -403,8 +416,7 @@ class Tables:
         the seed drawn by the server, or ``practice_seed`` for a practice
         game. Raises ``ValueError`` naming a bad seat, spec or seed, and
         :class:`NoRoom` beyond the limits."""
-        from agents.registry import AgentSpecError, make_agent, parse_spec
-        from agents.spec import canonical_spec
+        from agents.registry import make_agent
 
         player = person_name(player)
         if isinstance(seat, bool) or seat not in range(NUM_SEATS):
@@ -416,11 +428,7 @@ class Tables:
                 f", got {len(specs)}: {list(specs)!r:.300}"
             )
         for spec in specs:
-            try:
-                allowed = canonical_spec(*parse_spec(spec)) in self.menu
-            except AgentSpecError:
-                allowed = False
-            if not allowed:
+            if _canonical(spec) not in self.allowed:
                 raise ValueError(
                     f"agent {spec!r:.100} is not offered here: expected one of {list(self.menu)}"
                 )

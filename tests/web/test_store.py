@@ -16,10 +16,12 @@ from tests.web.helpers import Clock, make_client, make_tables, open_game, play_f
 def test_a_restart_loses_no_finished_game_and_resumes_an_unfinished_one(tmp_path):
     db = tmp_path / "data" / "games.sqlite"  # its folder is made on first start
     clock = Clock()
-    before = make_client(make_tables(db, clock), clock)
+    tables = make_tables(db, clock)
+    before = make_client(tables, clock)
     done = play_first_moves(before, open_game(before, seat=1))
     playing = play_first_moves(before, open_game(before, seat=2), limit=4)
-    before.app.state.tables.store.close()  # the server stops
+    assert tables.store is not None
+    tables.store.close()  # the server stops
 
     after = make_client(make_tables(db, Clock()), Clock())  # and starts again
     assert after.get(f"/api/games/{done['id']}").json() == done

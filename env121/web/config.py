@@ -131,9 +131,10 @@ def default_agents() -> tuple[str, ...]:
 def agent_menu(config: ServerConfig) -> dict[str, str]:
     """The agents a client may seat: each allowed spec as configured and its
     summary (a client's spec is matched in the canonical spelling, so
-    ``mc:ms=500,budget=16`` is ``mc:budget=16,ms=500``). Raises :class:`ConfigError` for a spec that is not valid, a
-    ``ppo:`` spec naming a file rather than a shipped checkpoint, or a
-    searching agent without a time limit within ``limits.decision_seconds``."""
+    ``mc:ms=500,budget=16`` is ``mc:budget=16,ms=500``). Raises
+    :class:`ConfigError` for a spec that is not valid, a ``ppo:`` spec naming a
+    file rather than a shipped checkpoint, or a searching agent without a time
+    limit within ``limits.decision_seconds``."""
     from agents.registry import AgentSpecError, available_agents, make_agent, parse_spec
 
     summaries = available_agents()

@@ -65,7 +65,15 @@ from env121.web.clients import RateLimiter
 from env121.web.config import ServerConfig, agent_menu
 from env121.web.replay import replay_data
 from env121.web.store import PERSON, GameStore
-from env121.web.tables import AgentFailed, MoveError, NoRoom, Table, Tables, UnknownTable
+from env121.web.tables import (
+    AgentFailed,
+    MoveError,
+    NoRoom,
+    Table,
+    Tables,
+    UnknownTable,
+    warm_up,
+)
 
 REPLAYS_AT_ONCE = 2
 """Uploaded records drawn into replays at once (each takes seconds of CPU)."""
@@ -367,6 +375,8 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8121) -> No
     import uvicorn
 
     app = create_app(config)
+    print("env121 web table: warming up the agents…", flush=True)
+    warm_up(app.state.tables.menu)
     print(f"env121 web table: http://{host}:{port}/  (games kept in {config.database()}; "
           "Ctrl-C stops it)")  # fmt: skip
     uvicorn.run(

@@ -355,6 +355,20 @@ def _parse_move(message: object) -> tuple[int, int]:
     return action, step
 
 
+def warm_up(specs: Sequence[str], actions: int = 12) -> None:
+    """Let each agent of ``specs`` play ``actions`` actions of a throwaway
+    match, so its imports and compiled kernels are ready before the first
+    person sits down (a first compile takes tens of seconds)."""
+    from agents.registry import make_agent
+
+    for spec in specs:
+        agents = [make_agent(spec) for _ in range(NUM_SEATS)]
+        for seat, agent in enumerate(agents):
+            agent.reset(seat)
+        state = new_game(0, RuleConfig())
+        play_agents(state, agents, until=lambda s: len(s.actions) >= actions)
+
+
 def _canonical(spec: str) -> str | None:
     """The canonical spelling of an agent spec, None if it is not one."""
     from agents.registry import AgentSpecError, parse_spec
@@ -570,4 +584,5 @@ __all__ = [
     "draw_seed",
     "move_kind",
     "person_name",
+    "warm_up",
 ]

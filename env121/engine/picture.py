@@ -56,6 +56,7 @@ from env121.engine.state import (
     Phase,
     State,
     TheTrangDeclined,
+    Won,
 )
 from env121.engine.view import SeatView, observe
 from env121.rules.cards import (
@@ -662,7 +663,9 @@ def _events(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     shown = [e for e in scene.history if not isinstance(e, _EMPTY_PRIVATE)]
     lines: list[tuple[int, str]] = []
     for event in shown[-options.events :] if options.events else ():
-        wrapped = textwrap.wrap(_named(format_event(event), options.names), 46)
+        # a win by its Thế's and Thưởng's names (as the readable transcript has it)
+        line = describe_result(event.result) if isinstance(event, Won) else format_event(event)
+        wrapped = textwrap.wrap(_named(line, options.names), 46)
         lines.extend([(0, wrapped[0]), *((16, more) for more in wrapped[1:])])
     for i, (indent, line) in enumerate(lines[-11:]):
         svg.text(x + 12 + indent, y + 44 + 17 * i, line, size=11.5)

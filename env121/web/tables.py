@@ -37,7 +37,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from env121.engine.actions import (
@@ -129,8 +129,10 @@ class Table:
         client: str = "",
         store: GameStore | None = None,
         decision_seconds: float = Limits.decision_seconds,
+        labels: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        labels = labels or {}
         self.id = table_id
         self.state = state
         self.seat = seat
@@ -153,9 +155,13 @@ class Table:
         self.stopped: str | None = None
         """Why the game stopped before its end (an agent's illegal action), else ``None``."""
         self.names = tuple(
-            f"{SEAT_NAMES[s]} you" if s == seat else f"{SEAT_NAMES[s]} {agents[s].spec}"
+            f"{SEAT_NAMES[s]} {player}"
+            if s == seat
+            else f"{SEAT_NAMES[s]} {labels.get(agents[s].spec, agents[s].spec)}"
             for s in range(NUM_SEATS)
         )
+        """Each seat's name: its code and the person's name or the agent's spec
+        (as the server's menu spells it); the picture adds "(you)"."""
 
     @property
     def specs(self) -> list[str]:
@@ -302,7 +308,8 @@ class Table:
         end = MATCH_ENDS.get(state.match_end, str(state.match_end)) if state.match_end else ""
         order = sorted(range(NUM_SEATS), key=lambda s: (state.ranks[s], s))
         places = "; ".join(
-            f"{ORDINALS[state.ranks[s] - 1]} {self.names[s]} ({state.scores[s]:,} points)"
+            f"{ORDINALS[state.ranks[s] - 1]} {self.names[s]} "
+            f"({'you, ' if s == self.seat else ''}{state.scores[s]:,} points)"
             for s in order
         )
         you = ORDINALS[state.ranks[self.seat] - 1]
@@ -405,8 +412,9 @@ class Tables:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.menu = tuple(menu)
-        self.allowed = {_canonical(spec) for spec in menu}
-        """The menu in canonical spellings (what a client's spec is matched against)."""
+        self.labels = {_canonical(spec) or spec: spec for spec in menu}
+        """The menu by canonical spelling (what a client's spec is matched
+        against), each with its spelling in the menu (what the table shows)."""
         self.limits = limits or Limits()
         self.store = store
         self.practice = practice
@@ -442,7 +450,7 @@ class Tables:
                 f", got {len(specs)}: {list(specs)!r:.300}"
             )
         for spec in specs:
-            if _canonical(spec) not in self.allowed:
+            if _canonical(spec) not in self.labels:
                 raise ValueError(
                     f"agent {spec!r:.100} is not offered here: expected one of {list(self.menu)}"
                 )
@@ -524,6 +532,7 @@ class Tables:
             client=client,
             store=self.store,
             decision_seconds=self.limits.decision_seconds,
+            labels=self.labels,
             clock=self.clock,
         )
 

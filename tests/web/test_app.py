@@ -26,7 +26,7 @@ def client(tmp_path, clock):
 def test_a_new_game_shows_the_table_as_the_person_sees_it_and_the_moves(client):
     game = open_game(client, seat=2)
     assert game["seat"] == 2 and game["specs"] == ["random", "random", "person", "random"]
-    assert game["names"][2] == "S2 you" and game["player"] == "An"
+    assert game["names"][2] == "S2 An" and game["player"] == "An"
     root = ET.fromstring(game["svg"])
     hand = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-seat") == "2"]
     assert hand and all(g.get("class") == "card" for g in hand if g.get("data-zone") == "hand")

@@ -130,7 +130,7 @@ def test_a_person_plays_a_match_to_the_end_by_clicking_and_finds_it_in_the_resul
             checked_a_result = True
     assert clicked_a_card
     status = browser.find_element(By.ID, "status").text
-    assert "The match is over" in status and "You finished" in status and "S0 you" in status
+    assert "The match is over" in status and "You finished" in status and "S0 An (you, " in status
     no_overflow(browser, "the end of the match")
     link = browser.find_element(By.ID, "download").get_attribute("href")
     with urllib.request.urlopen(str(link)) as response:

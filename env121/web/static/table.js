@@ -154,7 +154,7 @@
         return el("tr", {}, el("td", {}, g.finished + (g.practice ? " (practice)" : "")),
           el("td", {}, places), el("td", {}, g.scores.join(" · ")), el("td", {}, open));
       }));
-      $("results-status").textContent = `${data.finished} finished games in all`;
+      $("results-status").textContent = `${data.finished} finished game${data.finished === 1 ? "" : "s"} in all`;
     } catch (error) {
       $("results-status").textContent = error.message;
     }

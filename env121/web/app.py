@@ -257,6 +257,12 @@ def create_app(
     @app.websocket("/api/games/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        wait = rate.allow(client_of(websocket))  # a connection counts as a request
+        if wait is not None:
+            why = f"too many requests: try again in {wait:.1f} s"
+            await websocket.send_json({"type": "error", "error": why})
+            await websocket.close(code=4429)
+            return
         try:
             game = await run_in_threadpool(table, table_id, websocket)
         except (UnknownTable, NoRoom) as err:

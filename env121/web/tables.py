@@ -362,13 +362,14 @@ def _parse_move(message: object) -> tuple[int, int]:
     return action, step
 
 
-def warm_up(specs: Sequence[str], actions: int = 12) -> None:
-    """Let each agent of ``specs`` play ``actions`` actions of a throwaway
-    match, so its imports and compiled kernels are ready before the first
-    person sits down (a first compile takes tens of seconds)."""
-    from agents.registry import make_agent
+def warm_up(specs: Sequence[str], actions: int = 8) -> None:
+    """Let one spec of each agent kind in ``specs`` play ``actions`` actions
+    of a throwaway match, so its imports and compiled kernels are ready
+    before the first person sits down (a first compile takes tens of seconds)."""
+    from agents.registry import make_agent, parse_spec
 
-    for spec in specs:
+    first = {parse_spec(spec)[0]: spec for spec in reversed(specs)}
+    for spec in first.values():
         agents = [make_agent(spec) for _ in range(NUM_SEATS)]
         for seat, agent in enumerate(agents):
             agent.reset(seat)

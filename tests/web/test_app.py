@@ -124,9 +124,6 @@ def test_a_whole_match_is_played_its_results_explained_and_its_record_given_at_t
     state = loads(response.text)
     assert state.is_over and len(state.actions) == game["step"] and state.seed == game["seed"]
     assert list(state.scores) == game["scores"]
-    replay = client.get(f"/api/games/{game['id']}/replay").json()
-    assert len(replay["steps"]) == game["step"] + 1
-    assert replay["steps"][1]["action"].startswith("S")  # "S0: swap out …", in words
 
 
 def test_a_bad_new_game_is_refused_naming_what_is_wrong(client):
@@ -155,6 +152,9 @@ def test_an_uploaded_record_becomes_a_replay(client):
     replay = client.post("/api/replays", content=record).json()
     assert len(replay["steps"]) == game["step"] + 1
     assert set(replay["pictures"]) == {"god", "0", "1", "2", "3"}
+    named = client.get(f"/api/games/{game['id']}/replay").json()  # the game's own names
+    assert named["names"] == game["names"] and len(named["steps"]) == len(replay["steps"])
+    assert named["steps"][1]["action"].startswith(game["names"][0] + ": ")  # in words
     response = client.post("/api/replays", content='{"seed": 1}')
     assert response.status_code == 400 and "missing fields" in response.json()["error"]
 

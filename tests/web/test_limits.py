@@ -49,6 +49,8 @@ def test_a_client_over_its_rate_is_told_to_wait_and_others_are_not(tmp_path):
     assert refused.status_code == 429 and "try again in 0.5 s" in refused.json()["error"]
     assert bob.get("/api/setup").status_code == 200
     assert ann.get("/").status_code == 200  # the page itself is not counted
+    with ann.websocket_connect("/api/games/nosuch/ws") as socket:  # a connection counts too
+        assert "too many requests" in socket.receive_json()["error"]
     clock.now += 0.5
     assert ann.get("/api/setup").status_code == 200
 

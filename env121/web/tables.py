@@ -501,7 +501,8 @@ class Tables:
             if not stored.over:
                 self._make_room(client)
             table = self._resume(stored, client)
-            self.tables[table_id] = table
+            if not table.over or len(self.tables) < self.limits.games:
+                self.tables[table_id] = table  # a finished game is kept only where there is room
         with table.lock, contextlib.suppress(AgentFailed):  # the table says why it stopped
             if not table.over and table.state.current_player != table.seat:
                 table.play_agents()  # the server stopped while the agents were playing

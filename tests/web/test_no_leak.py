@@ -4,7 +4,8 @@ seed the server drew (the test's seed source stands in for its random one);
 every payload must be what the seat's view alone makes: the same payload is
 made again from a state with everything hidden from the seat re-dealt
 (:func:`~env121.engine.view.sample_determinization`: other hands, the Nọc,
-the Ẩn Sĩ, the seed) and must come out equal. So no hidden card and no seed
+the Ẩn Sĩ, the seed; the transcript written again from the events the seat
+saw) and must come out equal. So no hidden card and no seed
 is in it; the record and the replay are refused. At the end the seed, the
 record and the replay are given, and the record replays the match."""
 
@@ -19,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from env121.engine.records import loads
+from env121.engine.render import ReadableTranscript
 from env121.engine.view import hidden_cards, sample_determinization
 from env121.rules.cards import format_card
 from env121.web.tables import Tables
@@ -43,6 +45,7 @@ def same_as_the_seats_view(tables: Tables, payload: dict[str, Any], text: str) -
     assert hidden and not any(f'data-card="{format_card(c)}"' in payload["svg"] for c in hidden)
     shadow = copy.copy(table)
     shadow.state = twin
+    shadow.lines = ReadableTranscript(viewer=table.seat).lines(twin.events)  # what it saw
     assert shadow._snapshot() == payload
 
 

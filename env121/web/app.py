@@ -77,6 +77,9 @@ from env121.web.tables import (
 
 REPLAYS_AT_ONCE = 2
 """Uploaded records drawn into replays at once (each takes seconds of CPU)."""
+MAX_REPLAY_ACTIONS = 10_000
+"""The most actions of an uploaded record drawn into a replay (a ván is about
+a thousand; every step is drawn five times)."""
 
 
 class TooLarge(ValueError):
@@ -304,6 +307,16 @@ def create_app(
     @app.post("/api/replays")
     async def uploaded_replay(request: Request) -> dict[str, Any]:
         text = (await body(request)).decode("utf-8", errors="replace")
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            data = None  # loads names what is wrong with it
+        actions = data.get("actions") if isinstance(data, dict) else None
+        if isinstance(actions, list) and len(actions) > MAX_REPLAY_ACTIONS:
+            raise ValueError(
+                f"the record has {len(actions):,} actions: at most {MAX_REPLAY_ACTIONS:,} "
+                "are replayed here (env121 replay --html draws any record)"
+            )
         state = await run_in_threadpool(loads, text, source="the uploaded record")
         async with replays_at_once:
             return await run_in_threadpool(replay_data, state)
@@ -390,4 +403,11 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8121) -> No
     )
 
 
-__all__ = ["create_app", "results_data", "rules_page", "serve"]
+__all__ = [
+    "MAX_REPLAY_ACTIONS",
+    "REPLAYS_AT_ONCE",
+    "create_app",
+    "results_data",
+    "rules_page",
+    "serve",
+]

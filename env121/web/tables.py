@@ -316,6 +316,21 @@ class Table:
         return f"The match is over ({end}). You finished {you}. {places}."
 
 
+MOVE_KINDS = (
+    "u",
+    "pass",
+    "boc",
+    "lay",
+    "cuop",
+    "the_trang",
+    "nhat_ban",
+    "decline",
+    "nb_gap",
+    "nb_place",
+)
+"""Every kind :func:`move_kind` gives; the page's glossary explains each."""
+
+
 def move_kind(view: SeatView, action: int) -> str:
     """What kind of move ``action`` is for the viewing seat, as the page's
     glossary names them: ``u``, ``the_trang``, ``nhat_ban``, ``decline``,
@@ -585,6 +600,7 @@ class Tables:
 
 __all__ = [
     "MATCH_ENDS",
+    "MOVE_KINDS",
     "MAX_NAME",
     "AgentFailed",
     "MoveError",

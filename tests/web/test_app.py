@@ -5,11 +5,16 @@ and coming back, records and replays once the match is over."""
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from env121.engine.records import loads
+from env121.engine.state import MatchEnd
+from env121.rules.bonuses import THUONG_BY_ID
+from env121.rules.thes import THE_BY_ID
+from env121.web.tables import MOVE_KINDS
 from tests.web.helpers import RANDOMS, Clock, make_client, make_tables, open_game, play_first_moves
 
 
@@ -169,6 +174,17 @@ def test_an_agent_that_plays_an_illegal_action_stops_the_game_with_one_clear_err
     assert error.startswith("the game stopped: agent 'cheat' in seat S") and "not legal" in error
     again = client.post(f"/api/games/{game['id']}/moves", json=move)
     assert again.status_code == 400 and again.json()["error"] == error
+
+
+def test_every_kind_of_move_is_in_the_glossary_and_no_id_is_shown(client):
+    page = client.get("/").text
+    assert all(f'<dt data-kind="{kind}">' in page for kind in MOVE_KINDS)
+    game = play_first_moves(client, open_game(client, practice_seed=3))
+    assert any(row[0] == "Thế" for result in game["results"] for row in result["rows"])
+    words = re.findall(r">([^<]+)<", game["svg"])  # the picture's text, not its attributes
+    shown = json.dumps([game["results"], game["transcript"], game["end"], words])
+    ids = [*THE_BY_ID, *THUONG_BY_ID, *(end.value for end in MatchEnd if "_" in end.value)]
+    assert [i for i in ids if i in shown] == []
 
 
 def test_the_rules_page_and_the_setup_tell_a_newcomer_what_to_pick(client):

@@ -79,6 +79,21 @@ def test_a_body_or_message_over_the_size_limit_is_refused_unread(tmp_path):
         assert error["type"] == "error" and "at most 2,000 bytes" in error["error"]
 
 
+def test_an_uploaded_record_too_long_to_draw_is_refused_before_it_is_replayed(tmp_path):
+    clock = Clock()
+    client = make_client(make_tables(None, clock), clock)
+    record = {"format_version": 2, "config": {}, "seed": 1, "actions": [0] * 10_001}
+    response = client.post("/api/replays", json=record)
+    assert response.status_code == 400 and "at most 10,000 are replayed" in response.json()["error"]
+
+
+def test_a_slow_decision_is_logged(tmp_path, caplog):
+    clock = Clock()
+    tables = make_tables(None, clock, decision_seconds=1e-9)
+    open_game(make_client(tables, clock), seat=3)  # S0, S1 and S2 act first
+    assert "a decision took" in caplog.text and "limit 0.00 s" in caplog.text
+
+
 @pytest.mark.parametrize(
     ("spec", "why"),
     [

@@ -600,8 +600,8 @@ class Tables:
 
 __all__ = [
     "MATCH_ENDS",
-    "MOVE_KINDS",
     "MAX_NAME",
+    "MOVE_KINDS",
     "AgentFailed",
     "MoveError",
     "NoRoom",

@@ -46,12 +46,14 @@ def add_subcommands(commands: Any) -> None:
     serve.add_argument(
         "--config",
         type=Path,
+        metavar="FILE",
         help="TOML file: the agents clients may seat, practice games, the database, the "
         "limits (needed with a --host other than loopback)",
     )
     serve.add_argument(
         "--db",
         type=Path,
+        metavar="FILE",
         help="the SQLite file the games are kept in (default: the config's, else "
         "$XDG_DATA_HOME/env121/web.sqlite)",
     )

@@ -34,9 +34,10 @@ ratings, and opens records in the replay viewer. The API, all JSON:
 * ``GET /rules`` — the rules (``RULES.md``) as a page.
 
 Every client (an address) is held to the server's limits
-(:class:`~env121.web.config.Limits`): its requests and WebSocket messages
-per second (status 429 beyond), the size of a body or message (413), its
-games in play (429) and the server's (503). A bad request gets status 400
+(:class:`~env121.web.config.Limits`): its requests, WebSocket connections
+and messages per second (status 429 beyond), its WebSockets open at once
+(:data:`SOCKETS_PER_GAME` per game it may have in play), the size of a body
+or message (413), its games in play (429) and the server's (503). A bad request gets status 400
 (404 for an unknown game) and ``{"error": why}``; nothing changes. The
 agents' thinking and the replays' drawing run in worker threads, so one slow
 game does not hold up the others.
@@ -77,6 +78,9 @@ from env121.web.tables import (
 
 REPLAYS_AT_ONCE = 2
 """Uploaded records drawn into replays at once (each takes seconds of CPU)."""
+SOCKETS_PER_GAME = 2
+"""WebSockets a client may hold open per game it may have in play (a game
+open in two tabs)."""
 MAX_REPLAY_ACTIONS = 10_000
 """The most actions of an uploaded record drawn into a replay (a ván is about
 a thousand; every step is drawn five times)."""
@@ -124,6 +128,8 @@ def create_app(
     offered = {spec: summaries[parse_spec(spec)[0]] for spec in tables.menu}
     rate = RateLimiter(limits.requests_per_second, limits.requests_burst, clock=clock)
     replays_at_once = asyncio.Semaphore(REPLAYS_AT_ONCE)
+    sockets: dict[str, int] = {}
+    """WebSockets open per client (all on the event loop's thread)."""
 
     app = FastAPI(title="env121 web table", docs_url=None, redoc_url=None)
     app.add_middleware(GZipMiddleware, minimum_size=4096)
@@ -260,12 +266,28 @@ def create_app(
     @app.websocket("/api/games/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
-        wait = rate.allow(client_of(websocket))  # a connection counts as a request
-        if wait is not None:
-            why = f"too many requests: try again in {wait:.1f} s"
+        client = client_of(websocket)
+        wait = rate.allow(client)  # a connection counts as a request
+        most = SOCKETS_PER_GAME * limits.games_per_client
+        if wait is not None or sockets.get(client, 0) >= most:
+            why = (
+                f"too many requests: try again in {wait:.1f} s"
+                if wait is not None
+                else f"you have {most} connections open, the most one client may have"
+            )
             await websocket.send_json({"type": "error", "error": why})
             await websocket.close(code=4429)
             return
+        sockets[client] = sockets.get(client, 0) + 1
+        try:
+            await _play(websocket, table_id)
+        finally:
+            sockets[client] -= 1
+            if not sockets[client]:
+                del sockets[client]
+
+    async def _play(websocket: WebSocket, table_id: str) -> None:
+        """One game's WebSocket, connected and counted."""
         try:
             game = await run_in_threadpool(table, table_id, websocket)
         except (UnknownTable, NoRoom) as err:

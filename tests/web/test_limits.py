@@ -55,6 +55,22 @@ def test_a_client_over_its_rate_is_told_to_wait_and_others_are_not(tmp_path):
     assert ann.get("/api/setup").status_code == 200
 
 
+def test_a_client_holds_two_websockets_per_game_it_may_play(tmp_path):
+    clock = Clock()
+    tables = make_tables(None, clock, games_per_client=1)
+    ann, bob = make_client(tables, clock, "10.0.0.1"), make_client(tables, clock, "10.0.0.2")
+    game = open_game(ann)
+    path = f"/api/games/{game['id']}/ws"
+    with ann.websocket_connect(path) as first, ann.websocket_connect(path) as second:
+        assert first.receive_json()["type"] == second.receive_json()["type"] == "state"
+        with ann.websocket_connect(path) as third:
+            assert "2 connections open" in third.receive_json()["error"]
+        with bob.websocket_connect(path) as other:  # another client is not held to ann's
+            assert other.receive_json()["type"] == "state"
+    with ann.websocket_connect(path) as again:  # closed ones are counted no more
+        assert again.receive_json()["type"] == "state"
+
+
 def test_the_rate_limiter_forgets_quiet_clients():
     clock = Clock()
     limiter = RateLimiter(10.0, 5, clock=clock)

@@ -9,7 +9,8 @@ tests/web/test_browser.py does): plays seat S0 against greedy, random and
 mc:budget=16,ms=500 until the first vòng is explained (``web-table.png``),
 then a whole match against three random agents, whose end is shown in the
 results (``web-results.png``) and whose replay is opened at its last step
-(``replay-viewer.png``).
+(``replay-viewer.png``). It stops if any text runs out of its box
+(``tests/web/overflow.js``, as the browser test checks).
 """
 
 from __future__ import annotations
@@ -34,6 +35,16 @@ from env121.web.store import GameStore
 from env121.web.tables import Tables
 
 AGENTS = ("greedy", "random", "mc:budget=16,ms=500")
+OVERFLOW = Path(__file__).parents[1] / "tests" / "web" / "overflow.js"
+"""The browser test's check that no text runs out of its box."""
+
+
+def shoot(browser: WebDriver, path: Path) -> None:
+    """Save a screenshot of the page, after checking that no text overflows."""
+    overflowing = browser.execute_script(OVERFLOW.read_text(encoding="utf-8"))
+    if overflowing:
+        raise SystemExit(f"{path.name}: text runs out of its box: {overflowing}")
+    browser.save_screenshot(str(path))
 
 
 def start(browser: WebDriver, url: str, agents: tuple[str, ...]) -> None:
@@ -90,21 +101,21 @@ def main(out: Path) -> None:
         try:
             start(browser, url, AGENTS)
             play(browser, "#results .result")
-            browser.save_screenshot(str(out / "web-table.png"))
+            shoot(browser, out / "web-table.png")
             start(browser, url, ("random", "random", "random"))
             play(browser, "#table[data-over='true']")
             browser.get(url + "/#results")
             WebDriverWait(browser, 60).until(
                 lambda _: browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
             )
-            browser.save_screenshot(str(out / "web-results.png"))
+            shoot(browser, out / "web-results.png")
             browser.find_element(By.CSS_SELECTOR, "#games .open-replay").click()
             viewer = browser.find_element(By.ID, "viewer")
             WebDriverWait(browser, 120).until(
                 lambda _: viewer.get_attribute("data-ready") == "true"
             )
             browser.find_element(By.ID, "replay-last").click()
-            browser.save_screenshot(str(out / "replay-viewer.png"))
+            shoot(browser, out / "replay-viewer.png")
         finally:
             browser.quit()
             server.should_exit = True

@@ -17,7 +17,6 @@
 # are shared with every other environment holding the same sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-checkout=$PWD
 work=$(mktemp -d)
 server=
 cleanup() {
@@ -49,10 +48,11 @@ EOF
 
 echo "-- 1. the README's first command, in a fresh copy of the checkout:"
 echo "   $first_command"
-mkdir "$work/checkout"
+mkdir "$work/source"
 git ls-files -z --cached --others --exclude-standard \
   | tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null \
-  | tar -xf - -C "$work/checkout"
+  | tar -xf - -C "$work/source"
+cp -a "$work/source" "$work/checkout"
 start=$SECONDS
 (cd "$work/checkout" && bash -c "$first_command") >"$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the README's first command exited non-zero"; }
@@ -62,7 +62,7 @@ echo "   ok in $((SECONDS - start)) s"
 
 echo "-- 2. the wheel, installed outside the checkout:"
 start=$SECONDS
-quietly "building the wheel" python3 -m pip wheel --no-deps --wheel-dir "$work/dist" "$checkout"
+quietly "building the wheel" python3 -m pip wheel --no-deps --wheel-dir "$work/dist" "$work/source"
 wheel=$(ls "$work/dist"/env121-*.whl)
 python3 -m venv "$work/venv"
 quietly "installing the wheel" "$work/venv/bin/pip" install "$wheel"
@@ -86,10 +86,10 @@ quietly "installing the wheel's train and web extras" "$work/venv/bin/pip" insta
   || fail "the wheel with the train extra: a tournament with ppo:scratch failed"
 "$env121" serve --help >/dev/null
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$env121" serve --host 127.0.0.1 --port "$port" >"$work/serve.log" 2>&1 &
+"$env121" serve --host 127.0.0.1 --port "$port" --db "$work/web.sqlite" >"$work/serve.log" 2>&1 &
 server=$!
-for path in / /static/table.js /api/agents; do
-  for _ in $(seq 1 100); do
+for path in / /static/table.js /api/setup; do
+  for _ in $(seq 1 600); do  # the server warms its agents up before it listens
     if python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port$path', timeout=2)" \
       2>/dev/null; then
       continue 2

@@ -53,8 +53,8 @@ def missing_modules(extra: str) -> list[str]:
 
 
 def _importable(module: str) -> bool:
-    if module in sys.modules:
-        return sys.modules[module] is not None
+    if module in sys.modules and sys.modules[module] is None:
+        return False
     return importlib.util.find_spec(module) is not None
 
 

@@ -10,13 +10,13 @@
 #    agent need; with the train and web extras it plays a tournament with
 #    ppo:scratch and serves the web table (the page and its scripts answer on
 #    127.0.0.1), so the package data (checkpoints, presets, static files)
-#    ships. No kernel cache file is written inside the installed package.
+#    ships. No kernel cache file is written inside the installed package, and
+#    a read-only install plays (checked where root may mount one).
 #
 # pip's download cache is used (not the project's .venv); the compiled kernels
 # are shared with every other environment holding the same sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-checkout=$PWD
 work=$(mktemp -d)
 server=
 cleanup() {
@@ -30,6 +30,13 @@ fail() {
   exit 1
 }
 
+# quietly WHAT COMMAND…: run it with its output kept in a log, shown only if it fails.
+quietly() {
+  local what=$1
+  shift
+  "$@" >"$work/step.log" 2>&1 || { cat "$work/step.log"; fail "$what"; }
+}
+
 # The first bash block of the README's "The two commands" section.
 first_command=$(python3 - <<'EOF'
 import re, pathlib
@@ -41,10 +48,11 @@ EOF
 
 echo "-- 1. the README's first command, in a fresh copy of the checkout:"
 echo "   $first_command"
-mkdir "$work/checkout"
+mkdir "$work/source"
 git ls-files -z --cached --others --exclude-standard \
   | tar --null --files-from=- --ignore-failed-read -cf - 2>/dev/null \
-  | tar -xf - -C "$work/checkout"
+  | tar -xf - -C "$work/source"
+cp -a "$work/source" "$work/checkout"
 start=$SECONDS
 (cd "$work/checkout" && bash -c "$first_command") >"$work/first.log" 2>&1 \
   || { cat "$work/first.log"; fail "the README's first command exited non-zero"; }
@@ -54,10 +62,10 @@ echo "   ok in $((SECONDS - start)) s"
 
 echo "-- 2. the wheel, installed outside the checkout:"
 start=$SECONDS
-python3 -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" "$checkout" >/dev/null
+quietly "building the wheel" python3 -m pip wheel --no-deps --wheel-dir "$work/dist" "$work/source"
 wheel=$(ls "$work/dist"/env121-*.whl)
 python3 -m venv "$work/venv"
-"$work/venv/bin/pip" install --quiet "$wheel"
+quietly "installing the wheel" "$work/venv/bin/pip" install "$wheel"
 mkdir "$work/outside"
 cd "$work/outside"
 env121=$work/venv/bin/env121
@@ -73,15 +81,15 @@ for command in "serve" "tournament --vs ppo:scratch greedy --deals 1"; do
     || { cat "$work/extra.log"; fail "env121 $command without its extra: expected one line naming it"; }
 done
 echo "   base install ok; adding the train and web extras"
-"$work/venv/bin/pip" install --quiet "$wheel[train,web]"
+quietly "installing the wheel's train and web extras" "$work/venv/bin/pip" install "$wheel[train,web]"
 "$env121" tournament --vs ppo:scratch greedy --deals 1 --seed 1 --quiet --no-plot \
   || fail "the wheel with the train extra: a tournament with ppo:scratch failed"
 "$env121" serve --help >/dev/null
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$env121" serve --host 127.0.0.1 --port "$port" >"$work/serve.log" 2>&1 &
+"$env121" serve --host 127.0.0.1 --port "$port" --db "$work/web.sqlite" >"$work/serve.log" 2>&1 &
 server=$!
-for path in / /static/table.js /api/agents; do
-  for _ in $(seq 1 100); do
+for path in / /static/table.js /api/setup; do
+  for _ in $(seq 1 600); do  # the server warms its agents up before it listens
     if python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$port$path', timeout=2)" \
       2>/dev/null; then
       continue 2
@@ -96,5 +104,12 @@ server=
 site=$("$work/venv/bin/python" -c 'import env121, pathlib; print(pathlib.Path(env121.__file__).parents[1])')
 if find "$site"/env121 "$site"/agents "$site"/training -name '*.nb[ic]' | grep -q .; then
   fail "numba cache files were written inside the installed package ($site)"
+fi
+# A read-only install plays (where this user may make one: root, with mount namespaces).
+if [ "$(id -u)" = 0 ] && unshare --mount true 2>/dev/null; then
+  unshare --mount sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift &&
+    exec "$@"' sh "$site" "$env121" play --seed 1 --agents greedy greedy mc:budget=4 random \
+    >/dev/null 2>"$work/readonly.log" \
+    || { cat "$work/readonly.log"; fail "the wheel installed read-only: env121 play failed"; }
 fi
 echo "   ok in $((SECONDS - start)) s"

@@ -59,6 +59,7 @@ from arena.ray_backend import INSTALL_HINT, RayNotInstalledError
 from env121.envs.aec_env import AGENTS, REWARD_MODES, raw_env
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
+from env121.rules.options import error_line
 
 try:
     import ray
@@ -547,8 +548,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = RLlibConfig(**values)
         config.check()
     except (TypeError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        return error_line(str(error))
     ray.init(address=args.ray, logging_level=logging.WARNING)
     result = train(config, args.out)
     print(

@@ -9,6 +9,9 @@ subcommand's ``--help`` shows its options' defaults.
   Without ``--chi-diem`` (a deal always has one, but a hand is often asked
   about on its own) the indicators are not counted and the Quốc Sĩ members
   that need the Chỉ Điểm (Thất Sĩ and above) cannot match; the output says so.
+* ``env121 warmup`` compiles the game's kernels ahead (:mod:`agents.warmup`): the
+  first use of a version compiles them once, a minute or two, and says so in one
+  line (:mod:`env121.rules.compiled.cache`); later runs load them.
 * ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]
   [rule options]`` plays
   a seeded match between random players — or, with ``--agents``, between the
@@ -20,16 +23,20 @@ subcommand's ``--help`` shows its options' defaults.
   worker processes or on a Ray cluster (:mod:`arena.cli`; the arena and the
   agents load only when this subcommand runs, Ray only with ``--ray``).
 * ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
-  trains a self-play MaskablePPO agent (:mod:`training.ppo_selfplay`; torch
-  and Stable-Baselines3 load only when this subcommand runs), then draws the
-  run's learning curves (``RUN_DIR/curves.png``).
+  trains with the preset's algorithm — the batched self-play PPO
+  (:mod:`training.batched_ppo`, ``--preset scratch``) or SB3's MaskablePPO
+  (:mod:`training.ppo_selfplay`) — then draws the run's learning curves
+  (``RUN_DIR/curves.png``); torch and Stable-Baselines3 load only when it runs.
 * ``env121 imitate [--preset NAME] [--teacher greedy] [--matches N] [--out DIR]``
   clones an agent's play into a warm start for ``env121 train --set
   warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`), with a
   progress bar for the matches played and the epochs fitted.
+* ``env121 serve`` runs the web table (:mod:`env121.cli.web`).
 
 The rule options (``--num-van``, ``--payment-rounding``, …) are the same
 for ``play``, ``tournament`` and ``score`` (:mod:`env121.rules.options`).
+A command that needs an optional extra it lacks says which in one line
+(:mod:`env121.extras`).
 """
 
 from __future__ import annotations

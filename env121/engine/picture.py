@@ -56,6 +56,7 @@ from env121.engine.state import (
     Phase,
     State,
     TheTrangDeclined,
+    Won,
 )
 from env121.engine.view import SeatView, observe
 from env121.rules.cards import (
@@ -582,12 +583,11 @@ def _header(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     )
     for i, line in enumerate(textwrap.wrap(_phase_text(view, options.names), 52)[:2]):
         svg.text(32, 92 + 18 * i, line, size=13, weight="bold")
-    scores = " · ".join(f"{options.names[s]} {view.scores[s]:,}" for s in range(NUM_SEATS))
+    # the seats by code (S0…): their names stand beside them, and would not fit here
+    scores = " · ".join(f"{SEAT_NAMES[s]} {view.scores[s]:,}" for s in range(NUM_SEATS))
     svg.text(32, 136, "points: " + scores, size=12, fill=_SOFT_INK)
     if scene.num_van > 1 or view.van > 0:
-        standings = " · ".join(
-            f"{options.names[s]} {view.standings[s]:+,}" for s in range(NUM_SEATS)
-        )
+        standings = " · ".join(f"{SEAT_NAMES[s]} {view.standings[s]:+,}" for s in range(NUM_SEATS))
         svg.text(32, 154, "match: " + standings, size=12, fill=_SOFT_INK)
 
 
@@ -650,7 +650,7 @@ def _last_result(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     )
     lines = textwrap.wrap(describe_result(result, options.names), 58)[:5]
     if any(result.payments):
-        paid = ", ".join(f"{options.names[s]} {p:+,}" for s, p in enumerate(result.payments))
+        paid = ", ".join(f"{SEAT_NAMES[s]} {p:+,}" for s, p in enumerate(result.payments))
         lines.append(f"paid: {paid}")
     for i, line in enumerate(lines):
         svg.text(x + 12, 66 + 18 * i, line, size=12)
@@ -663,7 +663,9 @@ def _events(svg: _Svg, scene: Scene, options: PictureOptions) -> None:
     shown = [e for e in scene.history if not isinstance(e, _EMPTY_PRIVATE)]
     lines: list[tuple[int, str]] = []
     for event in shown[-options.events :] if options.events else ():
-        wrapped = textwrap.wrap(_named(format_event(event), options.names), 46)
+        # a win by its Thế's and Thưởng's names (as the readable transcript has it)
+        line = describe_result(event.result) if isinstance(event, Won) else format_event(event)
+        wrapped = textwrap.wrap(_named(line, options.names), 46)
         lines.extend([(0, wrapped[0]), *((16, more) for more in wrapped[1:])])
     for i, (indent, line) in enumerate(lines[-11:]):
         svg.text(x + 12 + indent, y + 44 + 17 * i, line, size=11.5)

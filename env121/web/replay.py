@@ -1,7 +1,8 @@
 """A game record made into a replay a browser steps through.
 
 :func:`replay_data` replays a record action by action and keeps, for every
-step (the state after ``i`` actions, step 0 the deal), the picture of the
+step (the state after ``i`` actions, step 0 the deal), the action in words
+(who did what, as :func:`env121.play.moves.describe_move` names it), the picture of the
 table (:func:`env121.engine.picture.table_svg`) in the god view and in each
 seat's view, the events that step produced (with who saw them), and every
 finished vòng explained (:func:`env121.web.explain.explain_results`) with the
@@ -29,12 +30,13 @@ from importlib.resources import files
 from typing import Any
 from xml.sax.saxutils import escape
 
-from env121.engine.actions import format_action
 from env121.engine.game import apply, new_game
 from env121.engine.picture import table_svg
 from env121.engine.records import to_record
-from env121.engine.render import SEAT_NAMES, format_event
-from env121.engine.state import NUM_SEATS, PRIVATE_EVENTS, State, VongStarted
+from env121.engine.render import SEAT_NAMES, describe_result, format_event
+from env121.engine.state import NUM_SEATS, PRIVATE_EVENTS, Event, State, VongStarted, Won
+from env121.engine.view import observe
+from env121.play.moves import describe_move
 from env121.web.explain import explain_results
 
 VIEWS: tuple[str, ...] = ("god", *(str(s) for s in range(NUM_SEATS)))
@@ -74,7 +76,7 @@ def replay_data(state: State, names: Sequence[str] = SEAT_NAMES) -> dict[str, An
     vong_starts: list[int] = []
     ended_at: list[int] = []
 
-    def keep(current: State, action: int | None, seen: int) -> int:
+    def keep(current: State, action: str | None, seen: int) -> int:
         step = len(steps)
         for view in VIEWS:
             seat = None if view == "god" else int(view)
@@ -82,9 +84,9 @@ def replay_data(state: State, names: Sequence[str] = SEAT_NAMES) -> dict[str, An
         new = current.events[seen:]
         steps.append(
             {
-                "action": None if action is None else format_action(action),
+                "action": action,
                 "events": [
-                    [format_event(e), e.seat if isinstance(e, PRIVATE_EVENTS) else -1] for e in new
+                    [event_line(e), e.seat if isinstance(e, PRIVATE_EVENTS) else -1] for e in new
                 ],
             }
         )
@@ -94,8 +96,10 @@ def replay_data(state: State, names: Sequence[str] = SEAT_NAMES) -> dict[str, An
 
     seen = keep(start, None, 0)
     for action in record["actions"]:
+        actor = start.current_player
+        said = describe_move(observe(start, actor), action, start.config)
         apply(start, action)
-        seen = keep(start, action, seen)
+        seen = keep(start, f"{names[actor]}: {said}", seen)
     results = explain_results(start.events, start.results, names, ended_at=ended_at)
     vongs = [
         {
@@ -117,6 +121,12 @@ def replay_data(state: State, names: Sequence[str] = SEAT_NAMES) -> dict[str, An
         "vongs": vongs,
         "record": record,
     }
+
+
+def event_line(event: Event) -> str:
+    """One event in words (:func:`~env121.engine.render.format_event`), a win
+    with its Thế and Thưởng by their Vietnamese names, as the transcript has it."""
+    return describe_result(event.result) if isinstance(event, Won) else format_event(event)
 
 
 def _vong_numbers(state: State) -> list[tuple[int, int]]:
@@ -154,4 +164,4 @@ def standalone_html(state: State, names: Sequence[str] = SEAT_NAMES) -> str:
     )
 
 
-__all__ = ["VIEWS", "pack", "replay_data", "standalone_html", "static_text"]
+__all__ = ["VIEWS", "event_line", "pack", "replay_data", "standalone_html", "static_text"]

@@ -128,6 +128,7 @@ WORKING = {
     "train": ["--preset", "tiny"],
     "imitate": ["--matches", "10", "--no-progress"],
     "serve": [],
+    "warmup": [],
 }
 """Per command, arguments that get it to its work: a start most lists build on."""
 
@@ -159,7 +160,7 @@ def argument_lists(draw: st.DrawFn) -> list[str]:
     name = draw(st.sampled_from(sorted(COMMANDS)))
     parser = COMMANDS[name]
     options = [a for a in parser._actions if a.option_strings and "-h" not in a.option_strings]
-    chosen = draw(st.lists(st.sampled_from(options), max_size=4))
+    chosen = draw(st.lists(st.sampled_from(options), max_size=4)) if options else []
     argv = [name, *(WORKING[name] if draw(st.integers(0, 3)) else [])]
     for action in chosen:
         argv += draw(option(action))

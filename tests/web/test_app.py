@@ -1,32 +1,21 @@
 """The web table's API through FastAPI's test client: games opened and played,
-refused messages that change nothing, several games, reclaiming, records and
-replays."""
+refused messages that change nothing, several games, games leaving memory
+and coming back, records and replays once the match is over."""
 
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
-from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 
-import tests.support.arena_agents  # noqa: F401  (registers the cheat agent)
 from env121.engine.records import loads
-from env121.web.app import create_app
-from env121.web.tables import Tables
-
-RANDOMS = ["random", "random", "random"]
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from env121.engine.state import MatchEnd
+from env121.rules.bonuses import THUONG_BY_ID
+from env121.rules.thes import THE_BY_ID
+from env121.web.tables import MOVE_KINDS
+from tests.web.helpers import RANDOMS, Clock, make_client, make_tables, open_game, play_first_moves
 
 
 @pytest.fixture
@@ -35,36 +24,20 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def client(clock: Clock) -> TestClient:
-    return TestClient(create_app(tables=Tables(ttl=60.0, clock=clock)))
-
-
-def open_game(client: TestClient, seed: int = 3, seat: int = 0) -> Any:
-    response = client.post("/api/games", json={"seed": seed, "seat": seat, "agents": RANDOMS})
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
-def play_first_moves(client: TestClient, game: Any, limit: int = 10_000) -> Any:
-    """The person plays the first listed move until the match ends (or ``limit`` moves)."""
-    for _ in range(limit):
-        if game["over"]:
-            break
-        move = {"action": game["moves"][0]["action"], "step": game["step"]}
-        response = client.post(f"/api/games/{game['id']}/moves", json=move)
-        assert response.status_code == 200, response.text
-        game = response.json()
-    return game
+def client(tmp_path, clock):
+    return make_client(make_tables(tmp_path / "games.sqlite", clock, idle_seconds=60.0), clock)
 
 
 def test_a_new_game_shows_the_table_as_the_person_sees_it_and_the_moves(client):
     game = open_game(client, seat=2)
-    assert game["seat"] == 2 and game["specs"] == ["random", "random", "human", "random"]
+    assert game["seat"] == 2 and game["specs"] == ["random", "random", "person", "random"]
+    assert game["names"][2] == "S2 An" and game["player"] == "An"
     root = ET.fromstring(game["svg"])
     hand = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-seat") == "2"]
     assert hand and all(g.get("class") == "card" for g in hand if g.get("data-zone") == "hand")
-    assert game["moves"] and all(m["name"] for m in game["moves"])
+    assert game["moves"] and all(m["name"] and m["kind"] for m in game["moves"])
     assert set(game["card_moves"].values()) <= {m["action"] for m in game["moves"]}
+    assert "seed" not in game and not game["practice"]
 
 
 def test_a_legal_move_is_played_and_the_agents_answer(client):
@@ -119,62 +92,81 @@ def test_the_websocket_plays_moves_and_answers_a_bad_one_with_an_error(client):
 
 
 def test_several_games_go_on_at_once_each_on_its_own(client):
-    first, second = open_game(client, seed=3), open_game(client, seed=4, seat=1)
+    first, second = open_game(client), open_game(client, seat=1)
     assert first["id"] != second["id"]
     play_first_moves(client, first, limit=3)
     assert client.get(f"/api/games/{second['id']}").json() == second
     moved = play_first_moves(client, second, limit=2)
-    assert moved["seed"] == 4 and moved["step"] > second["step"]
+    assert moved["step"] > second["step"]
 
 
-def test_idle_games_are_reclaimed_after_the_ttl(client, clock):
-    idle, busy = open_game(client), open_game(client, seed=5)
-    clock.now = 50.0
-    client.get(f"/api/games/{busy['id']}")
+def test_an_idle_game_leaves_memory_and_comes_back_from_the_store_as_it_was(client, clock):
+    idle = play_first_moves(client, open_game(client), limit=3)
+    tables = client.app.state.tables
     clock.now = 100.0
-    response = client.get(f"/api/games/{idle['id']}")
-    assert response.status_code == 404 and "reclaimed" in response.json()["error"]
-    assert client.get(f"/api/games/{busy['id']}").status_code == 200
+    assert client.get("/api/setup").status_code == 200
+    open_game(client)  # reclaims the idle one
+    assert idle["id"] not in tables.tables
+    back = client.get(f"/api/games/{idle['id']}").json()
+    assert back == idle
+    assert play_first_moves(client, back, limit=1)["step"] > idle["step"]
 
 
-def test_a_whole_van_is_played_its_results_explained_and_its_record_downloaded(client):
-    game = play_first_moves(client, open_game(client))
+def test_a_whole_match_is_played_its_results_explained_and_its_record_given_at_the_end(client):
+    game = open_game(client)
+    early = client.get(f"/api/games/{game['id']}/record")
+    assert early.status_code == 403 and "when the match is over" in early.json()["error"]
+    game = play_first_moves(client, game)
     assert game["over"] and game["moves"] == [] and game["results"]
+    assert "You finished" in game["end"] and all(name in game["end"] for name in game["names"])
     for result in game["results"]:
         assert sum(points for _, _, points in result["rows"]) == result["points"]
         assert sum(result["payments"]) == 0
     response = client.get(f"/api/games/{game['id']}/record")
-    assert response.headers["content-disposition"] == 'attachment; filename="game-seed3.json"'
+    assert (
+        response.headers["content-disposition"] == f'attachment; filename="game-{game["id"]}.json"'
+    )
     state = loads(response.text)
-    assert state.is_over and len(state.actions) == game["step"]
+    assert state.is_over and len(state.actions) == game["step"] and state.seed == game["seed"]
     assert list(state.scores) == game["scores"]
 
 
 def test_a_bad_new_game_is_refused_naming_what_is_wrong(client):
     cases = [
-        ({"seed": 1, "seat": 0, "agents": ["random", "random", "nobody"]}, "nobody"),
-        ({"seed": 1, "seat": 4, "agents": RANDOMS}, "not a seat"),
-        ({"seed": -1, "seat": 0, "agents": RANDOMS}, "non-negative"),
-        ({"seed": 1, "seat": 0, "agents": ["random"]}, "three agent specs"),
-        ({"seed": 1}, "a new game takes"),
-    ]
+        ({"name": "An", "seat": 0, "agents": ["random", "random", "nobody"]}, "not offered"),
+        ({"name": "An", "seat": 0, "agents": ["random", "random", "mc:budget=100000000"]},
+         "not offered"),
+        ({"name": "An", "seat": 0, "agents": ["random", "random", "ppo:/etc/passwd"]},
+         "not offered"),
+        ({"name": "An", "seat": 4, "agents": RANDOMS}, "not a seat"),
+        ({"name": "", "seat": 0, "agents": RANDOMS}, "name ''"),
+        ({"name": "x" * 33, "seat": 0, "agents": RANDOMS}, "1 to 32"),
+        ({"name": "An", "seat": 0, "agents": RANDOMS, "practice_seed": -1}, "0..2**63-1"),
+        ({"name": "An", "seat": 0, "agents": ["random"]}, "three agent specs"),
+        ({"name": "An", "seat": 0, "agents": RANDOMS, "seed": 7}, "a new game takes"),
+    ]  # fmt: skip
     for body, why in cases:
         response = client.post("/api/games", json=body)
         assert response.status_code == 400 and why in response.json()["error"], body
+    assert client.app.state.tables.tables == {}
 
 
 def test_an_uploaded_record_becomes_a_replay(client):
-    game = play_first_moves(client, open_game(client), limit=20)
-    record = client.get(f"/api/games/{game['id']}/record").text
+    game = play_first_moves(client, open_game(client, practice_seed=5), limit=20)
+    record = client.get(f"/api/games/{game['id']}/record").text  # a practice game's, any time
     replay = client.post("/api/replays", content=record).json()
     assert len(replay["steps"]) == game["step"] + 1
     assert set(replay["pictures"]) == {"god", "0", "1", "2", "3"}
+    named = client.get(f"/api/games/{game['id']}/replay").json()  # the game's own names
+    assert named["names"] == game["names"] and len(named["steps"]) == len(replay["steps"])
+    assert named["steps"][1]["action"].startswith(game["names"][0] + ": ")  # in words
     response = client.post("/api/replays", content='{"seed": 1}')
     assert response.status_code == 400 and "missing fields" in response.json()["error"]
 
 
 def test_an_agent_that_plays_an_illegal_action_stops_the_game_with_one_clear_error(client):
-    game = client.post("/api/games", json={"seed": 3, "seat": 0, "agents": ["cheat"] * 3}).json()
+    body = {"name": "An", "seat": 0, "agents": ["cheat"] * 3}
+    game = client.post("/api/games", json=body).json()
     move = {"action": game["moves"][0]["action"], "step": game["step"]}  # S0 acts first
     response = client.post(f"/api/games/{game['id']}/moves", json=move)  # then a cheat
     assert response.status_code == 500
@@ -184,14 +176,21 @@ def test_an_agent_that_plays_an_illegal_action_stops_the_game_with_one_clear_err
     assert again.status_code == 400 and again.json()["error"] == error
 
 
-def test_beyond_the_cap_the_least_recently_used_game_is_reclaimed(clock):
-    client = TestClient(create_app(tables=Tables(ttl=60.0, max_tables=2, clock=clock)))
-    first = open_game(client, seed=1)
-    clock.now += 1
-    second = open_game(client, seed=2)
-    clock.now += 1
-    client.get(f"/api/games/{first['id']}")  # the first is used again: the second is oldest
-    clock.now += 1
-    open_game(client, seed=4)
-    assert client.get(f"/api/games/{first['id']}").status_code == 200
-    assert client.get(f"/api/games/{second['id']}").status_code == 404
+def test_every_kind_of_move_is_in_the_glossary_and_no_id_is_shown(client):
+    page = client.get("/").text
+    assert all(f'<dt data-kind="{kind}">' in page for kind in MOVE_KINDS)
+    game = play_first_moves(client, open_game(client, practice_seed=3))
+    assert any(row[0] == "Thế" for result in game["results"] for row in result["rows"])
+    words = re.findall(r">([^<]+)<", game["svg"])  # the picture's text, not its attributes
+    shown = json.dumps([game["results"], game["transcript"], game["end"], words])
+    ids = [*THE_BY_ID, *THUONG_BY_ID, *(end.value for end in MatchEnd if "_" in end.value)]
+    assert [i for i in ids if i in shown] == []
+
+
+def test_the_rules_page_and_the_setup_tell_a_newcomer_what_to_pick(client):
+    page = client.get("/")
+    assert 'href="/rules"' in page.text and "glossary" in page.text.lower()
+    rules = client.get("/rules")
+    assert rules.status_code == 200 and "Thế trắng" in rules.text and "<table>" in rules.text
+    setup = client.get("/api/setup").json()
+    assert list(setup["agents"]) == ["random", "greedy", "cheat"] and setup["practice"]

@@ -1,9 +1,11 @@
 """The web table in a real browser: Debian's chromium, driven by Selenium
 through the system chromedriver (``scripts/test.sh`` installs both; nothing
-is downloaded at test time). A person plays a seeded ván to the end by
-clicking (one of its cards once, then always the first listed move) against
-three random agents, downloads the record and opens it in the replay viewer;
-the standalone replay file opens from disk."""
+is downloaded at test time). A person plays a match to the end by clicking
+(one of their cards once, then always the first listed move) against three
+random agents, downloads the record, replays the game and finds it and their
+rating in the results; a practice game shows its seed and resumes after a
+reload; the standalone replay file opens from disk. On every page shown, no
+text may run out of its box (``overflow.js``)."""
 
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
 from env121.web.app import create_app
+from env121.web.config import ServerConfig
 from env121.web.replay import standalone_html
 
 CHROMIUM = shutil.which("chromium")
@@ -39,10 +42,16 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+OVERFLOW = (Path(__file__).parent / "overflow.js").read_text(encoding="utf-8")
+"""A script that lists every box whose text runs out of it (HTML and the table's SVG)."""
+
+
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """The web table on a free port of 127.0.0.1, in a thread."""
-    config = uvicorn.Config(create_app(), host="127.0.0.1", port=0, log_level="warning")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The web table on a free port of 127.0.0.1, in a thread, over a fresh database."""
+    db = tmp_path_factory.mktemp("web") / "games.sqlite"
+    app = create_app(ServerConfig(agents=("random", "greedy"), db=db))
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -68,16 +77,45 @@ def browser() -> Iterator[WebDriver]:
     driver.quit()
 
 
-def test_a_person_plays_a_seeded_van_to_the_end_by_clicking(server, browser, tmp_path):
+def no_overflow(browser: WebDriver, where: str) -> None:
+    """No text runs out of its box on the page as it is now."""
+    overflowing = browser.execute_script(OVERFLOW)
+    assert overflowing == [], f"{where}: {overflowing}"
+
+
+def start_game(browser: WebDriver, server: str, practice_seed: int | None = None) -> WebElement:
+    """Open the page, fill the form (three random agents) and start; the table."""
     browser.get(server + "/")
-    seed = browser.find_element(By.ID, "seed")
-    seed.clear()
-    seed.send_keys("17")
+    wait = WebDriverWait(browser, 20, poll_frequency=0.02)
+    wait.until(lambda _: browser.find_elements(By.CSS_SELECTOR, "select.spec option"))
+    assert browser.find_element(By.ID, "intro").is_displayed()
+    assert browser.find_element(By.CSS_SELECTOR, "#intro a[href='/rules']")
+    no_overflow(browser, "the landing page")
+    name = browser.find_element(By.ID, "name")
+    name.clear()
+    name.send_keys("An")
+    for k in range(3):
+        Select(browser.find_element(By.ID, f"agent{k}")).select_by_value("random")
+    if practice_seed is not None:
+        browser.find_element(By.ID, "practice").click()
+        seed = browser.find_element(By.ID, "seed")
+        seed.clear()
+        seed.send_keys(str(practice_seed))
     browser.find_element(By.ID, "start").click()
     table = browser.find_element(By.ID, "table")
-    wait = WebDriverWait(browser, 20, poll_frequency=0.02)
     wait.until(lambda _: table.get_attribute("data-step") is not None)
-    clicked_a_card = False
+    return table
+
+
+def test_a_person_plays_a_match_to_the_end_by_clicking_and_finds_it_in_the_results(server, browser):
+    table = start_game(browser, server)
+    wait = WebDriverWait(browser, 20, poll_frequency=0.02)
+    assert not browser.find_element(By.ID, "practice-note").is_displayed()
+    assert not browser.find_element(By.ID, "download").is_displayed()  # not before the end
+    move = browser.find_element(By.CSS_SELECTOR, "#moves button")
+    assert move.get_attribute("title")  # every move kind has its glossary line
+    no_overflow(browser, "the first move")
+    clicked_a_card = checked_a_result = False
     while table.get_attribute("data-over") != "true":
         step = table.get_attribute("data-step")
         cards = table.find_elements(By.CSS_SELECTOR, "g.card.playable")
@@ -87,22 +125,45 @@ def test_a_person_plays_a_seeded_van_to_the_end_by_clicking(server, browser, tmp
         else:
             browser.find_element(By.CSS_SELECTOR, "#moves button").click()
         wait.until(step_changed(table, step))
+        if not checked_a_result and browser.find_elements(By.CSS_SELECTOR, "#results .result"):
+            no_overflow(browser, "a vòng's result")
+            checked_a_result = True
     assert clicked_a_card
-    assert "The match is over" in browser.find_element(By.ID, "status").text
-    assert browser.find_elements(By.CSS_SELECTOR, "#results .result")
+    status = browser.find_element(By.ID, "status").text
+    assert "The match is over" in status and "You finished" in status and "S0 An (you, " in status
+    no_overflow(browser, "the end of the match")
     link = browser.find_element(By.ID, "download").get_attribute("href")
     with urllib.request.urlopen(str(link)) as response:
-        record = response.read().decode()
-    state = loads(record)
-    assert state.is_over and state.seed == 17
-    path = tmp_path / "game-seed17.json"
-    path.write_text(record, encoding="utf-8")
+        state = loads(response.read().decode())
+    assert state.is_over
 
-    browser.get(server + "/#replay")
-    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    browser.find_element(By.ID, "replay-this").click()
     viewer = browser.find_element(By.ID, "viewer")
     WebDriverWait(browser, 40).until(lambda _: viewer.get_attribute("data-ready") == "true")
     check_viewer(browser, len(state.actions))
+    no_overflow(browser, "the replay viewer")
+
+    browser.get(server + "/#results")
+    rows = WebDriverWait(browser, 20).until(
+        lambda _: browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
+    )
+    assert "S0 An" in rows[0].text
+    ratings = browser.find_element(By.ID, "ratings").text
+    assert "An" in ratings and "person" in ratings and "random" in ratings
+    no_overflow(browser, "the results")
+
+
+def test_a_practice_game_shows_its_seed_and_a_reload_resumes_it(server, browser):
+    table = start_game(browser, server, practice_seed=17)
+    note = browser.find_element(By.ID, "practice-note")
+    assert note.is_displayed() and "seed 17" in note.text and "not rated" in note.text
+    step = table.get_attribute("data-step")
+    browser.refresh()
+    resume = browser.find_element(By.ID, "resume")
+    assert resume.is_displayed()
+    resume.click()
+    table = browser.find_element(By.ID, "table")
+    WebDriverWait(browser, 20).until(lambda _: table.get_attribute("data-step") == step)
 
 
 def step_changed(table: WebElement, before: str | None) -> Callable[[WebDriver], bool]:

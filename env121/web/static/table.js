@@ -1,11 +1,17 @@
-/* The web table: open a game, play it over a WebSocket, open records in the
-   replay viewer (viewer.js). Talks only to the server that served it. */
+/* The web table: open a game, play it over a WebSocket, list the results and
+   ratings, open records and finished games in the replay viewer (viewer.js).
+   Talks only to the server that served it. The game in play is remembered in
+   localStorage, so a reload (or a restart of the server) resumes it. */
 "use strict";
 
 (() => {
   const $ = (id) => document.getElementById(id);
+  const ORDINALS = ["1st", "2nd", "3rd", "4th"];
+  const glossary = Object.fromEntries([...document.querySelectorAll("#glossary dt[data-kind]")]
+    .map((dt) => [dt.dataset.kind, `${dt.textContent}: ${dt.nextElementSibling.textContent}`]));
   let game = null;
   let socket = null;
+  let setup = { agents: {}, practice: false };
 
   function say(text, error) {
     $("status").textContent = text;
@@ -22,18 +28,22 @@
     return answer;
   }
 
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
+    node.append(...children);
+    return node;
+  }
+
   function agentFields() {
     const seat = Number($("seat").value);
-    const old = [...document.querySelectorAll("input.spec")].map((i) => i.value);
+    const old = [...document.querySelectorAll("select.spec")].map((i) => i.value);
+    const specs = Object.keys(setup.agents);
     const fields = [0, 1, 2, 3].filter((s) => s !== seat).map((s, k) => {
-      const label = document.createElement("label");
-      label.textContent = `S${s} `;
-      const input = document.createElement("input");
-      Object.assign(input, { className: "spec", name: `agent${k}`, id: `agent${k}`,
-        value: old[k] || "random", required: true });
-      input.setAttribute("list", "agent-names");
-      label.append(input);
-      return label;
+      const select = el("select", { class: "spec", name: `agent${k}`, id: `agent${k}` },
+        ...specs.map((spec) => el("option", { value: spec, title: setup.agents[spec] }, spec)));
+      select.value = old[k] || specs[Math.min(1, specs.length - 1)] || "";
+      return el("label", {}, `S${s} `, select);
     });
     $("agent-fields").replaceChildren(...fields);
   }
@@ -41,8 +51,8 @@
   function render(next) {
     game = next;
     $("game").hidden = false;
+    $("intro").hidden = true;
     $("table").innerHTML = game.svg;
-    $("download").href = `/api/games/${game.id}/record`;
     for (const card of $("table").querySelectorAll("g.card[data-card]")) {
       const action = game.card_moves[card.dataset.card];
       if (action !== undefined && Number(card.dataset.seat) === game.seat) {
@@ -51,23 +61,32 @@
       }
     }
     $("moves").replaceChildren(...game.moves.map((move) => {
-      const button = document.createElement("button");
-      button.type = "button";
-      button.textContent = move.name;
+      const button = el("button", { type: "button", title: glossary[move.kind] || "" }, move.name);
       button.dataset.action = move.action;
+      button.dataset.kind = move.kind;
       button.addEventListener("click", () => send(move.action));
-      const item = document.createElement("li");
-      item.append(button);
-      return item;
+      return el("li", {}, button);
     }));
     $("results").replaceChildren(...(game.results.length
-      ? game.results.slice().reverse().map((r) => ReplayViewer.resultBox(r, game.specs.map((spec, s) => `S${s} ${spec}`)))
+      ? game.results.slice().reverse().map((r) => ReplayViewer.resultBox(r, game.names))
       : [document.createTextNode("none yet")]));
     $("transcript").textContent = game.transcript.join("\n");
     $("table").dataset.step = game.step;
     $("table").dataset.over = game.over;
-    say(game.over ? `The match is over (${game.match_end}). Scores: ${game.scores.join(" · ")}`
-      : `Your move (step ${game.step}).`);
+    $("practice-note").hidden = !game.practice;
+    $("practice-note").textContent = game.practice
+      ? `Practice game: seed ${game.seed}, chosen by you. Anyone with the seed can work out every hidden card, so it is not rated.`
+      : "";
+    $("after-end").hidden = !(game.over || game.practice);
+    $("download").href = `/api/games/${game.id}/record`;
+    $("replay-this").hidden = !game.over;
+    if (game.over) {
+      localStorage.removeItem("env121-game");
+      say(game.end);
+    } else {
+      localStorage.setItem("env121-game", game.id);
+      say(game.to_act ? `Your move, ${game.player} (step ${game.step}).` : "The others are playing…");
+    }
   }
 
   function send(action) {
@@ -84,30 +103,90 @@
       if (message.type === "state") render(message.game);
       else say(message.error, true);
     });
-    socket.addEventListener("close", () => { if (game && !game.over) say("The connection closed: start a new game.", true); });
+    socket.addEventListener("close", () => {
+      if (game && !game.over) say("The connection closed: reload the page to resume your game.", true);
+    });
+  }
+
+  async function open(id) {
+    try {
+      render(await api("GET", `/api/games/${id}`));
+      connect(id);
+    } catch (error) {
+      localStorage.removeItem("env121-game");
+      $("resume").hidden = true;
+      say(error.message, true);
+    }
   }
 
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const agents = [...document.querySelectorAll("input.spec")].map((i) => i.value.trim());
+    const agents = [...document.querySelectorAll("select.spec")].map((i) => i.value);
+    const body = { name: $("name").value.trim(), seat: Number($("seat").value), agents };
+    if (setup.practice && $("practice").checked) body.practice_seed = Number($("seed").value);
+    localStorage.setItem("env121-name", body.name);
     say("dealing…");
     try {
-      const opened = await api("POST", "/api/games",
-        { seed: Number($("seed").value), seat: Number($("seat").value), agents });
+      const opened = await api("POST", "/api/games", body);
       render(opened);
       connect(opened.id);
     } catch (error) { say(error.message, true); }
   });
   $("seat").addEventListener("change", agentFields);
+  $("resume").addEventListener("click", () => open(localStorage.getItem("env121-game")));
 
-  function tab(name) {
-    $("play").hidden = name !== "play";
-    $("replay").hidden = name !== "replay";
-    $("tab-play").classList.toggle("active", name === "play");
-    $("tab-replay").classList.toggle("active", name === "replay");
+  async function showResults() {
+    const player = $("results-player").value.trim();
+    $("results-status").textContent = "";
+    try {
+      const data = await api("GET", "/api/results" + (player ? `?player=${encodeURIComponent(player)}` : ""));
+      $("ratings").tBodies[0].replaceChildren(...data.ratings.map((r, i) => el("tr", {},
+        el("td", {}, String(i + 1)), el("td", {}, r.name), el("td", {}, r.kind),
+        el("td", { class: "num" }, r.ordinal.toFixed(1)),
+        el("td", { class: "num" }, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
+        el("td", { class: "num" }, String(r.games)))));
+      $("games").tBodies[0].replaceChildren(...data.games.map((g) => {
+        const order = [0, 1, 2, 3].sort((a, b) => g.ranks[a] - g.ranks[b] || a - b);
+        const places = g.stopped ? `stopped: ${g.stopped}`
+          : order.map((s) => `${ORDINALS[g.ranks[s] - 1]} ${g.names[s]}`).join(", ");
+        const open = el("button", { type: "button", class: "open-replay" }, "replay");
+        open.addEventListener("click", () => replayGame(g.id));
+        return el("tr", {}, el("td", {}, g.finished + (g.practice ? " (practice)" : "")),
+          el("td", {}, places), el("td", {}, g.scores.join(" · ")), el("td", {}, open));
+      }));
+      $("results-status").textContent = `${data.finished} finished game${data.finished === 1 ? "" : "s"} in all`;
+    } catch (error) {
+      $("results-status").textContent = error.message;
+    }
   }
-  window.addEventListener("hashchange", () => tab(location.hash === "#replay" ? "replay" : "play"));
-  tab(location.hash === "#replay" ? "replay" : "play");
+  $("results-refresh").addEventListener("click", showResults);
+
+  async function replayGame(id) {
+    location.hash = "#replay";
+    $("replay-status").textContent = "drawing every step…";
+    $("replay-status").className = "status";
+    try {
+      const data = await api("GET", `/api/games/${id}/replay`);
+      ReplayViewer.mount($("viewer"), data);
+      $("replay-status").textContent = `${data.steps.length - 1} actions, ${data.vongs.length} vòng`;
+    } catch (error) {
+      $("replay-status").textContent = error.message;
+      $("replay-status").className = "status error";
+    }
+  }
+  $("replay-this").addEventListener("click", (event) => { event.preventDefault(); replayGame(game.id); });
+
+  const pages = { play: "play", results: "results-page", replay: "replay" };
+  function tab() {
+    const name = location.hash.slice(1) in pages ? location.hash.slice(1) : "play";
+    for (const [key, id] of Object.entries(pages)) {
+      $(id).hidden = key !== name;
+      $(`tab-${key}`).classList.toggle("active", key === name);
+    }
+    if (name === "results") showResults();
+  }
+  window.addEventListener("hashchange", tab);
+  tab();
 
   $("record-file").addEventListener("change", async () => {
     const file = $("record-file").files[0];
@@ -124,12 +203,11 @@
     }
   });
 
-  agentFields();
-  api("GET", "/api/agents").then((agents) => {
-    $("agent-names").replaceChildren(...Object.entries(agents).map(([name, summary]) => {
-      const option = document.createElement("option");
-      option.value = name; option.label = summary;
-      return option;
-    }));
-  }).catch(() => {});
+  $("name").value = localStorage.getItem("env121-name") || "";
+  $("resume").hidden = !localStorage.getItem("env121-game");
+  api("GET", "/api/setup").then((answer) => {
+    setup = answer;
+    $("practice-field").hidden = !setup.practice;
+    agentFields();
+  }).catch((error) => say(error.message, true));
 })();

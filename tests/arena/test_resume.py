@@ -24,8 +24,12 @@ from env121.cli import main
 from tests.arena.test_tournament import reproducible
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMAND = "import sys; from env121.cli import main; sys.exit(main())"
-GREEDY_VS_RANDOM = ["--vs", "greedy", "random", "--deals", "4", "--num-van", "1", "--seed", "7"]
+COMMAND = (
+    "import sys; import tests.support.arena_agents; from env121.cli import main; sys.exit(main())"
+)
+SNAIL_VS_GREEDY = ["--vs", "snail", "greedy", "--deals", "4", "--num-van", "1", "--seed", "7"]
+"""A tournament whose games are played one by one, ~0.1 s each: stopped half-way by the tests
+(a batched one plays its 16 games too fast to be caught)."""
 QUICK = ["--quiet", "--no-plot"]
 COIN = ["--vs", "random", "coin", "--deals", "2", "--num-van", "1", "--seed", "3", *QUICK]
 
@@ -53,7 +57,7 @@ def logged_games(out: Path) -> int:
 
 def stopped_after(out: Path, games: int, stop: signal.Signals, jobs: int) -> subprocess.Popen[str]:
     """The command, stopped by ``stop`` (sent to its process group) once ``games`` are logged."""
-    argv = ["tournament", *GREEDY_VS_RANDOM, *QUICK, "--jobs", str(jobs), "--out", str(out)]
+    argv = ["tournament", *SNAIL_VS_GREEDY, *QUICK, "--jobs", str(jobs), "--out", str(out)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
         [sys.executable, "-c", COMMAND, *argv],
@@ -74,7 +78,7 @@ def stopped_after(out: Path, games: int, stop: signal.Signals, jobs: int) -> sub
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Any:
     out = tmp_path_factory.mktemp("whole")
-    assert main(["tournament", *GREEDY_VS_RANDOM, *QUICK, "--out", str(out)]) == 0
+    assert main(["tournament", *SNAIL_VS_GREEDY, *QUICK, "--out", str(out)]) == 0
     return results(out)
 
 

@@ -29,5 +29,5 @@ echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy";                .venv/bin/mypy
 echo "== import contracts";    .venv/bin/lint-imports
 echo "== kernels";             .venv/bin/env121 warmup
-echo "== pytest";              .venv/bin/pytest -q "$@"
+echo "== pytest";              .venv/bin/pytest -q -n auto "$@"
 echo "== notebooks";           .venv/bin/pytest -q --nbmake notebooks/

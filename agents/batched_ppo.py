@@ -155,11 +155,13 @@ def network_actions(
     """``network``'s action for the seat to act in each game ``indices`` of
     ``engine`` (``encoder`` the engine's :class:`InputEncoder` for the network's
     inputs): the masked argmax of the logits, or with ``rng`` a sample of the
-    masked softmax drawn from it."""
+    masked softmax drawn from it. The network runs on the device its weights
+    are on."""
     inputs = np.empty((len(indices), encoder.width), dtype=np.float32)
     encoder(engine, indices, inputs)
+    device = next(network.parameters()).device
     with one_thread(), torch.inference_mode():
-        logits = network(torch.from_numpy(inputs)).numpy().astype(np.float64)
+        logits = network(torch.from_numpy(inputs).to(device)).cpu().numpy().astype(np.float64)
     logits[~legal_masks(engine.games, indices)] = -np.inf
     if rng is None:
         chosen: np.ndarray = np.argmax(logits, axis=1)

@@ -362,9 +362,9 @@ class Samples:
     def __init__(self, capacity: int, width: int, perfect: bool, device: torch.device) -> None:
         hidden = HIDDEN_SIZE if perfect else 0
         self.network_arrays = {
-            "inputs": pinned((capacity, width), torch.float32, device),
-            "hidden": pinned((capacity, hidden), torch.float32, device),
-            "masks": pinned((capacity, NUM_ACTIONS), torch.bool, device),
+            "inputs": pinned((capacity, width), np.float32, device),
+            "hidden": pinned((capacity, hidden), np.float32, device),
+            "masks": pinned((capacity, NUM_ACTIONS), np.bool_, device),
         }
         """The rows the networks read, as tensors (``inputs`` … are their numpy views)."""
         self.inputs = self.network_arrays["inputs"].numpy()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 
+import numpy as np
 import torch
 
 from env121.engine.batched.threads import THREADS_VARIABLE, resolve_threads, usable_cores
@@ -80,10 +81,13 @@ def busy_note(threads: int) -> str | None:
     )
 
 
-def pinned(shape: tuple[int, ...], dtype: torch.dtype, device: torch.device) -> torch.Tensor:
-    """A zeroed CPU tensor for data bound for ``device``: in page-locked
-    memory when ``device`` is a GPU (its copies then run asynchronously)."""
-    return torch.zeros(shape, dtype=dtype, pin_memory=device.type == "cuda")
+def pinned(shape: tuple[int, ...], dtype: type, device: torch.device) -> torch.Tensor:
+    """A zeroed CPU tensor of numpy ``dtype`` for data bound for ``device``:
+    in page-locked memory when ``device`` is a GPU (its copies then run
+    asynchronously), else numpy's own (zero pages that the system fills as
+    they are first written)."""
+    array = torch.from_numpy(np.zeros(shape, dtype=dtype))
+    return array.pin_memory() if device.type == "cuda" else array
 
 
 __all__ = [

@@ -162,11 +162,15 @@ def network_logits(
 ) -> np.ndarray:
     """``float64 [len(indices), NUM_ACTIONS]``: ``network``'s logits for the seat
     to act in each game ``indices`` of ``engine`` (``encoder`` as for
-    :func:`network_actions`), ``-inf`` on the illegal actions."""
+    :func:`network_actions`), ``-inf`` on the illegal actions. The network runs
+    on the device its weights are on."""
     inputs = np.empty((len(indices), encoder.width), dtype=np.float32)
     encoder(engine, indices, inputs)
+    device = next(network.parameters()).device
     with one_thread(), torch.inference_mode():
-        logits: np.ndarray = network(torch.from_numpy(inputs)).numpy().astype(np.float64)
+        logits: np.ndarray = (
+            network(torch.from_numpy(inputs).to(device)).cpu().numpy().astype(np.float64)
+        )
     logits[~legal_masks(engine.games, indices)] = -np.inf
     return logits
 

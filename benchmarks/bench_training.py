@@ -1,16 +1,30 @@
-"""Training throughput of issue 16, the trainers side by side in one run.
+"""Training throughput of issues 16 and 31, the trainers side by side in one run.
 
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.bench_training [--seconds S] [--preset scratch]
+        [--devices cpu,cuda] [--threads 0] [--set key=value ...] [--skip-maskable]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
 * **batched_ppo** — :mod:`training.batched_ppo` with a preset's settings
-  (default ``scratch``): whole rollouts and PPO updates for about ``S``
-  seconds after a warm-up one (compilation), engine steps/s (every game moves
-  one decision per step: the learner's, an opponent's or a forced move) and
-  the learner's decisions trained/s;
+  (default ``scratch``; ``--set`` overrides them): whole rollouts and PPO
+  updates for about ``S`` seconds after a warm-up one (compilation), engine
+  steps/s (every game moves one decision per step: the learner's, an
+  opponent's or a forced move), the learner's decisions trained/s, and the
+  share of the time spent simulating (engine, inputs, opponents and the
+  acting pass) against updating. One row per device of ``--devices`` (default
+  ``cpu`` and, when torch sees one, ``cuda``; a device torch does not see is
+  a line saying so) and per count of ``--threads`` (0: ``ENV121_THREADS`` or
+  every core, :func:`env121.engine.batched.threads.default_threads`). With
+  ``--profile N`` each row is preceded by the ``N`` functions that took the
+  most time in two more rollouts and updates (cProfile, wall time of the
+  main thread: the threads' kernels show as the waits for them);
+* **engine** — with ``--engine-games B``, per count of ``--threads``: the
+  batched engine alone, ``B`` games in uniform-random legal play
+  (:meth:`BatchedEngine.play_random
+  <env121.engine.batched.BatchedEngine.play_random>`, its games split over
+  the threads), engine steps/s: how the simulation scales with the cores;
 * **MaskablePPO, batched vector env** — sb3-contrib's ``MaskablePPO`` with the
   ``small`` preset's settings on :class:`training.sb3_vec.SB3VectorSingleSeat`
   (64 games, random opponents), learner steps/s, updates included;
@@ -25,30 +39,82 @@ those of the seats it plays (all four at a self-play table).
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
+import pstats
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
-from benchmarks.bench_batched import bench_maskable_ppo_envs
+from env121.engine.batched.engine import BatchedEngine
+from env121.engine.batched.threads import resolve_threads
 from training.batched_ppo import Learner, load_config
+from training.hardware import resolve_device
 
 
-def bench_batched_ppo(preset: str, seconds: float) -> tuple[float, float]:
-    """(engine steps/s, learner decisions trained/s) of ``preset``'s trainer."""
-    config = load_config(preset)
-    torch.set_num_threads(config.torch_threads)
+@dataclass
+class TrainerSpeed:
+    """What one batched_ppo row measured."""
+
+    steps_per_second: float
+    """Engine steps/s, updates included."""
+    samples_per_second: float
+    """Learner decisions trained/s."""
+    simulate_share: float
+    """Share of the time in the rollouts (the rest: the updates)."""
+
+
+def bench_batched_ppo(
+    preset: str, seconds: float, overrides: tuple[str, ...] = (), profile: int = 0
+) -> TrainerSpeed:
+    """The speed of ``preset``'s trainer (with ``overrides``); with ``profile``,
+    prints that many of the costliest functions of two more rollouts and updates."""
+    config = load_config(preset, overrides)
     with tempfile.TemporaryDirectory() as pool:
         learner = Learner(config, Path(pool))
         learner.start()
         learner.rollout_and_update(1.0)  # warm-up: compiles the kernels
-        steps, samples = learner.steps, 0.0
+        steps, samples, simulate, update = learner.steps, 0.0, 0.0, 0.0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
-            samples += learner.rollout_and_update(1.0)["samples"]
+            stats = learner.rollout_and_update(1.0)
+            samples += stats["samples"]
+            simulate += stats["simulate_seconds"]
+            update += stats["update_seconds"]
         elapsed = time.perf_counter() - start
-    return (learner.steps - steps) / elapsed, samples / elapsed
+        if profile:
+            profiler = cProfile.Profile()
+            profiler.runcall(lambda: [learner.rollout_and_update(1.0) for _ in range(2)])
+            text = io.StringIO()
+            pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(profile)
+            print("\n".join(line for line in text.getvalue().splitlines()[6:] if line))
+    return TrainerSpeed(
+        (learner.steps - steps) / elapsed, samples / elapsed, simulate / (simulate + update)
+    )
+
+
+def bench_engine(games: int, threads: int, seconds: float) -> float:
+    """Engine steps/s of ``games`` games in uniform-random play on ``threads`` threads."""
+    engine = BatchedEngine(games, threads=threads)
+    engine.play_random(8)  # warm-up: compiles the loop
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        steps += engine.play_random(64, rng_seed=steps)
+    return steps / (time.perf_counter() - start)
+
+
+def device_label(device: str) -> str | None:
+    """``device`` with its card's name, or ``None`` when torch does not see it."""
+    try:
+        resolved = resolve_device(device)
+    except ValueError:
+        return None
+    if resolved.type == "cuda":
+        return f"{device}: {torch.cuda.get_device_name(resolved)}"
+    return device
 
 
 def main() -> None:
@@ -56,12 +122,46 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="time per batched_ppo row")
     parser.add_argument("--preset", default="scratch", help="the batched_ppo preset")
+    parser.add_argument(
+        "--devices", default="cpu,cuda", help="comma-separated devices of the batched_ppo rows"
+    )
+    parser.add_argument(
+        "--threads", default="0", help="comma-separated thread counts (0: the default)"
+    )
+    parser.add_argument("--set", action="append", default=[], help="override a preset field")
+    parser.add_argument(
+        "--engine-games", type=int, default=0, help="games of the engine rows (0: no such rows)"
+    )
+    parser.add_argument(
+        "--profile", type=int, default=0, help="print the N costliest functions of each row"
+    )
     parser.add_argument("--ppo-steps", type=int, default=16384, help="MaskablePPO steps to time")
+    parser.add_argument("--skip-maskable", action="store_true", help="only the batched_ppo rows")
     args = parser.parse_args()
 
-    steps, samples = bench_batched_ppo(args.preset, args.seconds)
-    name = f"batched_ppo ({args.preset})"
-    print(f"{name:<36} {steps:>9,.0f} engine steps/s  {samples:>9,.0f} learner decisions/s")
+    thread_counts = [resolve_threads(int(t)) for t in args.threads.split(",")]
+    for count in thread_counts if args.engine_games else ():
+        engine = bench_engine(args.engine_games, count, args.seconds)
+        name = f"engine, {args.engine_games} games, {count} threads"
+        print(f"{name:<36} {engine:>9,.0f} engine steps/s  (uniform random play)", flush=True)
+    for device in args.devices.split(","):
+        label = device_label(device)
+        if label is None:
+            print(f"batched_ppo on {device}: skipped, torch sees no such device here")
+            continue
+        for count in thread_counts:
+            overrides = (f"device={device}", f"threads={count}", *args.set)
+            speed = bench_batched_ppo(args.preset, args.seconds, overrides, args.profile)
+            name = f"batched_ppo ({args.preset}) {count} threads"
+            print(
+                f"{name:<36} {speed.steps_per_second:>9,.0f} engine steps/s  "
+                f"{speed.samples_per_second:>9,.0f} learner decisions/s  "
+                f"{speed.simulate_share:.0%} simulating  [{label}]",
+                flush=True,
+            )
+    if args.skip_maskable:
+        return
+    from benchmarks.bench_batched import bench_maskable_ppo_envs  # sb3-contrib
 
     vector, processes = bench_maskable_ppo_envs(args.ppo_steps, seed=1)
     print(f"{'MaskablePPO, batched vector env B=64':<36} {vector:>9,.0f} learner steps/s")

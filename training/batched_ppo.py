@@ -82,6 +82,7 @@ from arena.estimate import clustered_ratio
 from arena.seeds import deal_seeds
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
+from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically, check_output_directory, write_atomically
 from env121.engine.state import NUM_SEATS
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
@@ -90,6 +91,7 @@ from env121.rules.config import RuleConfig
 from training import settings
 from training.checkpoint import CheckpointDirectory, CorruptCheckpointError
 from training.evaluation import append_row, keep_rows
+from training.hardware import busy_note, check_device, pinned, resolve_device, use_threads
 from training.progress import Progress
 from training.settings import check_at_least, check_choice
 
@@ -123,10 +125,12 @@ class Config:
     """Games stepped together."""
     rollout_steps: int = 64
     """Engine steps per rollout (each moves every game)."""
-    engine_threads: int = 2
-    """Threads the engine and the greedy opponents use."""
-    torch_threads: int = 2
-    """Torch threads."""
+    threads: int = 0
+    """Threads of the engine, the input encoder, the greedy opponents and torch
+    (they run one after another); 0: ``ENV121_THREADS`` if set, else every core."""
+    device: str = "auto"
+    """Where the networks act and learn: ``auto`` (a GPU when torch sees one),
+    ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
     rules: dict[str, Any] = field(default_factory=dict)
     """:class:`~env121.rules.config.RuleConfig` fields (default: the spec)."""
 
@@ -210,9 +214,11 @@ class Config:
                 f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
                 "a per-action part"
             )
-        for name in ("total_steps", "num_games", "rollout_steps", "engine_threads"):
+        check_device(self.device)
+        check_at_least("threads", self.threads, 0)
+        for name in ("total_steps", "num_games", "rollout_steps", "pool_max_size"):
             check_at_least(name, getattr(self, name), 1)
-        for name in ("torch_threads", "pool_max_size", "n_epochs", "minibatch_size"):
+        for name in ("n_epochs", "minibatch_size"):
             check_at_least(name, getattr(self, name), 1)
         for name in ("keep_checkpoints", "eval_deals"):
             check_at_least(name, getattr(self, name), 1)
@@ -348,12 +354,22 @@ def stream_advantages(
 
 
 class Samples:
-    """The learner's decisions of a rollout (and the open ones carried in)."""
+    """The learner's decisions of a rollout (and the open ones carried in).
+    What the networks read (inputs, hidden hands, masks) lies in page-locked
+    memory when they run on a GPU, so each step's rows go over in one
+    asynchronous copy per array."""
 
-    def __init__(self, capacity: int, width: int, perfect: bool) -> None:
-        self.inputs = np.zeros((capacity, width), dtype=np.float32)
-        self.hidden = np.zeros((capacity, HIDDEN_SIZE if perfect else 0), dtype=np.float32)
-        self.masks = np.zeros((capacity, NUM_ACTIONS), dtype=bool)
+    def __init__(self, capacity: int, width: int, perfect: bool, device: torch.device) -> None:
+        hidden = HIDDEN_SIZE if perfect else 0
+        self.network_arrays = {
+            "inputs": pinned((capacity, width), np.float32, device),
+            "hidden": pinned((capacity, hidden), np.float32, device),
+            "masks": pinned((capacity, NUM_ACTIONS), np.bool_, device),
+        }
+        """The rows the networks read, as tensors (``inputs`` … are their numpy views)."""
+        self.inputs = self.network_arrays["inputs"].numpy()
+        self.hidden = self.network_arrays["hidden"].numpy()
+        self.masks = self.network_arrays["masks"].numpy()
         self.actions = np.zeros(capacity, dtype=np.int64)
         self.logps = np.zeros(capacity, dtype=np.float32)
         self.values = np.zeros(capacity, dtype=np.float32)
@@ -391,12 +407,14 @@ class Learner:
     def __init__(self, config: Config, pool_dir: Path) -> None:
         self.config = config
         rules = config.rule_config
+        self.device = resolve_device(config.device)
+        self.threads = use_threads(config.threads)
         torch.manual_seed(config.seed)
         self.rng = np.random.default_rng(config.seed)
         self.actor = PolicyNetwork(
             config.hidden_sizes, config.activation, config.inputs, config.hint_head
         )
-        self.model = ActorCritic(self.actor, config.critic == "perfect")
+        self.model = ActorCritic(self.actor, config.critic == "perfect").to(self.device)
         head = [] if self.actor.hint_head is None else list(self.actor.hint_head.parameters())
         rest = [p for p in self.model.parameters() if all(p is not h for h in head)]
         groups = [{"params": rest, "scale": 1.0}]
@@ -405,14 +423,15 @@ class Learner:
         self.optimizer = torch.optim.Adam(groups, lr=config.learning_rate, eps=1e-5)
         self.set_learning_rate(1.0)
         b = config.num_games
-        self.engine = BatchedEngine(b, rules, threads=config.engine_threads)
-        self.encoder = InputEncoder(config.inputs, b, rules, config.engine_threads)
+        self.engine = BatchedEngine(b, rules, threads=self.threads)
+        self.encoder = InputEncoder(config.inputs, b, rules, self.threads)
         self.samples = Samples(
             config.rollout_steps * b + NUM_SEATS * b,
             self.encoder.width,
             config.critic == "perfect",
+            self.device,
         )
-        self.greedy = BatchedGreedy(threads=config.engine_threads)
+        self.greedy = BatchedGreedy(threads=self.threads)
         self.random = BatchedRandom(config.seed)
         self.pool_dir = pool_dir
         self.pool: list[tuple[int, BatchedPPO]] = []
@@ -466,17 +485,23 @@ class Learner:
         """Freeze the actor into the pool (saved in ``pool/``), retiring the oldest."""
         path = self.pool_dir / f"snap_{self.steps:012d}.safetensors"
         self.save_actor(path, {"snapshot_of_step": self.steps})
-        self.pool.append((self.steps, BatchedPPO(str(path), deterministic=False)))
+        self.pool.append((self.steps, self.snapshot(path)))
         if len(self.pool) > self.config.pool_max_size:
             self.pool.pop(0)
             self.opponent[self.opponent >= 2] = np.maximum(self.opponent[self.opponent >= 2] - 1, 2)
 
+    def snapshot(self, path: Path) -> BatchedPPO:
+        """The pool opponent saved at ``path``, playing on the learner's device."""
+        policy = BatchedPPO(str(path), deterministic=False)
+        policy.network.to(self.device)
+        return policy
+
     def save_actor(self, path: Path, notes: dict[str, Any]) -> Path:
-        """Write the actor as a weights-only ``ppo:`` checkpoint."""
+        """Write the actor as a weights-only ``ppo:`` checkpoint (CPU tensors)."""
         c = self.config
         return save_policy(
             path,
-            self.actor.state_dict(),
+            {k: v.cpu() for k, v in self.actor.state_dict().items()},
             c.hidden_sizes,
             c.activation,
             training={"algorithm": ALGORITHM, "steps": self.steps, **notes},
@@ -495,12 +520,21 @@ class Learner:
         if self.config.critic == "perfect":
             hidden_hands(self.engine.games, indices, seats, s.hidden[block])
 
-    def evaluate(self, rows: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits and values of sample rows ``rows``."""
-        s = self.samples
-        hidden = torch.from_numpy(s.hidden[rows]) if self.config.critic == "perfect" else None
-        logits, values = self.model(torch.from_numpy(s.inputs[rows]), hidden)
-        return masked_logits(logits, torch.from_numpy(s.masks[rows])), values
+    def network_rows(self, rows: slice | np.ndarray) -> dict[str, torch.Tensor]:
+        """What the networks read of sample rows ``rows`` (a slice: consecutive
+        rows, no copy on the CPU), on the learner's device."""
+        return {
+            name: (
+                tensor[rows] if isinstance(rows, slice) else torch.from_numpy(tensor.numpy()[rows])
+            ).to(self.device, non_blocking=True)
+            for name, tensor in self.samples.network_arrays.items()
+        }
+
+    def evaluate(self, rows: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+        """Masked logits and values of sample rows (:meth:`network_rows`)."""
+        hidden = rows["hidden"] if self.config.critic == "perfect" else None
+        logits, values = self.model(rows["inputs"], hidden)
+        return masked_logits(logits, rows["masks"]), values
 
     def step(self) -> None:
         """One engine step of every game: the learner's sampled decisions (stored),
@@ -520,12 +554,14 @@ class Learner:
             self.encode(mine, seats, rows)
             s.masks[rows] = legal_masks(games, mine)
             with torch.inference_mode():
-                logits, values = self.evaluate(rows)
+                logits, values = self.evaluate(self.network_rows(slice(rows[0], rows[-1] + 1)))
                 logp_all = torch.log_softmax(logits, dim=1)
-                chosen = torch.multinomial(logp_all.exp(), 1).squeeze(1)
-                s.logps[rows] = logp_all.gather(1, chosen[:, None]).squeeze(1).numpy()
-                s.values[rows] = values.numpy()
-            s.actions[rows] = chosen.numpy()
+                chosen = torch.multinomial(logp_all.exp(), 1)
+                logp = logp_all.gather(1, chosen).squeeze(1)
+                back = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values)).cpu().numpy()
+            s.actions[rows] = back[0]
+            s.logps[rows] = back[1]
+            s.values[rows] = back[2]
             actions[mine] = s.actions[rows]
             previous = self.pending[mine, seats]
             linked = previous >= 0
@@ -600,39 +636,48 @@ class Learner:
     ) -> dict[str, float]:
         """PPO's epochs over the samples ``rows``."""
         c, s = self.config, self.samples
-        totals = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "clip_fraction": 0.0}
+        device = self.device
+        names = ("policy_loss", "value_loss", "entropy", "clip_fraction")
+        totals = torch.zeros(len(names), device=device)  # read once: one wait for a GPU
         batches = 0
-        adv_all = torch.from_numpy(advantages)
-        ret_all = torch.from_numpy(returns.astype(np.float32))
+        # On a GPU the rollout goes over once; on the CPU these are views.
+        whole = self.network_rows(slice(0, s.size)) if device.type != "cpu" else None
+        row_all = torch.from_numpy(rows).to(device)
+        act_all = torch.from_numpy(s.actions[rows]).to(device)
+        old_all = torch.from_numpy(s.logps[rows]).to(device)
+        adv_all = torch.from_numpy(advantages).to(device)
+        ret_all = torch.from_numpy(returns.astype(np.float32)).to(device)
         for _ in range(c.n_epochs):
             order = self.rng.permutation(len(rows))
             for start in range(0, len(rows), c.minibatch_size):
                 part = order[start : start + c.minibatch_size]
-                batch = rows[part]
+                index = torch.from_numpy(part).to(device)
+                if whole is None:
+                    batch = self.network_rows(rows[part])
+                else:
+                    batch = {name: tensor[row_all[index]] for name, tensor in whole.items()}
                 logits, values = self.evaluate(batch)
                 logp_all = torch.log_softmax(logits, dim=1)
-                actions = torch.from_numpy(s.actions[batch])
-                logp = logp_all.gather(1, actions[:, None]).squeeze(1)
-                ratio = torch.exp(logp - torch.from_numpy(s.logps[batch]))
-                adv = adv_all[part]
+                logp = logp_all.gather(1, act_all[index][:, None]).squeeze(1)
+                ratio = torch.exp(logp - old_all[index])
+                adv = adv_all[index]
                 adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(part) > 1 else adv
                 policy_loss = -torch.min(
                     ratio * adv, ratio.clamp(1 - c.clip_range, 1 + c.clip_range) * adv
                 ).mean()
                 probs = logp_all.exp()
                 entropy = -(probs * logp_all.clamp(min=-1e8)).sum(dim=1).mean()
-                value_loss = 0.5 * ((values - ret_all[part]) ** 2).mean()
+                value_loss = 0.5 * ((values - ret_all[index]) ** 2).mean()
                 loss = policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss
                 self.optimizer.zero_grad()
                 torch.autograd.backward(loss)
                 nn.utils.clip_grad_norm_(self.model.parameters(), c.max_grad_norm)
                 self.optimizer.step()
-                totals["policy_loss"] += policy_loss.item()
-                totals["value_loss"] += value_loss.item()
-                totals["entropy"] += entropy.item()
-                totals["clip_fraction"] += float(((ratio - 1).abs() > c.clip_range).float().mean())
+                clipped = ((ratio - 1).abs() > c.clip_range).float().mean()
+                totals += torch.stack((policy_loss, value_loss, entropy, clipped)).detach()
                 batches += 1
-        return {k: v / max(batches, 1) for k, v in totals.items()}
+        means = (totals / max(batches, 1)).tolist()
+        return dict(zip(names, means, strict=True))
 
     # ---------------------------------------------------------- state
 
@@ -643,7 +688,7 @@ class Learner:
         for index, state in optimizer["state"].items():
             for key, value in state.items():
                 tensors[f"adam.{index}.{key}"] = torch.as_tensor(value).clone()
-        return {k: v.detach().contiguous() for k, v in tensors.items()}
+        return {k: v.detach().cpu().contiguous() for k, v in tensors.items()}
 
     def load_state_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
         """Restore :meth:`state_tensors` (raises ``KeyError``/``RuntimeError`` on a misfit)."""
@@ -784,11 +829,13 @@ def train(
     config.check()
     run.mkdir(parents=True, exist_ok=True)
     settings.save_config(config, run / "config.yaml")
-    torch.set_num_threads(config.torch_threads)
     checkpoints = CheckpointDirectory(run / "checkpoints")
     checkpoints.remove_leftovers()
     pool_dir = run / "pool"
     pool_dir.mkdir(exist_ok=True)
+    busy = busy_note(resolve_threads(config.threads))
+    if busy is not None:
+        on_note(busy)
     learner = Learner(config, pool_dir)
     evaluations: list[dict[str, Any]] = []
     best = -math.inf
@@ -897,7 +944,7 @@ def _evaluate(
             c.eval_deals,
             c.eval_seed,
             c.rule_config,
-            c.engine_threads,
+            learner.threads,
         )
         row = {"step": learner.steps, "wall_seconds": round(elapsed, 1), **row}
         append_row(run / "eval.csv", run / "eval.jsonl", row)
@@ -952,7 +999,7 @@ def _restore(
         torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
         for snap in state["pool"]:
             path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
-            learner.pool.append((snap, BatchedPPO(str(path), deterministic=False)))
+            learner.pool.append((snap, learner.snapshot(path)))
         rows = _read_rows(run / "eval.jsonl")
         kept = [r for r in rows if r.get("step", 0) <= learner.steps]
         keep_rows(run / "eval.csv", run / "eval.jsonl", kept)

@@ -82,18 +82,19 @@ def policy_state_dict(policy: MaskableActorCriticPolicy) -> dict[str, torch.Tens
     indices 0, 2, …) followed by ``action_net``; the feature extractor of a
     flat ``Box`` observation is a parameter-free ``Flatten``. The network
     keeps the same indices and puts the head last (with the hint head, the
-    action net's ``linear`` is that head and its ``hint`` the ``hint_head``)."""
+    action net's ``linear`` is that head and its ``hint`` the ``hint_head``).
+    The tensors are on the CPU, wherever the policy runs."""
     state: dict[str, torch.Tensor] = {}
     linear_layers = 0
     for key, value in policy.mlp_extractor.policy_net.state_dict().items():
-        state[f"layers.{key}"] = value
+        state[f"layers.{key}"] = value.detach().cpu()
         linear_layers += key.endswith(".weight")
     head = 2 * linear_layers
     for key, value in policy.action_net.state_dict().items():
         if key.startswith("hint."):
-            state[f"hint_head.{key.removeprefix('hint.')}"] = value
+            state[f"hint_head.{key.removeprefix('hint.')}"] = value.detach().cpu()
         else:
-            state[f"layers.{head}.{key.removeprefix('linear.')}"] = value
+            state[f"layers.{head}.{key.removeprefix('linear.')}"] = value.detach().cpu()
     return state
 
 

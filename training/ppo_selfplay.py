@@ -95,6 +95,7 @@ from training.checkpoint import (
     save_training_state,
 )
 from training.evaluation import append_row, evaluate_policy, keep_rows
+from training.hardware import check_device, resolve_device, use_threads
 from training.hinted_seat import HintedSeat
 from training.imitation import check_warm_start, load_warm_start
 from training.pool import (
@@ -134,7 +135,13 @@ class Config:
     ``"batched"``: ``n_envs`` games of the compiled engine in this process (observation
     networks and opponents with a batched policy only)."""
     torch_threads: int = 1
-    """Torch threads of the learner's process (environment processes use one)."""
+    """Torch threads of the learner's process (environment processes use one):
+    its networks are small, and one thread was measured the fastest on two
+    cores (``training/README.md``); 0: ``ENV121_THREADS`` if set, else every
+    core. The batched engine (``vec_env: batched``) follows ``ENV121_THREADS``."""
+    device: str = "auto"
+    """Where the learner's networks act and learn: ``auto`` (a GPU when torch
+    sees one), ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
 
     # --- environment
     reward_mode: str = "points"
@@ -227,8 +234,10 @@ class Config:
             check_at_least(name, getattr(self, name), 1)
         for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
             check_at_least(name, getattr(self, name), 1)
-        for name in ("eval_deals", "eval_jobs", "torch_threads"):
+        for name in ("eval_deals", "eval_jobs"):
             check_at_least(name, getattr(self, name), 1)
+        check_at_least("torch_threads", self.torch_threads, 0)
+        check_device(self.device)
         for name in ("snapshot_every", "snapshot_min_gap", "checkpoint_every", "eval_every"):
             check_at_least(name, getattr(self, name), 0)
         if self.n_steps * self.n_envs < 2:
@@ -390,7 +399,7 @@ def make_model(config: Config, env: VecEnv) -> MaskablePPO:
         max_grad_norm=config.max_grad_norm,
         policy_kwargs=network.policy_kwargs(),
         seed=config.seed,
-        device="cpu",
+        device=resolve_device(config.device),
         verbose=0,
     )
 
@@ -569,7 +578,7 @@ def train(
     start = prepare_run(config, out, resume=resume, overrides=overrides)
     config, files = start.config, start.files
     note = on_note or (lambda line: warnings.warn(line, stacklevel=3))
-    torch.set_num_threads(config.torch_threads)
+    use_threads(config.torch_threads)
     env = make_vec_env(config, files.pool)
     try:
         model = make_model(config, env)

@@ -255,6 +255,23 @@ class Config:
         return RuleConfig(**self.rules)
 
 
+def _renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> dict[str, Any]:
+    """A saved run's fields under today's names: runs saved before ``threads``
+    replaced ``engine_threads`` and ``torch_threads`` resume with ``threads`` set to
+    their ``engine_threads`` (both were the thread count of one 2-core setting)."""
+    if "engine_threads" not in values and "torch_threads" not in values:
+        return values
+    values = dict(values)
+    engine_threads = values.pop("engine_threads", None)
+    torch_threads = values.pop("torch_threads", None)
+    values.setdefault("threads", engine_threads if engine_threads is not None else torch_threads)
+    on_note(
+        f"the run's engine_threads/torch_threads ({engine_threads}/{torch_threads}) are read as "
+        f"threads={values['threads']} (one setting now, ENV121_THREADS's)"
+    )
+    return values
+
+
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
     """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
     return settings.load_config(Config, preset, overrides)
@@ -807,7 +824,9 @@ def train(
     """Run (or, with ``resume``, continue) a training run into ``out``."""
     run = Path(resume if resume is not None else out)
     if resume is not None:
-        saved = settings.read_config(Config, settings.saved_config_path(resume))
+        source = settings.saved_config_path(resume)
+        values = _renamed_fields(settings.saved_values(source), on_note)
+        saved = settings.from_dict(Config, values, source=str(source))
         config = settings.with_overrides(saved, overrides)
         changed = [n for n in NETWORK_FIELDS if getattr(config, n) != getattr(saved, n)]
         if changed:

@@ -174,8 +174,16 @@ def test_a_run_trains_resumes_and_its_policy_plays(tmp_path, capsys):
     rows = [json.loads(line) for line in (out / "eval.jsonl").read_text().splitlines()]
     assert {r["opponent"] for r in rows} == {"greedy", "random"}
     assert (out / "curves.png").stat().st_size > 0 and (out / "best.safetensors").exists()
+    # a run saved before `threads` replaced engine_threads/torch_threads still resumes
+    saved = out / "config.yaml"
+    text = saved.read_text(encoding="utf-8")
+    assert "\nthreads: 0\n" in text
+    saved.write_text(
+        text.replace("\nthreads: 0\n", "\nengine_threads: 2\ntorch_threads: 2\n"), encoding="utf-8"
+    )
     # resume with a longer budget: it continues from the last checkpoint
     assert main(["train", "--resume", str(out), "--no-progress", "--set", "total_steps=8192"]) == 0
+    assert "are read as threads=2" in capsys.readouterr().err
     progress = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     steps = [r["step"] for r in progress]
     assert steps == sorted(steps) and steps[-1] == 8192

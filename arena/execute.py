@@ -33,6 +33,7 @@ games end.
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -42,6 +43,7 @@ from typing import Protocol
 from agents.warmup import warm_kernels
 from arena.batched import BatchedPlayer, batched_player, play_batch
 from arena.play import AgentCache, GameRecord, GameTask, game_key, play_game
+from env121.engine.batched.threads import THREADS_VARIABLE, default_threads
 from env121.rules.config import RuleConfig
 
 Progress = Callable[[int, int], None]
@@ -175,7 +177,8 @@ def _play_in_pool(
     of a unit as it ends. If that stops (an agent failed, the user interrupted),
     the units not started are dropped, and the games of those being played
     still go to ``on_game`` (the tournament's log) once they end."""
-    executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker)
+    share = max(1, default_threads() // jobs)  # the machine's threads, shared by the workers
+    executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(share,))
     futures = [executor.submit(play_unit_in_worker, unit) for unit in units]
     delivered: set[tuple[int, int, int]] = set()
     try:
@@ -204,9 +207,12 @@ def _report_the_rest(
                     on_game(record)
 
 
-def _start_worker() -> None:
-    """Give a new worker process an empty agent cache and its kernels loaded (so
-    no decision's time includes them); Ctrl-C is the parent's to handle."""
+def _start_worker(threads: int) -> None:
+    """Give a new worker process its share of the threads (``ENV121_THREADS``, so
+    that ``jobs`` workers do not each start one per core), an empty agent cache
+    and its kernels loaded (so no decision's time includes them); Ctrl-C is the
+    parent's to handle."""
+    os.environ[THREADS_VARIABLE] = str(threads)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()

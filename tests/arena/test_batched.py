@@ -101,3 +101,16 @@ def test_an_interrupted_pool_still_reports_the_games_its_workers_finished():
     assert 2 <= len(arrived) < len(plan.tasks)
     assert len({game_key(g) for g in arrived}) == len(arrived)
     assert all(without_time(g) == whole[game_key(g)] for g in arrived)
+
+
+def test_a_pool_worker_takes_its_share_of_the_threads(monkeypatch):
+    """``--jobs J`` workers each get ``ENV121_THREADS`` = the machine's threads // J, so
+    J engines do not each start a thread per core."""
+    from arena import execute
+    from env121.engine.batched.threads import THREADS_VARIABLE, default_threads
+
+    monkeypatch.setenv(THREADS_VARIABLE, "8")
+    monkeypatch.setattr("signal.signal", lambda *args: None)  # keep pytest's Ctrl-C
+    monkeypatch.setattr(execute, "warm_kernels", lambda: 0.0)
+    execute._start_worker(2)
+    assert default_threads() == 2

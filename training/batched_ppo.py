@@ -54,8 +54,6 @@ from __future__ import annotations
 
 import json
 import math
-import signal
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -92,6 +90,7 @@ from training import settings
 from training.checkpoint import CheckpointDirectory, CorruptCheckpointError
 from training.evaluation import append_row, keep_rows
 from training.hardware import busy_note, check_device, pinned, resolve_device, use_threads
+from training.interrupt import stop_on_ctrl_c
 from training.progress import Progress
 from training.settings import check_at_least, check_choice
 
@@ -862,7 +861,7 @@ def train(
         best, evaluations = _restore(learner, checkpoints, run, on_note)
     learner.start()
     writer = SummaryWriter(str(run / "tb"))
-    stopper = _Stopper()
+    stopper = _Stop()
     session_start, session_steps = time.perf_counter(), learner.steps
     session_samples = 0.0
     last_checkpoint: Path | None = None
@@ -871,7 +870,7 @@ def train(
     if bar is not None:
         bar.start(learner.steps, _status(evaluations))
     try:
-        with stopper:
+        with stop_on_ctrl_c(stopper.request):
             while learner.steps < config.total_steps and not stopper.stopped:
                 stats = learner.rollout_and_update(1.0 - learner.steps / config.total_steps)
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
@@ -1035,26 +1034,14 @@ def _read_rows(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-class _Stopper:
-    """Ctrl-C asks the loop to stop at the end of the update (a second one raises)."""
+class _Stop:
+    """Whether Ctrl-C asked the loop to stop (:func:`training.interrupt.stop_on_ctrl_c`)."""
 
     def __init__(self) -> None:
         self.stopped = False
-        self._previous: Any = None
 
-    def __enter__(self) -> _Stopper:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.stopped:
-            raise KeyboardInterrupt
+    def request(self) -> None:
         self.stopped = True
-
-    def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
 
 
 __all__ = [

@@ -46,15 +46,13 @@ file. Ctrl-C stops the run with a checkpoint (:meth:`SelfPlay.finish`).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import signal
-import threading
 import time
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +96,7 @@ from training.evaluation import append_row, evaluate_policy, keep_rows
 from training.hardware import check_device, resolve_device, use_threads
 from training.hinted_seat import HintedSeat
 from training.imitation import check_warm_start, load_warm_start
+from training.interrupt import stop_on_ctrl_c
 from training.pool import (
     POOL,
     BatchedMixture,
@@ -599,7 +598,7 @@ def train(
         start_step, started = model.num_timesteps, time.perf_counter()
         remaining = config.total_timesteps - model.num_timesteps
         if remaining > 0:
-            with _stop_on_interrupt(callback):
+            with stop_on_ctrl_c(callback.request_stop):
                 model.learn(remaining, callback=callback, reset_num_timesteps=False, log_interval=1)
         else:  # the run is complete: only make sure its policy is exported
             callback.init_callback(model)
@@ -685,28 +684,6 @@ def roll_back(files: RunFiles, step: int, pool_max_size: int) -> None:
         SnapshotPool(files.pool, pool_max_size).roll_back(step)
 
 
-@contextlib.contextmanager
-def _stop_on_interrupt(callback: SelfPlay) -> Iterator[None]:
-    """While the block runs, the first Ctrl-C (SIGINT) asks ``callback`` to stop
-    the run at the next step (it then saves a checkpoint); a second one
-    interrupts at once (``KeyboardInterrupt``). Only where Python's own
-    handler is in place (the main thread, SIGINT not ignored)."""
-    in_main = threading.current_thread() is threading.main_thread()
-    if not in_main or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        callback.stop_requested = True
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-    signal.signal(signal.SIGINT, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
 class SelfPlay(BaseCallback):
     """Pool snapshots, checkpoints, evaluations, ``charts/…`` and the progress bar."""
 
@@ -726,9 +703,13 @@ class SelfPlay(BaseCallback):
         self.rollout_start = 0
         """The step at which the rollout being collected began."""
         self.stop_requested = False
-        """Set by Ctrl-C: stop at the next step."""
+        """Set by Ctrl-C (:meth:`request_stop`): stop at the next step."""
         self.stopped = False
         """Whether a rollout was cut short by a stop (see :meth:`finish`)."""
+
+    def request_stop(self) -> None:
+        """Ctrl-C: stop at the next step (:func:`training.interrupt.stop_on_ctrl_c`)."""
+        self.stop_requested = True
 
     @property
     def step(self) -> int:

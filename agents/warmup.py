@@ -57,13 +57,20 @@ def warm_kernels() -> float:
     memory = new_nb_memory(WARMUP_GAMES)
     games = np.arange(WARMUP_GAMES, dtype=np.int64)
     observations = np.empty((WARMUP_GAMES, OBS_SIZE), dtype=np.float32)
+    # numba compiles a kernel per array layout: the parts alone (contiguous) and side
+    # by side in one array (column slices), as agents.batched_ppo.InputEncoder writes them
     swap_part = np.empty((WARMUP_GAMES, SWAP_WINS_SIZE), dtype=np.float32)
     nb_part = np.empty((WARMUP_GAMES, NB_WINS_SIZE), dtype=np.float32)
+    parts = np.empty((WARMUP_GAMES, SWAP_WINS_SIZE + NB_WINS_SIZE), dtype=np.float32)
     for _ in range(WARMUP_STEPS):
         seats = engine.games["to_act"].astype(np.int64)
         encode_seats(engine.games, games, seats, observer, observations)
-        encode_swap_wins(engine.games, games, engine.kernel_config, swap_part)
-        encode_nb_wins(engine.games, games, engine.kernel_config, memory, nb_part)
+        for swap, nb in (
+            (swap_part, nb_part),
+            (parts[:, :SWAP_WINS_SIZE], parts[:, SWAP_WINS_SIZE:]),
+        ):
+            encode_swap_wins(engine.games, games, engine.kernel_config, swap)
+            encode_nb_wins(engine.games, games, engine.kernel_config, memory, nb)
         engine.legal_mask()
         engine.step(greedy.act(engine))
     state = new_game(seed=0)

@@ -38,7 +38,6 @@ class MissingExtraError(ImportError):
             f"{needed_by} needs the {extra} extra (missing: {', '.join(missing)}): "
             f"install it with {install_command(extra)}"
         )
-        self.extra = extra
 
 
 def install_command(extra: str) -> str:

@@ -79,7 +79,7 @@ def cache_root() -> Path:
 
 def use_kernel_cache(root: Path) -> Path:
     """Cache the kernels of the sources under ``root`` (the folder holding
-    ``env121``) in :func:`kernel_cache_dir` (made if missing, its time touched,
+    ``env121``) in ``<cache root>/kernels/<hash>`` (made if missing, its time touched,
     all but the newest :data:`KEEP_VERSIONS` siblings removed), and install
     the :class:`CompileNotice`; returns the folder. Where no folder can be made
     (no writable home), numba's own locations serve instead."""
@@ -157,6 +157,12 @@ def prune_versions(current: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
+def _is_ours(event: Any) -> bool:
+    """Whether a compile event is of one of env121's kernels."""
+    module = getattr(event.data["dispatcher"].py_func, "__module__", "") or ""
+    return bool(module.startswith(KERNEL_MODULES))
+
+
 class CompileNotice(event.Listener):
     """Prints :data:`COMPILE_NOTICE` to stderr when the first of env121's kernels
     starts to compile in this process (a kernel loaded from the cache is no
@@ -170,8 +176,7 @@ class CompileNotice(event.Listener):
         self._started = 0.0
 
     def on_start(self, event: Any) -> None:
-        module = getattr(event.data["dispatcher"].py_func, "__module__", "") or ""
-        if not module.startswith(KERNEL_MODULES):
+        if not _is_ours(event):
             return
         if not self.noticed:
             self.noticed = True
@@ -181,8 +186,7 @@ class CompileNotice(event.Listener):
         self._depth += 1
 
     def on_end(self, event: Any) -> None:
-        module = getattr(event.data["dispatcher"].py_func, "__module__", "") or ""
-        if not module.startswith(KERNEL_MODULES) or self._depth == 0:
+        if not _is_ours(event) or self._depth == 0:
             return
         self._depth -= 1
         if self._depth == 0:

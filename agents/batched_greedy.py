@@ -10,7 +10,7 @@ many games of a :class:`~env121.engine.batched.BatchedEngine` at once, the actio
     actions[games] = greedy.act(engine, games)
 
 The kernel :func:`greedy_actions` is the agent's decision, step by step, on a
-game's record (:mod:`env121.engine.batched.state`) instead of a
+game's record (:mod:`env121.engine.kernel.record`) instead of a
 :class:`~env121.engine.view.SeatView`:
 
 * the seat's *unseen* cards are :func:`agents.knowledge.unseen_cards`: every
@@ -56,9 +56,9 @@ from agents.greedy import GreedyAgent
 from agents.knowledge import NHAT_BAN_SAMPLE, RELATED_PAIR_WEIGHT
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.engine import BatchedEngine
-from env121.engine.batched.state import PHASES
 from env121.engine.batched.threads import SliceThreads
 from env121.engine.deal import NUM_AN_SI
+from env121.engine.kernel.record import PHASES
 from env121.engine.state import NUM_SEATS, Phase
 from env121.rules.cards import NUM_CARDS, NUM_SUITS
 from env121.rules.compiled.config import KernelConfig
@@ -93,7 +93,7 @@ from env121.rules.compiled.waits import (
 )
 
 Record = Any
-"""One game's record (``games[g]``, numba's Record type): :mod:`env121.engine.batched.state`."""
+"""One game's record (``games[g]``, numba's Record type): :mod:`env121.engine.kernel.record`."""
 
 _OFFER = PHASES.index(Phase.OFFER)
 _NB_CHOICE = PHASES.index(Phase.NB_CHOICE)

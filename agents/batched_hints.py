@@ -45,7 +45,7 @@ from agents.batched_greedy import (
     swapped_five,
 )
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS
-from env121.engine.batched.state import PHASES
+from env121.engine.kernel.record import PHASES
 from env121.engine.state import NUM_SEATS, Phase
 from env121.play.observation import (
     NB_WINS_LAYOUT,

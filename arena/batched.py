@@ -48,9 +48,9 @@ import numpy as np
 from agents.registry import parse_spec
 from arena.play import AgentCache, GameRecord, GameTask, SeatRecord
 from env121.engine.batched import BatchedEngine
-from env121.engine.batched.engine import decode_events
-from env121.engine.batched.kernel import EVENT_CLASSES, SIT_OUT
-from env121.engine.batched.state import MATCH_ENDS, MAX_EVENTS, OUTCOMES, SWAP_KINDS
+from env121.engine.kernel.convert import decode_events
+from env121.engine.kernel.record import MATCH_ENDS, MAX_EVENTS, OUTCOMES, SWAP_KINDS
+from env121.engine.kernel.transitions import EVENT_CLASSES, SIT_OUT
 from env121.engine.state import (
     NUM_SEATS,
     Dealt,

@@ -34,7 +34,7 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   decisions/s and the share of them in OFFER (the rest are zeros); next to
   the reference Hinter's :func:`agents.hints.swap_wins` along the reference's
   random play;
-* **deals** — the compiled deal (:func:`env121.engine.batched.rng.deal_into`,
+* **deals** — the compiled deal (:func:`env121.engine.kernel.rng.deal_into`,
   called from a compiled loop) and :meth:`Deal.from_seed
   <env121.engine.deal.Deal.from_seed>`, deals/s;
 * **vector env** — learner steps/s of the batched vector environment
@@ -68,6 +68,7 @@ import tempfile
 import time
 
 import numpy as np
+from env121.engine.game import apply, legal_actions, new_game
 from numba import njit
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
@@ -81,10 +82,9 @@ from agents.hints import swap_wins
 from agents.ppo import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
-from env121.engine.batched.rng import deal_into
-from env121.engine.batched.state import PHASES
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
-from env121.engine.game import apply, legal_actions, new_game
+from env121.engine.kernel.record import PHASES
+from env121.engine.kernel.rng import deal_into
 from env121.engine.state import Phase
 from env121.play.batched_observation import encode_observations, make_observer
 from env121.play.match import play_agents

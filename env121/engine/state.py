@@ -1,7 +1,8 @@
 """The match state: one dataclass of plain fields, its events and results.
 
-:class:`State` is data. The functions of :mod:`env121.engine.game` move it; nothing
-here knows the rules beyond which seat is to act. Per-seat fields are tuples
+:class:`State` is data. The functions of :mod:`env121.engine.game` move it (through
+the compiled kernel's record it carries); nothing here knows the rules beyond
+which seat is to act. Per-seat fields are tuples
 indexed by seat 0..3 and every collection field is an immutable tuple, so
 :meth:`State.clone` is a shallow copy plus three append-only lists (events,
 results, actions): search agents copy states thousands of times.
@@ -17,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
+
+import numpy as np
 
 from env121.engine.deal import Deal
 from env121.rules.config import RuleConfig
@@ -368,7 +371,11 @@ class State:
     actions: list[int] = field(default_factory=list)
     """Every action applied since :func:`env121.engine.game.new_game`."""
     legal_cache: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
-    """Memo of the legal actions of this exact state; reset by every transition."""
+    """The legal actions of this exact state, set by every transition."""
+    record: np.ndarray | None = field(default=None, init=False, compare=False, repr=False)
+    """The kernel's record of this match (an array of one game record,
+    :mod:`env121.engine.kernel.record`), which :func:`env121.engine.game.apply`
+    steps; None until the engine first moves a State built without one."""
 
     @property
     def current_player(self) -> int:
@@ -417,7 +424,16 @@ class State:
         new.events = self.events.copy()
         new.results = self.results.copy()
         new.actions = self.actions.copy()
+        if self.record is not None:
+            new.record = self.record.copy()
         return new
+
+    def forget_derived(self) -> None:
+        """Drop what the engine derived from the fields (the legal actions and
+        the kernel's record), after code other than the engine changed a field
+        (a determinization drawing the hidden cards again)."""
+        self.legal_cache = None
+        self.record = None
 
 
 __all__ = [

@@ -155,7 +155,7 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
     if seat not in range(NUM_SEATS):
         raise ValueError(f"seat {seat!r} is not a seat: expected 0..{NUM_SEATS - 1}")
     new = state.clone()
-    new.legal_cache = None
+    new.forget_derived()
     new.seed = int(rng.integers(2**62))
     new.first_deal = None
     new.actions = []

@@ -75,9 +75,10 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from env121.engine.actions import NUM_ACTIONS
-from env121.engine.batched.engine import BatchedEngine, decode_result
-from env121.engine.batched.kernel import SIT_OUT
-from env121.engine.batched.state import MATCH_ENDS
+from env121.engine.batched.engine import BatchedEngine
+from env121.engine.kernel.convert import decode_result
+from env121.engine.kernel.record import MATCH_ENDS
+from env121.engine.kernel.transitions import SIT_OUT
 from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import AGENTS, ENV_ID, placement_rewards, raw_env, vong_result_info
 from env121.play.batched_observation import encode_observations, encode_seats, make_observer

@@ -1,6 +1,6 @@
 """The observation of a batch of games, compiled: :func:`encode_observation` for B games at once.
 
-For every game of a batch (the records of :mod:`env121.engine.batched.state`)
+For every game of a batch (the records of :mod:`env121.engine.kernel.record`)
 :func:`encode_observations` writes the observation of one seat into a row of
 a ``float32`` array, entry for entry equal to
 :func:`env121.play.observation.encode_observation` of the same match
@@ -55,10 +55,10 @@ import numpy as np
 from numba import njit
 
 from env121.engine.actions import NUM_ACTIONS, NUM_SLOTS
-from env121.engine.batched.state import GAME_DTYPE
-from env121.engine.batched.state import PHASES as GAME_PHASES
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
 from env121.engine.game import swap_kind_between
+from env121.engine.kernel.record import GAME_DTYPE
+from env121.engine.kernel.record import PHASES as GAME_PHASES
 from env121.engine.state import MAX_CUOP, NUM_SEATS, Phase
 from env121.play.observation import OBS_SIZE, OBSERVATION_LAYOUT, PHASES, POINTS_SCALE, SWAP_KINDS
 from env121.rules.cards import NUM_CARDS
@@ -219,7 +219,7 @@ def make_observer(num_games: int, config: RuleConfig | None = None) -> Observer:
 # ---------------------------------------------------------------- kernels
 
 Record = Any
-"""One game's record (``games[g]``): :mod:`env121.engine.batched.state`."""
+"""One game's record (``games[g]``): :mod:`env121.engine.kernel.record`."""
 
 
 @njit(cache=True, nogil=True)
@@ -432,7 +432,7 @@ def _checked_seats(games: np.ndarray, seats: Any) -> np.ndarray:
     """``games`` checked to be game records, ``seats`` as ``int64 [B]`` in 0..3."""
     if not isinstance(games, np.ndarray) or games.dtype != GAME_DTYPE or games.ndim != 1:
         raise ValueError(
-            "games must be a 1-D array of game records (env121.engine.batched.state.allocate, "
+            "games must be a 1-D array of game records (env121.engine.kernel.record.allocate, "
             f"BatchedEngine.games), got {type(games).__name__} {getattr(games, 'dtype', '')}"
         )
     array = np.asarray(seats)

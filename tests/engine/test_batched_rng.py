@@ -1,4 +1,4 @@
-"""The compiled deal (:mod:`env121.engine.batched.rng`) is the reference deal, bit for bit.
+"""The compiled deal (:mod:`env121.engine.kernel.rng`) is the reference deal, bit for bit.
 
 Each case compares the kernel's deal with ``Deal.from_seed`` (hands, Chỉ Điểm,
 Ẩn Sĩ, Nọc) or its shuffle with numpy's ``permutation(121)``: on the seeds at
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from env121.engine.batched.rng import MAX_KEY, deal_from_seed, shuffled_deck
 from env121.engine.deal import Deal
+from env121.engine.kernel.rng import MAX_KEY, deal_from_seed, shuffled_deck
 from env121.engine.seeds import Stream, derive_rng
 
 EDGE_SEEDS = [0, 1, 2**32 - 1, 2**32, 2**63, MAX_KEY]

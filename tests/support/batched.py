@@ -1,9 +1,11 @@
-"""Lock-step differential play of the batched engine against the reference engine.
+"""Lock-step differential play of the compiled engine against the oracle.
 
 :func:`lockstep` plays B games at once in a
-:class:`~env121.engine.batched.BatchedEngine` and B reference matches
-(:func:`env121.engine.game.new_game` of the same seeds), choosing each action
-with a policy from the reference's legal actions, and compares at every step:
+:class:`~env121.engine.batched.BatchedEngine`, the same B matches one by one
+on the kernel through :mod:`env121.engine.game` (the single-match face every
+env and tool uses) and B oracle matches (:mod:`tests.support.oracle`, the
+readable Python transitions, of the same seeds), choosing each action with a
+policy from the oracle's legal actions, and compares at every step:
 
 * the seat to act, the legal actions and the legal-action mask;
 * the step's events, rebuilt as reference :class:`~env121.engine.state.Event`
@@ -12,6 +14,9 @@ with a policy from the reference's legal actions, and compares at every step:
   AEC env's points rewards: payments / 100), ``terminated``;
 * the whole state: hands, locked and known cards, Nọc, dead cards, the card
   on offer and who is asked, Nhất Bản arrangements, scores, ván, vòng, dealer;
+* the single-match face's whole state, events and results (every few steps
+  its State is rebuilt without its record, so the kernel goes on from a
+  record written from the fields: the path of determinizations);
 * at the end of a match its final standings and ranks, and its record
   (:meth:`~env121.engine.batched.BatchedEngine.final_record`) replayed on the
   reference engine; the next match (auto-reset, seed + B) is followed on.
@@ -25,17 +30,18 @@ taken (:data:`RARE_PATHS`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from env121.engine import game
 from env121.engine.actions import CARD_BASE, NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.batched import BatchedEngine
-from env121.engine.batched.state import PHASES
 from env121.engine.deal import Deal
-from env121.engine.game import apply, legal_actions, new_game, swap_kind
+from env121.engine.kernel.record import PHASES
 from env121.engine.records import replay
 from env121.engine.scripted import play_moves
 from env121.engine.state import (
@@ -51,6 +57,7 @@ from env121.engine.state import (
 from env121.rules.cards import NUM_CARDS
 from env121.rules.config import RuleConfig
 from env121.rules.payment import POINTS_PER_DIEM
+from tests.support.oracle import apply, legal_actions, new_game
 
 VARIANTS: dict[str, RuleConfig] = {
     "default": RuleConfig(),
@@ -105,7 +112,8 @@ def eager(state: State, legal: list[int], rng: np.random.Generator) -> int:
     if U in legal and (state.config.mask_invalid_win or rng.random() < 0.05):
         return U
     swaps = [a for a in legal if a < CARD_BASE + NUM_CARDS]
-    if swaps and swap_kind(state, state.current_player) == SwapKind.CUOP and rng.random() < 0.7:
+    cuop = game.swap_kind(state, state.current_player) == SwapKind.CUOP
+    if swaps and cuop and rng.random() < 0.7:
         return swaps[int(rng.integers(len(swaps)))]
     return uniform(state, legal, rng)
 
@@ -313,6 +321,10 @@ SNAPSHOT_FIELDS = (
 )  # fmt: skip
 
 
+_REWRITE_EVERY = 7
+"""Every this many steps a game's single-match State is rebuilt without its record."""
+
+
 def _state_difference(mine: tuple[object, ...], theirs: tuple[object, ...]) -> str:
     """The first state field that differs, both ways."""
     for name, a, b in zip(SNAPSHOT_FIELDS, mine, theirs, strict=True):
@@ -418,6 +430,10 @@ def lockstep(
         new_game(s, config, rotation=k, first_deal=first_deal)
         for s, k in zip(seeds, rotations, strict=True)
     ]
+    singles = [
+        game.new_game(s, config, rotation=k, first_deal=first_deal)
+        for s, k in zip(seeds, rotations, strict=True)
+    ]
     rng = np.random.default_rng(rng_seed)
     tally = Tally(matches=0)
     alive = [True] * b
@@ -429,6 +445,8 @@ def lockstep(
     for g in range(b):
         if engine.events(g) != refs[g].events:
             differ(g, -1, f"opening events {engine.events(g)} != {refs[g].events}")
+        elif singles[g].events != refs[g].events or snapshot(singles[g]) != snapshot(refs[g]):
+            differ(g, -1, "the single-match face's opening differs")
     for step in range(steps):
         references = [legal_actions(ref) for ref in refs]
         expected_mask = np.zeros((b, NUM_ACTIONS), dtype=np.uint8)
@@ -446,8 +464,13 @@ def lockstep(
         for g in range(b):
             ref, legal = refs[g], references[g]
             if alive[g]:
+                if step % _REWRITE_EVERY == g % _REWRITE_EVERY:
+                    singles[g] = dataclasses.replace(singles[g])  # no record: written anew
+                single_legal = game.legal_actions(singles[g])
                 if mine[g] != legal or not mask_equal[g]:
                     differ(g, step, f"legal {mine[g]} (mask {mask_equal[g]}) != {legal}")
+                elif single_legal != legal:
+                    differ(g, step, f"single-match face's legal {single_legal} != {legal}")
                 elif seats[g] != ref.current_player:
                     differ(g, step, f"seat {seats[g]} != {ref.current_player}")
             n = len(ref.actions)
@@ -463,8 +486,8 @@ def lockstep(
         for g in range(b):
             if alive[g]:
                 _compare_step(
-                    engine, refs, g, step, int(actions[g]), out.rewards[g], out.terminated[g],
-                    states[g], tally, differ,
+                    engine, refs, singles, g, step, int(actions[g]), out.rewards[g],
+                    out.terminated[g], states[g], tally, differ,
                 )  # fmt: skip
                 scripted[g] = scripted[g] and not out.terminated[g]
     for g in range(b):
@@ -479,6 +502,7 @@ def lockstep(
 def _compare_step(
     engine: BatchedEngine,
     refs: list[State],
+    singles: list[State],
     g: int,
     step: int,
     action: int,
@@ -492,6 +516,19 @@ def _compare_step(
     before = ref.clone()
     events_before, results_before = len(ref.events), len(ref.results)
     apply(ref, action)
+    single = singles[g]
+    game.apply(single, action)
+    if (
+        single.events != ref.events
+        or single.results != ref.results
+        or single.actions != ref.actions
+        or snapshot(single) != snapshot(ref)
+        or (single.match_end, single.ranks) != (ref.match_end, ref.ranks)
+        or single.vong_event_start != ref.vong_event_start
+    ):
+        difference = _state_difference(snapshot(single), snapshot(ref))
+        differ(g, step, f"the single-match face: {difference}")
+        return
     mine = engine.events(g)
     theirs = ref.events[events_before:]
     ended = len(ref.results) > results_before
@@ -536,6 +573,7 @@ def _compare_step(
         return
     seed = int(engine.games[g]["seed"])
     refs[g] = new_game(seed, ref.config, rotation=ref.rotation)
+    singles[g] = game.new_game(seed, ref.config, rotation=ref.rotation)
     if opening != refs[g].events:
         differ(g, step, f"next match's opening {opening} != {refs[g].events}")
     elif mine_state != snapshot(refs[g]):

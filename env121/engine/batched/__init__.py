@@ -1,12 +1,9 @@
-"""The compiled, batched engine (issue 15): B games as arrays, moved by numba kernels.
+"""B matches of 121 stepped at once on the compiled kernel: :class:`BatchedEngine`.
 
-The reference engine (:mod:`env121.engine.game`) stays the definition of the
-rules; this package is a port of it, proven equal in lock-step by differential
-tests. :mod:`~env121.engine.batched.rng` deals a vòng exactly as
-:meth:`env121.engine.deal.Deal.from_seed` does, so the same seed gives the same
-cards in both engines. :mod:`~env121.engine.batched.state` holds the games (one
-record each), :mod:`~env121.engine.batched.kernel` moves them and
-:class:`~env121.engine.batched.engine.BatchedEngine` is the Python face.
+The same kernels (:mod:`env121.engine.kernel`) move one match for
+:mod:`env121.engine.game`; here they move a batch, on one thread per core, for
+training, tournaments and the vector env. The deal of a seed is the same in
+both, so the same seed and actions give the same match.
 """
 
 from env121.engine.batched.engine import BatchedEngine, FinalInfo, StepResult

@@ -28,8 +28,8 @@ False, as in the AEC env: ``max_actions_per_vong`` ends a too-long vòng as a
 draw instead.
 
 Same seed, same cards: :meth:`record` is the JSON record
-(:mod:`env121.engine.records`) of a game's match so far, and replays on the
-reference engine to the same state. The engine keeps the actions of each
+(:mod:`env121.engine.records`) of a game's match so far, and replays with
+:mod:`env121.engine.game` to the same state. The engine keeps the actions of each
 step for that (one ``int16`` per game and step, dropped once no record needs
 them); :meth:`play_random` plays without recording them.
 
@@ -47,8 +47,12 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
-from env121.engine.batched.kernel import (
-    EVENT_CLASSES,
+from env121.engine.batched.threads import SliceThreads
+from env121.engine.deal import Deal
+from env121.engine.game import IllegalActionError
+from env121.engine.kernel.convert import decode_events, decode_result
+from env121.engine.kernel.record import MATCH_ENDS, PHASES, allocate
+from env121.engine.kernel.transitions import (
     SIT_OUT,
     fill_legal_mask,
     first_illegal,
@@ -56,38 +60,9 @@ from env121.engine.batched.kernel import (
     reset_games,
     step_games,
 )
-from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS, allocate
-from env121.engine.batched.threads import SliceThreads
-from env121.engine.deal import Deal
-from env121.engine.game import IllegalActionError
 from env121.engine.records import to_record
-from env121.engine.state import (
-    NUM_SEATS,
-    AnSiTurned,
-    CardDead,
-    Dealt,
-    Den,
-    Drawn,
-    Event,
-    Flipped,
-    MatchEnd,
-    MatchEnded,
-    NhatBanArranged,
-    NhatBanDeclared,
-    NhatBanDeclined,
-    Paid,
-    Passed,
-    State,
-    Swapped,
-    TheTrangDeclared,
-    TheTrangDeclined,
-    VanEnded,
-    VongResult,
-    VongStarted,
-    Won,
-)
+from env121.engine.state import NUM_SEATS, Event, MatchEnd, State, VongResult
 from env121.rules.compiled.config import kernel_config
-from env121.rules.compiled.tables import BONUS_IDS, THE_IDS
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 
 _TRIM_EVERY = 1024
@@ -135,7 +110,7 @@ class BatchedEngine:
         self.config = config
         self.kernel_config = kernel_config(config)
         self.games = allocate(num_games)
-        """The game records (:mod:`env121.engine.batched.state`): ``games["scores"]`` ..."""
+        """The game records (:mod:`env121.engine.kernel.record`): ``games["scores"]`` ..."""
         self.final_games = allocate(num_games)
         """``final_games[g]``: game ``g``'s last finished match as it ended (phase
         GAME_OVER, no seat to act), kept until its next match ends."""
@@ -281,7 +256,7 @@ class BatchedEngine:
 
     def events(self, g: int) -> list[Event]:
         """The events of game ``g``'s last step (of :meth:`reset`: its opening
-        events), as the reference engine's :class:`~env121.engine.state.Event` objects."""
+        events), as the engine's :class:`~env121.engine.state.Event` objects."""
         return decode_events(self.games[g])
 
     def last_result(self, g: int) -> VongResult | None:
@@ -365,82 +340,4 @@ def _int_array(name: str, values: Any, size: int, low: int, high: int, dtype: ty
     return np.array(ints, dtype=dtype)
 
 
-# ------------------------------------------------------------- decoding
-
-
-def decode_result(r: np.void) -> VongResult | None:
-    """The ``res_*`` fields of a game's record as the reference's :class:`VongResult`."""
-    outcome = int(r["res_outcome"])
-    if outcome < 0:
-        return None
-    the = int(r["res_the"])
-    mask = int(r["res_bonus_mask"])
-    return VongResult(
-        int(r["res_van"]),
-        int(r["res_vong"]),
-        int(r["res_dealer"]),
-        OUTCOMES[outcome],
-        seat=int(r["res_seat"]),
-        card=int(r["res_card"]),
-        the=THE_IDS[the] if the >= 0 else None,
-        tier=int(r["res_tier"]),
-        points=int(r["res_points"]),
-        bonuses=tuple(sorted(b for i, b in enumerate(BONUS_IDS) if mask >> i & 1)),
-        indicator_points=int(r["res_indicator_points"]),
-        arrangement=tuple(r["res_arrangement"][: r["res_n_arrangement"]].tolist()),
-        nhat_ban=bool(r["res_nhat_ban"]),
-        payments=tuple(r["res_payments"].tolist()),
-        truncated=bool(r["res_truncated"]),
-    )
-
-
-def decode_events(r: np.void) -> list[Event]:
-    """The event rows of a game's last step as :class:`~env121.engine.state.Event` objects."""
-    events: list[Event] = []
-    for row in r["events"][: r["n_events"]].tolist():
-        cls = EVENT_CLASSES[row[0]]
-        f = row[1:]
-        event: Event
-        if cls is VongStarted:
-            event = VongStarted(f[0], f[1], f[2], f[3])
-        elif cls is Dealt:
-            event = Dealt(f[0], tuple(f[1:6]))
-        elif cls is TheTrangDeclined:
-            event = TheTrangDeclined(f[0])
-        elif cls is TheTrangDeclared:
-            event = TheTrangDeclared(f[0], tuple(f[1:6]))
-        elif cls is Flipped:
-            event = Flipped(f[0], f[1], f[2])
-        elif cls is Passed:
-            event = Passed(f[0], f[1])
-        elif cls is Swapped:
-            event = Swapped(f[0], f[1], f[2], SWAP_KINDS[f[3]], f[4])
-        elif cls is AnSiTurned:
-            event = AnSiTurned(f[0], f[1])
-        elif cls is CardDead:
-            event = CardDead(f[0], f[1])
-        elif cls is NhatBanDeclined:
-            event = NhatBanDeclined(f[0])
-        elif cls is NhatBanDeclared:
-            event = NhatBanDeclared(f[0])
-        elif cls is NhatBanArranged:
-            event = NhatBanArranged(f[0], tuple(f[1:7]))
-        elif cls is Won:
-            result = decode_result(r)
-            assert result is not None  # a Won row is written with its result
-            event = Won(f[0], f[1], f[2], bool(f[3]), result)
-        elif cls is Den:
-            event = Den(f[0], f[1], tuple(f[2:7]))
-        elif cls is Drawn:
-            event = Drawn(bool(f[0]))
-        elif cls is Paid:
-            event = Paid(tuple(f[0:4]), tuple(f[4:8]))
-        elif cls is VanEnded:
-            event = VanEnded(f[0], tuple(f[1:5]))
-        else:
-            event = MatchEnded(MATCH_ENDS[f[0]], tuple(f[1:5]), tuple(f[5:9]))
-        events.append(event)
-    return events
-
-
-__all__ = ["BatchedEngine", "FinalInfo", "StepResult", "decode_events", "decode_result"]
+__all__ = ["BatchedEngine", "FinalInfo", "StepResult"]

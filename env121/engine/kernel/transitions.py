@@ -1,14 +1,17 @@
-"""The compiled state machine: reset and step B matches of 121 held as game records.
+"""The compiled state machine: the engine of 121, every match held as a game record.
 
-Every function here mirrors one of :mod:`env121.engine.game` on one game's
-record ``r`` (:mod:`env121.engine.batched.state`): ``_swap`` is ``game._swap``,
-``_end_vong`` is ``game._end_vong`` ..., with the same effects and events in
-the same order, so that a batched match and a reference match of the same
-seed and actions agree at every step; the differential test
+Every match env121 plays, one at a time (:mod:`env121.engine.game`) or B at
+once (:class:`~env121.engine.batched.BatchedEngine`), is moved by these
+kernels. Each function here mirrors one transition of the oracle, the
+readable Python rules in ``tests/support/oracle.py``, on one game's record
+``r`` (:mod:`env121.engine.kernel.record`): ``_swap`` is ``oracle._swap``,
+``_end_vong`` is ``oracle._end_vong`` ..., with the same effects and events in
+the same order, so that a kernel match and an oracle match of the same seed
+and actions agree at every step; the differential test
 (``tests/engine/test_batched_differential.py``) checks it. The rules
 themselves (wins, scores, Nhất Bản waits) are the compiled ports of
-:mod:`env121.rules.compiled`; the deal is :mod:`env121.engine.batched.rng`.
-Two departures in form, not in effect: the reference's ``_end_vong`` deals the
+:mod:`env121.rules.compiled`; the deal is :mod:`env121.engine.kernel.rng`.
+Two departures in form, not in effect: the oracle's ``_end_vong`` deals the
 next vòng itself, here a loop does (:func:`_deal_pending`: numba's cache
 cannot load mutually recursive kernels), and the Nhất Bản waits are worked out
 once per choice (see the legal actions below).
@@ -39,9 +42,9 @@ import numpy as np
 from numba import njit
 
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
-from env121.engine.batched.rng import deal_into
-from env121.engine.batched.state import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
+from env121.engine.kernel.record import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
+from env121.engine.kernel.rng import deal_into
 from env121.engine.state import (
     MAX_CUOP,
     NUM_SEATS,
@@ -133,7 +136,7 @@ SIT_OUT = -1
 _NUM_SLOTS = PLACEMENT_ORDER.shape[0]
 
 Record = Any
-"""One game's record (``games[g]``, numba's Record type): :mod:`~env121.engine.batched.state`."""
+"""One game's record (``games[g]``, numba's Record type): :mod:`~env121.engine.kernel.record`."""
 
 
 # ------------------------------------------------------------------ helpers
@@ -271,7 +274,7 @@ def _waiting_next_cards(r: Record) -> int:
 @njit(cache=True, nogil=True)
 def compute_legal(r: Record, kc: KernelConfig) -> None:
     """``to_act``, and ``legal`` / ``n_legal``: the legal actions of the seat
-    to act, ascending (``game._compute_legal``)."""
+    to act, ascending (``oracle._compute_legal``)."""
     phase = r.phase
     r.to_act = current_player(r)
     n = 0
@@ -348,7 +351,7 @@ def _deal(r: Record) -> None:
 
 @njit(cache=True, nogil=True)
 def _start_vong(r: Record, kc: KernelConfig) -> None:
-    """``game._start_vong``: deal and open with Thế trắng or the first flip."""
+    """``oracle._start_vong``: deal and open with Thế trắng or the first flip."""
     _deal(r)
     for s in range(NUM_SEATS):
         r.n_free[s] = HAND_SIZE
@@ -413,7 +416,7 @@ def _new_match(r: Record, kc: KernelConfig) -> None:
 @njit(cache=True, nogil=True)
 def _deal_pending(r: Record, kc: KernelConfig) -> None:
     """Deal the vòng :func:`_end_vong` left pending (again if its opening
-    ended it at once). In the reference ``_end_vong`` calls ``_start_vong``
+    ended it at once). In the oracle ``_end_vong`` calls ``_start_vong``
     itself; here the recursion is a loop, which numba's cache can load."""
     while r.deal_pending:
         r.deal_pending = False
@@ -425,7 +428,7 @@ def _deal_pending(r: Record, kc: KernelConfig) -> None:
 
 @njit(cache=True, nogil=True)
 def _new_luot(r: Record, flipper: int, kc: KernelConfig) -> None:
-    """``game._new_luot``: flip the top of the Nọc; an empty Nọc is a draw."""
+    """``oracle._new_luot``: flip the top of the Nọc; an empty Nọc is a draw."""
     if r.noc_pos == NOC_SIZE:
         r.offer_card = -1
         r.offer_exposer = -1
@@ -446,7 +449,7 @@ def _new_luot(r: Record, flipper: int, kc: KernelConfig) -> None:
 
 @njit(cache=True, nogil=True)
 def _offer(r: Record, card: int, exposer: int, flipped: bool) -> None:
-    """``game._offer``: a flip is asked of its flipper first, a put-out card is not."""
+    """``oracle._offer``: a flip is asked of its flipper first, a put-out card is not."""
     r.offer_card = card
     r.offer_exposer = exposer
     r.offer_flipped = flipped
@@ -503,7 +506,7 @@ def _pass(r: Record, seat: int, kc: KernelConfig) -> None:
 
 @njit(cache=True, nogil=True)
 def _swap(r: Record, seat: int, put: int) -> None:
-    """``game._swap``: take the card on offer, put ``put`` face up; Cướp locks
+    """``oracle._swap``: take the card on offer, put ``put`` face up; Cướp locks
     it and turns an Ẩn Sĩ."""
     taken, exposer = r.offer_card, r.offer_exposer
     kind = _swap_kind(exposer, seat)
@@ -568,7 +571,7 @@ def _nb_place(r: Record, seat: int, card: int) -> None:
 
 @njit(cache=True, nogil=True)
 def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
-    """``game._declare_u``: a valid win ends the vòng with its payment; an invalid one is Đền."""
+    """``oracle._declare_u``: a valid win ends the vòng with its payment; an invalid one is Đền."""
     card = r.offer_card
     six = np.empty(_NUM_SLOTS, dtype=np.int64)
     _win_six(r, seat, six)
@@ -626,7 +629,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
 
 @njit(cache=True, nogil=True)
 def _set_result(r: Record, outcome: int, seat: int, card: int, truncated: bool) -> None:
-    """Start the record of the vòng now ending (``game._result``): no Thế, no
+    """Start the record of the vòng now ending (``oracle._result``): no Thế, no
     points, no payment; the caller fills what its outcome has."""
     r.vong_ended = True
     r.res_van = r.van
@@ -651,7 +654,7 @@ def _set_result(r: Record, outcome: int, seat: int, card: int, truncated: bool) 
 
 @njit(cache=True, nogil=True)
 def _end_vong(r: Record, kc: KernelConfig) -> None:
-    """``game._end_vong``: pay (§7), then end the match or leave the next vòng
+    """``oracle._end_vong``: pay (§7), then end the match or leave the next vòng
     to be dealt (``deal_pending``: the caller's :func:`_deal_pending`)."""
     paid = False
     for s in range(NUM_SEATS):
@@ -692,7 +695,7 @@ def _end_vong(r: Record, kc: KernelConfig) -> None:
 
 @njit(cache=True, nogil=True)
 def _end_match(r: Record, reason: int, first: int) -> None:
-    """``game._end_match``: standings, ranks (``game.ranks_of``), GAME_OVER."""
+    """``oracle._end_match``: standings, ranks (``oracle.ranks_of``), GAME_OVER."""
     r.match_end = reason
     e = _push(r, _E_MATCH_ENDED)
     r.events[e, 1] = reason
@@ -812,6 +815,22 @@ def _sit_out(r: Record) -> None:
 
 
 @njit(cache=True, nogil=True)
+def refresh_games(games: np.ndarray, kc: KernelConfig) -> None:
+    """Work out again what a record derives from its match: the Nhất Bản waits
+    of a declarer arranging, the seat to act and its legal actions. For records
+    written field by field from a :class:`~env121.engine.state.State`
+    (:func:`env121.engine.kernel.convert.write_state`); the outputs of the last
+    step are cleared."""
+    for g in range(games.shape[0]):
+        r = games[g]
+        _sit_out(r)
+        r.deal_pending = False
+        if r.phase == _NB_GAP or r.phase == _NB_PLACE:
+            waiting_mask(r.hands[current_player(r)], r.nb_waiting)
+        compute_legal(r, kc)
+
+
+@njit(cache=True, nogil=True)
 def step_games(
     games: np.ndarray, kc: KernelConfig, actions: np.ndarray, stride: int, finals: np.ndarray
 ) -> None:
@@ -880,6 +899,7 @@ __all__ = [
     "first_illegal",
     "is_legal",
     "play_random",
+    "refresh_games",
     "reset_games",
     "step_games",
 ]

@@ -1,13 +1,13 @@
 """The batch of games: B matches of 121 as one numpy array of records.
 
-The reference :class:`~env121.engine.state.State` is one match as a dataclass of
+The engine's :class:`~env121.engine.state.State` is one match as a dataclass of
 tuples. Here game ``g`` is the record ``games[g]`` of a structured array whose
 fields (:data:`FIELDS`, declared once as data below) mirror the ``State`` fields
 of the same names: a variable-length tuple there is a fixed-size array here
 with its length beside it (``hands`` + ``n_free``, ``locked`` + ``n_locked``,
 ``dead`` + ``n_dead`` ...), unused entries ``-1``; flags in arrays are
 ``uint8`` (numba's records hold no ``bool`` arrays). numba kernels
-(:mod:`env121.engine.batched.kernel`) read and write one game through its
+(:mod:`env121.engine.kernel.transitions`) read and write one game through its
 record (``r = games[g]; r.hands[seat, i]``), and numpy code reads one field of
 every game as a view (``games["scores"]`` is ``[B, 4]``).
 
@@ -17,7 +17,7 @@ kernel cost ~3 s to compile (measured: 2.9 s with 80 arrays, 0.25 s with 5),
 ~2 minutes for the engine; one record type costs what one argument does.
 Each game's fields also sit together in memory (~1.8 KB a game).
 
-Codes: ``phase`` indexes :data:`PHASES` (the reference's
+Codes: ``phase`` indexes :data:`PHASES` (the
 :class:`~env121.engine.state.Phase` in its enum order); ``match_end`` and
 ``final_match_end`` index :data:`MATCH_ENDS` (-1 while played);
 ``res_outcome`` indexes :data:`OUTCOMES`; a Swapped event's kind
@@ -25,7 +25,7 @@ Codes: ``phase`` indexes :data:`PHASES` (the reference's
 :data:`env121.rules.compiled.tables.THE_IDS` (-1: none); bit ``i`` of
 ``res_bonus_mask`` is :data:`env121.rules.compiled.tables.BONUS_IDS` ``[i]``;
 an event row's first int is the index of its class in
-:data:`env121.engine.batched.kernel.EVENT_CLASSES`.
+:data:`env121.engine.kernel.transitions.EVENT_CLASSES`.
 
 Besides the match a record holds what the last step produced: the rewards per
 seat, ``terminated``, the legal actions of the seat now to act, the result of
@@ -167,7 +167,7 @@ GAME_DTYPE = np.dtype([(f.name, f.dtype, f.shape) for f in FIELDS], align=True)
 
 def allocate(num_games: int) -> np.ndarray:
     """``num_games`` fresh game records (deal them with
-    :func:`env121.engine.batched.kernel.reset_games`)."""
+    :func:`env121.engine.kernel.transitions.reset_games`)."""
     if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
         raise ValueError(f"num_games={num_games!r} is not valid: expected a positive int")
     games = np.zeros(num_games, dtype=GAME_DTYPE)

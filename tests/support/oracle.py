@@ -107,14 +107,6 @@ def new_game(
     return state
 
 
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------ legal actions
 
 
@@ -151,11 +143,7 @@ def _compute_legal(state: State) -> tuple[int, ...]:
     return ()
 
 
-
-
 # ---------------------------------------------------------- Nhất Bản helpers
-
-
 
 
 def _nb_gaps(state: State) -> list[int]:

@@ -237,5 +237,4 @@ def decode_events(r: np.void) -> list[Event]:
     return events
 
 
-
 __all__ = ["decode_events", "decode_result", "read_state", "write_state"]

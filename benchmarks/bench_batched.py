@@ -68,7 +68,6 @@ import tempfile
 import time
 
 import numpy as np
-from env121.engine.game import apply, legal_actions, new_game
 from numba import njit
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import SubprocVecEnv, VecEnv
@@ -83,14 +82,16 @@ from agents.ppo import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal
+from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.kernel.record import PHASES
 from env121.engine.kernel.rng import deal_into
 from env121.engine.state import Phase
 from env121.play.batched_observation import encode_observations, make_observer
 from env121.play.match import play_agents
-from env121.play.observation import OBS_SIZE, encode_observation
+from env121.play.observation import OBS_SIZE
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
+from tests.support.observation_oracle import encode_observation
 from training.sb3_vec import SB3VectorSingleSeat
 
 _START_PROGRAM = """

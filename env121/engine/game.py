@@ -71,14 +71,16 @@ from __future__ import annotations
 
 import functools
 import operator
+import threading
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.deal import Deal
 from env121.engine.kernel.convert import decode_events, decode_result, read_state, write_state
-from env121.engine.kernel.record import GAME_DTYPE, allocate
+from env121.engine.kernel.record import GAME_DTYPE, PHASES, allocate
 from env121.engine.kernel.rng import MAX_KEY
 from env121.engine.kernel.transitions import reset_games, step_games
 from env121.engine.state import NUM_SEATS, Phase, State, SwapKind, VongStarted
@@ -138,7 +140,8 @@ def new_game(
     reset_games(games, _kernel_config(config))
     state = State(config, seed, rotation, first_deal)
     state.record = games
-    _read_step(state, games)
+    state.events.extend(decode_events(games[0]))
+    read_state(games[0], state)
     return state
 
 
@@ -173,8 +176,8 @@ def swap_kind_between(exposer: int, seat: int) -> SwapKind:
 def legal_actions(state: State) -> list[int]:
     """The legal action ids of the seat to act, ascending ([] once over)."""
     if state.legal_cache is None:
-        _record(state)
-    assert state.legal_cache is not None  # _record sets it
+        kernel_record(state)
+    assert state.legal_cache is not None  # kernel_record sets it
     return list(state.legal_cache)
 
 
@@ -225,6 +228,15 @@ def apply(state: State, action: int) -> None:
     :class:`IllegalActionError` (naming the action in the notation, the phase
     and the legal actions) and leaves ``state`` untouched if it is not legal.
     """
+    advance(state, action)
+    read_state(state.record[0], state)  # type: ignore[index]  # advance made the record
+
+
+def advance(state: State, action: int) -> None:
+    """:func:`apply` for a caller that reads the match from the kernel record
+    between decisions (the AEC env): the record, the actions, events, results
+    and legal actions are updated; the other fields of ``state`` are not
+    until :func:`settle`. Faster by the conversion of the fields."""
     legal = legal_actions(state)
     if isinstance(action, bool):
         raise _illegal(state, action, legal)
@@ -234,37 +246,13 @@ def apply(state: State, action: int) -> None:
         raise _illegal(state, action, legal) from None
     if action not in legal:
         raise _illegal(state, action, legal)
-    games = _record(state)
-    finals = np.empty(1, dtype=GAME_DTYPE)
-    step_games(games, _kernel_config(state.config), np.array([action]), 1, finals)
+    games = kernel_record(state)
+    scratch = _SCRATCH.arrays
+    scratch.action[0] = action
+    step_games(games, _kernel_config(state.config), scratch.action, 1, scratch.finals)
     if games["terminated"][0]:
-        games[0] = finals[0]  # the match as it ended, not the next one the kernel dealt
+        games[0] = scratch.finals[0]  # the match as it ended, not the next one dealt
     state.actions.append(action)
-    _read_step(state, games)
-
-
-# ------------------------------------------------------------------ helpers
-
-
-@functools.lru_cache(maxsize=64)
-def _kernel_config(config: RuleConfig) -> KernelConfig:
-    """The kernel's form of ``config``, made once per rule variant."""
-    return kernel_config(config)
-
-
-def _record(state: State) -> np.ndarray:
-    """``state``'s record, written from its fields if it has none."""
-    if state.record is None:
-        games = allocate(1)
-        write_state(state, games, _kernel_config(state.config))
-        state.record = games
-        state.legal_cache = tuple(games["legal"][0, : games["n_legal"][0]].tolist())
-    return state.record
-
-
-def _read_step(state: State, games: np.ndarray) -> None:
-    """Set ``state`` from its record after a step (or the deal): the fields,
-    the step's events and the vòng it ended."""
     r = games[0]
     events = decode_events(r)
     for i, event in enumerate(events):
@@ -275,7 +263,50 @@ def _read_step(state: State, games: np.ndarray) -> None:
         result = decode_result(r)
         assert result is not None  # a step that ends a vòng writes its result
         state.results.append(result)
-    read_state(r, state)
+    state.legal_cache = tuple(r["legal"][: r["n_legal"]].tolist())
+
+
+def settle(state: State) -> None:
+    """Set the fields of ``state`` from its record after :func:`advance`."""
+    read_state(kernel_record(state)[0], state)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+class _Scratch(NamedTuple):
+    action: np.ndarray
+    """``int64 [1]``: the action of a step."""
+    finals: np.ndarray
+    """One game record: where the kernel keeps a match that ended in the step."""
+
+
+class _ThreadScratch(threading.local):
+    """Each thread's arrays for :func:`advance`, made once (allocating a
+    record costs about as much as a step)."""
+
+    def __init__(self) -> None:
+        self.arrays = _Scratch(np.zeros(1, dtype=np.int64), np.empty(1, dtype=GAME_DTYPE))
+
+
+_SCRATCH = _ThreadScratch()
+
+
+@functools.lru_cache(maxsize=64)
+def _kernel_config(config: RuleConfig) -> KernelConfig:
+    """The kernel's form of ``config``, made once per rule variant."""
+    return kernel_config(config)
+
+
+def kernel_record(state: State) -> np.ndarray:
+    """``state``'s kernel record (an array of one game record, which the
+    compiled observation and search read), written from its fields if it has none."""
+    if state.record is None:
+        games = allocate(1)
+        write_state(state, games, _kernel_config(state.config))
+        state.record = games
+        state.legal_cache = tuple(games["legal"][0, : games["n_legal"][0]].tolist())
+    return state.record
 
 
 def _illegal(state: State, action: object, legal: Sequence[int]) -> IllegalActionError:
@@ -283,10 +314,11 @@ def _illegal(state: State, action: object, legal: Sequence[int]) -> IllegalActio
         shown = format_action(action)
     else:
         shown = f"{action!r} (not an action id 0..{NUM_ACTIONS - 1})"
-    seat = state.current_player
+    r = kernel_record(state)[0]  # the fields may wait for settle(): the record is current
+    seat, phase = int(r["to_act"]), PHASES[r["phase"]]
     who = "no seat acts (the match is over)" if seat < 0 else f"seat {seat} to act"
     return IllegalActionError(
-        f"illegal action {shown} in phase {state.phase.value}, {who}: "
+        f"illegal action {shown} in phase {phase.value}, {who}: "
         f"legal actions are [{format_actions(legal)}]",
         action,
         legal,
@@ -295,12 +327,15 @@ def _illegal(state: State, action: object, legal: Sequence[int]) -> IllegalActio
 
 __all__ = [
     "IllegalActionError",
+    "advance",
     "apply",
     "current_player",
     "is_terminal",
+    "kernel_record",
     "legal_actions",
     "new_game",
     "nhat_ban_allowed",
+    "settle",
     "step",
     "swap_kind",
     "swap_kind_between",

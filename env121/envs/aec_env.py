@@ -160,7 +160,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from env121.engine import actions as action_layout
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.deal import Deal
-from env121.engine.game import apply, new_game
+from env121.engine.game import advance, legal_actions, new_game, settle
 from env121.engine.layout import literal_block
 from env121.engine.picture import PictureOptions, table_rgb
 from env121.engine.render import format_table
@@ -170,13 +170,13 @@ from env121.engine.state import (
     State,
     VongResult,
 )
+from env121.play.batched_observation import encode_observation
 from env121.play.observation import (
     OBS_HIGH,
     OBS_LOW,
     OBS_SIZE,
     OBSERVATION_LAYOUT,
-    encode_action_mask,
-    encode_observation,
+    action_mask,
     inputs_table,
 )
 from env121.rules.cards import format_card
@@ -337,7 +337,8 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
             for a in AGENTS
         }
         self._rng = np.random.default_rng()
-        self.game: State = new_game(0, config)
+        self._game: State = new_game(0, config)
+        self._settled = True
         self._obs_cache: dict[str, Observation] = {}
         self._reset_dicts()
 
@@ -355,6 +356,17 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
         assert isinstance(space, spaces.Discrete)
         return space
 
+    @property
+    def game(self) -> State:
+        """The match as the engine's :class:`~env121.engine.state.State`.
+        A step moves only the kernel's record (what observations, masks and
+        rewards are read from); the State's fields are set from it here, on
+        first use after a step."""
+        if not self._settled:
+            settle(self._game)
+            self._settled = True
+        return self._game
+
     # ------------------------------------------------------------- API
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
@@ -369,12 +381,12 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
         first_deal = options.get("first_deal")
         if first_deal is not None and not isinstance(first_deal, Deal):
             raise ValueError(f"options['first_deal']={first_deal!r} is not valid: expected a Deal")
-        self.game = new_game(
+        self._game = new_game(
             match_seed, self.config, rotation=int(options.get("rotation", 0)), first_deal=first_deal
         )
+        self._settled = True
         self.agents = list(AGENTS)
         self._reset_dicts()
-        self.agent_selection = AGENTS[self.game.current_player]
         self._obs_cache = {}
 
     def _reset_dicts(self) -> None:
@@ -383,16 +395,17 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = AGENTS[max(self.game.current_player, 0)]
+        self.agent_selection = AGENTS[max(self._to_act(), 0)]
 
     def observe(self, agent: str) -> Observation:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` of ``agent``."""
         cached = self._obs_cache.get(agent)
         if cached is None:
             seat = self._seat[agent]
+            game = self._game
             cached = {
-                "observation": encode_observation(self.game, seat),
-                "action_mask": encode_action_mask(self.game, seat),
+                "observation": encode_observation(game, seat),
+                "action_mask": action_mask(legal_actions(game) if self._to_act() == seat else ()),
             }
             self._obs_cache[agent] = cached
         return cached
@@ -406,9 +419,10 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self.game
+        game = self._game
         finished = len(game.results)
-        apply(game, action)
+        advance(game, action)
+        self._settled = False
         self._obs_cache = {}
         self._cumulative_rewards[agent] = 0.0
         self.infos[agent] = {}
@@ -420,8 +434,9 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
                 self.infos[a] = {**self.infos[a], "vong_results": [*pending, info]}
                 if self.reward_mode == "points":
                     rewards[a] += result.payments[seat] / POINTS_PER_DIEM
-        if game.is_over:
-            summary = match_info(game)
+        seat = self._to_act()
+        if seat < 0:
+            summary = match_info(self.game)
             if self.reward_mode == "rank":
                 for a, r in zip(AGENTS, placement_rewards(game.ranks), strict=True):
                     rewards[a] += r
@@ -429,11 +444,15 @@ class raw_env(AECEnv[str, dict[str, Any], Any]):
                 self.infos[a] = {**self.infos[a], "match": summary}
                 self.terminations[a] = True
         else:
-            self.agent_selection = AGENTS[game.current_player]
+            self.agent_selection = AGENTS[seat]
         self.rewards = rewards
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _to_act(self) -> int:
+        """The seat to act (-1 once the match is over), read from the record."""
+        return int(self._game.record["to_act"][0])  # type: ignore[index]  # new_game made it
 
     def cumulative_reward(self, agent: str) -> float:
         """The reward ``agent`` has accumulated since it last acted (what

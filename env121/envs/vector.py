@@ -33,7 +33,7 @@ A step:
    of its games in one call, until every game waits for its learner;
 3. encodes the learners' observations (the compiled encoder of
    :mod:`env121.play.batched_observation`, equal to
-   :func:`~env121.play.observation.encode_observation`).
+   :func:`~env121.play.batched_observation.encode_observation`).
 
 A match that ends is replaced in the same step (``metadata["autoreset_mode"]``
 is ``AutoresetMode.SAME_STEP``): that game's ``terminated`` is True, its

@@ -1,15 +1,16 @@
-"""The observation of a batch of games, compiled: :func:`encode_observation` for B games at once.
+"""The observation, compiled: one seat of one match, or of B games at once.
 
-For every game of a batch (the records of :mod:`env121.engine.kernel.record`)
+:func:`encode_observation` writes one seat's observation of a match (a
+:class:`~env121.engine.state.State`) from its kernel record. For every game
+of a batch (the records of :mod:`env121.engine.kernel.record`)
 :func:`encode_observations` writes the observation of one seat into a row of
-a ``float32`` array, entry for entry equal to
-:func:`env121.play.observation.encode_observation` of the same match
+a ``float32`` array, the same vector
 (:data:`~env121.play.observation.OBSERVATION_LAYOUT`), and
 :func:`encode_action_masks` writes the action masks, equal to
 :func:`~env121.play.observation.encode_action_mask`. A differential test
-(``tests/play/test_batched_observation.py``) plays the batched and the
-reference engine in lock-step and compares every seat's observation and mask
-at every step. ::
+(``tests/play/test_batched_observation.py``) compares every seat's
+observation and mask, at every step of lock-step play, with the observation
+oracle written in Python from a State (``tests/support/observation_oracle.py``). ::
 
     engine = BatchedEngine(1024, config)
     observer = make_observer(1024, config)          # once per batch of games
@@ -49,6 +50,7 @@ the indices of the slice, make a smaller batch of the same types (numba's
 
 from __future__ import annotations
 
+import threading
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,10 +58,10 @@ from numba import njit
 
 from env121.engine.actions import NUM_ACTIONS, NUM_SLOTS
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
-from env121.engine.game import swap_kind_between
+from env121.engine.game import kernel_record, swap_kind_between
 from env121.engine.kernel.record import GAME_DTYPE
 from env121.engine.kernel.record import PHASES as GAME_PHASES
-from env121.engine.state import MAX_CUOP, NUM_SEATS, Phase
+from env121.engine.state import MAX_CUOP, NUM_SEATS, Phase, State
 from env121.play.observation import OBS_SIZE, OBSERVATION_LAYOUT, PHASES, POINTS_SCALE, SWAP_KINDS
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig, kernel_config
@@ -493,6 +495,38 @@ def encode_seats(
     encode_batch(games, indices, seats, out, *observer)
 
 
+class _Observers(threading.local):
+    """Each thread's one-game :class:`Observer` per rule variant, for
+    :func:`encode_observation` (its ``win_points`` cache is keyed by all the
+    table depends on, so one observer serves any match of its variant)."""
+
+    def __init__(self) -> None:
+        self.by_config: dict[RuleConfig, Observer] = {}
+
+
+_OBSERVERS = _Observers()
+_GAME_ZERO = np.zeros(1, dtype=np.int64)
+
+
+def encode_observation(state: State, seat: int) -> np.ndarray:
+    """``seat``'s ``env121_v1`` observation of the match ``state``: a new
+    ``float32`` vector of :data:`~env121.play.observation.OBSERVATION_LAYOUT`,
+    written by the compiled encoder from the State's kernel record (the one
+    observation of env121: the AEC env, :class:`~env121.play.turn.Turn` and
+    the batches all use this encoder)."""
+    if isinstance(seat, bool) or seat not in range(NUM_SEATS):
+        raise ValueError(f"seat {seat!r} is not a seat: expected 0..{NUM_SEATS - 1}")
+    observers = _OBSERVERS.by_config
+    observer = observers.get(state.config)
+    if observer is None:
+        observer = observers[state.config] = make_observer(1, state.config)
+    out = np.empty((1, OBS_SIZE), dtype=np.float32)
+    seats = np.array([seat], dtype=np.int64)
+    encode_batch(kernel_record(state), _GAME_ZERO, seats, out, *observer)
+    observation: np.ndarray = out[0]
+    return observation
+
+
 def encode_action_masks(games: np.ndarray, seats: Any, out: np.ndarray) -> np.ndarray:
     """Write the action mask of seat ``seats[g]`` of game ``g`` into ``out[g]``
     (``int8 [B, NUM_ACTIONS]``): 1 at each legal action when that seat is to
@@ -511,6 +545,7 @@ __all__ = [
     "encode_action_masks",
     "encode_batch",
     "encode_game",
+    "encode_observation",
     "encode_observations",
     "encode_seats",
     "make_observer",

@@ -5,7 +5,7 @@ agent a ``Turn`` whenever its seat must act. It offers the same information in
 three forms, each computed only when asked for:
 
 * :attr:`Turn.observation` — the flat ``float32`` vector of ``env121_v1``
-  (:func:`env121.play.observation.encode_observation`), for learned agents;
+  (:func:`env121.play.batched_observation.encode_observation`), for learned agents;
 * :attr:`Turn.view` — the same knowledge as a :class:`~env121.engine.view.SeatView`,
   for hand-written agents;
 * :attr:`Turn.action_mask` / :attr:`Turn.legal_actions` — the legal ids.
@@ -23,7 +23,8 @@ import numpy as np
 from env121.engine.game import legal_actions
 from env121.engine.state import State
 from env121.engine.view import SeatView, observe, sample_determinization
-from env121.play.observation import action_mask, encode_observation
+from env121.play.batched_observation import encode_observation
+from env121.play.observation import action_mask
 from env121.rules.config import RuleConfig
 
 

@@ -102,7 +102,11 @@ class RuleConfig:
             _bad("max_actions_per_vong", cap, "a positive integer or None")
 
     def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+        cached: tuple[Any, ...] | None = self.__dict__.get("_key_values")
+        if cached is None:
+            cached = tuple(getattr(self, f.name) for f in dataclasses.fields(self))
+            object.__setattr__(self, "_key_values", cached)
+        return cached
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -122,6 +126,7 @@ class RuleConfig:
         # The cached hash stays behind: string hashes differ between processes.
         state = dict(self.__dict__)
         state.pop("_hash", None)
+        state.pop("_key_values", None)
         return state
 
     @property

@@ -17,6 +17,7 @@ from env121.engine.view import sample_determinization
 from env121.engine.win_table import win_points
 from env121.envs import aec_env
 from env121.play import observation
+from env121.play.batched_observation import encode_observation
 from env121.play.observation import (
     GREEDY_HINTS_LAYOUT,
     INPUT_LAYOUTS,
@@ -32,7 +33,6 @@ from env121.play.observation import (
     Layout,
     action_mask,
     encode_action_mask,
-    encode_observation,
     inputs_table,
     views,
 )

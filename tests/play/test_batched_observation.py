@@ -1,15 +1,18 @@
-"""The compiled observation (:mod:`env121.play.batched_observation`) is the reference's.
+"""The compiled observation (:mod:`env121.play.batched_observation`) is the oracle's.
 
-The batched engine and the reference engine play the same seeds in lock-step,
+The batched engine and the oracle (``tests/support/oracle.py``) play the same
+seeds in lock-step,
 both driven by the same random legal actions, under rule variants chosen to
 reach every piece: Nhất Bản without a wait (many arrangements, fixed and being
 placed), Đền, Cướp and Bội ước, a cap on actions per vòng (many short vòng,
 ván and matches, so scores move and matches end and are dealt again),
 several ván, the other facings and Phe – Phe, Thế trắng asked of eligible
 seats only. At every step the observation of every seat of every game must
-equal ``encode_observation`` entry for entry, and its mask
-``encode_action_mask``; a counter of what was seen makes sure the play
-reached each case.
+equal the observation oracle's (``tests/support/observation_oracle.py``)
+entry for entry, and its mask ``encode_action_mask``; so must the one-match
+face (:func:`~env121.play.batched_observation.encode_observation` of the
+oracle's State, its kernel record written from the fields); a counter of
+what was seen makes sure the play reached each case.
 """
 
 from __future__ import annotations
@@ -21,20 +24,17 @@ import pytest
 
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched import BatchedEngine
-from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.state import Phase, State
+from env121.play import batched_observation
 from env121.play.batched_observation import (
     encode_action_masks,
     encode_observations,
     make_observer,
 )
-from env121.play.observation import (
-    OBS_SIZE,
-    OBSERVATION_LAYOUT,
-    encode_action_mask,
-    encode_observation,
-)
+from env121.play.observation import OBS_SIZE, OBSERVATION_LAYOUT, encode_action_mask
 from env121.rules.config import RuleConfig
+from tests.support.observation_oracle import encode_observation
+from tests.support.oracle import apply, legal_actions, new_game
 
 GAMES, STEPS = 6, 160
 
@@ -118,6 +118,11 @@ def test_every_seat_observes_what_the_reference_encodes(name: str) -> None:
                 assert np.array_equal(obs[g], expected), (
                     f"{name} step {step} game {g} seat {seat} ({state.phase.value}): "
                     + _differing_pieces(expected, obs[g])
+                )
+                one = batched_observation.encode_observation(state.clone(), seat)
+                assert np.array_equal(one, expected), (
+                    f"{name} step {step} game {g} seat {seat}: the one-match face: "
+                    + _differing_pieces(expected, one)
                 )
                 assert np.array_equal(masks[g], encode_action_mask(state, seat)), (
                     f"{name} step {step} game {g} seat {seat}: masks differ"

@@ -126,5 +126,4 @@ def _own_arrangement(state: State, seat: int) -> tuple[int, ...]:
     return tuple(slots)
 
 
-
 __all__ = ["encode_observation"]

@@ -1,12 +1,17 @@
 """Engine speed with uniform-random legal play. Prints numbers; asserts nothing.
 
+Run from the repository root (``python -m benchmarks.bench_engine``): the
+oracle row imports the tests' ``tests.support.oracle``.
+
 Usage::
 
     .venv/bin/python benchmarks/bench_engine.py [--van N] [--seed S]
 
 Measures, over N seeded one-ván matches (12 vòng each):
 
-* decisions/s — ``legal_actions`` + the random player's choice
+* decisions/s — on the kernel's one-match face (:mod:`env121.engine.game`),
+  and on the oracle (the Python transitions of the tests) in the same run:
+  ``legal_actions`` + the random player's choice
   (:meth:`~env121.play.random_agent.RandomAgent.choose`) + ``apply``, per
   action: the engine alone, timed as the peer is;
 * ván/s — whole matches from ``new_game`` to the end;
@@ -22,28 +27,35 @@ from __future__ import annotations
 
 import argparse
 import time
+from types import ModuleType
 
 import numpy as np
 
-from env121.engine.game import apply, legal_actions, new_game
+from env121.engine import game
+from env121.engine.game import new_game
 from env121.engine.view import sample_determinization
 from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
+from tests.support import oracle
 
 
-def bench_matches(van: int, seed: int, config: RuleConfig) -> tuple[float, float, int]:
+def bench_matches(
+    van: int, seed: int, config: RuleConfig, engine: ModuleType = game
+) -> tuple[float, float, int]:
     """(decisions/s, ván/s, decisions) over ``van`` random one-ván matches: the
-    random players of ``env121 play`` on the bare engine, timed as RLCard's game
-    is (:func:`env121.play.match.play_agents` would add its ``Turn`` per
+    random players of ``env121 play`` on the bare engine (``engine``: the
+    kernel's one-match face :mod:`env121.engine.game`, or the oracle of the
+    tests, which has the same API), timed as RLCard's game is
+    (:func:`env121.play.match.play_agents` would add its ``Turn`` per
     decision and the legality check, the same actions)."""
     decisions = 0
     start = time.perf_counter()
     for s in range(seed, seed + van):
-        state = new_game(s, config)
+        state = engine.new_game(s, config)
         player = random_players(s)[0]
         while not state.is_over:
-            apply(state, player.choose(legal_actions(state)))
+            engine.apply(state, player.choose(engine.legal_actions(state)))
         decisions += len(state.actions)
     elapsed = time.perf_counter() - start
     return decisions / elapsed, van / elapsed, decisions
@@ -101,6 +113,11 @@ def main() -> None:
             f"{name:<30} {per_s:>9,.0f} decisions/s  {van_s:>6.2f} ván/s  "
             f"({n} decisions in {args.van} ván)"
         )
+    per_s, van_s, n = bench_matches(args.van, args.seed, RuleConfig(), oracle)
+    print(
+        f"{'the oracle (Python), default':<30} {per_s:>9,.0f} decisions/s  {van_s:>6.2f} ván/s  "
+        f"({n} decisions in {args.van} ván)"
+    )
     per_s, games_s = bench_rlcard_mahjong(args.van * 12, args.seed)
     print(f"{'peer: RLCard Mahjong game':<30} {per_s:>9,.0f} decisions/s  {games_s:>6.2f} games/s")
     clones, dets = bench_clone_and_determinize(args.seed, 20_000)

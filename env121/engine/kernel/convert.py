@@ -25,10 +25,12 @@ result's outcome are indices into :data:`~env121.engine.kernel.record.PHASES`,
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from env121.engine.deal import NOC_SIZE
-from env121.engine.kernel.record import MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
+from env121.engine.kernel.record import GAME_DTYPE, MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
 from env121.engine.kernel.transitions import EVENT_CLASSES, refresh_games
 from env121.engine.state import (
     AnSiTurned,
@@ -66,47 +68,49 @@ _READ = (
     "vong_actions", "match_end", "ranks", "legal", "n_legal",
 )  # fmt: skip
 """The record fields :func:`read_state` reads."""
+_READ_AT = tuple((name, GAME_DTYPE.names.index(name)) for name in _READ)  # type: ignore[union-attr]
 
 
 def read_state(r: np.void, state: State) -> None:
     """Set every field of ``state`` that the record ``r`` holds (the match's
     progress, the cards, the offer, Nhất Bản, the bookkeeping, the legal
     actions); ``events``, ``results`` and ``actions`` are the caller's."""
-    f = {name: r[name].tolist() for name in _READ}
-
-    def rows(cards: str, counts: str) -> tuple[tuple[int, ...], ...]:
-        return tuple(tuple(row[:n]) for row, n in zip(f[cards], f[counts], strict=True))
-
+    values: tuple[Any, ...] = r.item()  # type: ignore[assignment]  # a record: a tuple
+    f: dict[str, Any] = {name: values[i] for name, i in _READ_AT}
+    hands, locked, known = f["hands"].tolist(), f["locked"].tolist(), f["known"].tolist()
+    n_free, n_locked, n_known = f["n_free"].tolist(), f["n_locked"].tolist(), f["n_known"].tolist()
     phase = f["phase"]
     state.phase = PHASES[phase]
     state.van, state.vong, state.dealer = f["van"], f["vong"], f["dealer"]
-    state.scores = tuple(f["scores"])
-    state.van_start = tuple(f["van_start"])
-    state.banked = tuple(f["banked"])
-    state.hands = rows("hands", "n_free")
-    state.locked = rows("locked", "n_locked")
-    state.known = rows("known", "n_known")
+    state.scores = tuple(f["scores"].tolist())
+    state.van_start = tuple(f["van_start"].tolist())
+    state.banked = tuple(f["banked"].tolist())
+    state.hands = tuple(tuple(row[:n]) for row, n in zip(hands, n_free, strict=True))
+    state.locked = tuple(tuple(row[:n]) for row, n in zip(locked, n_locked, strict=True))
+    state.known = tuple(tuple(row[:n]) for row, n in zip(known, n_known, strict=True))
     state.chi_diem = f["chi_diem"]
-    state.an_si = tuple(f["an_si"])
+    state.an_si = tuple(f["an_si"].tolist())
     state.an_si_revealed = f["an_si_revealed"]
-    noc = f["noc"]
+    noc = f["noc"].tolist()
     unused = noc.count(-1)  # a Nọc written shorter than a deal's sits at the end
     state.noc = tuple(noc[unused:])
     state.noc_pos = f["noc_pos"] - unused
-    state.dead = tuple(f["dead"][: f["n_dead"]])
+    state.dead = tuple(f["dead"][: f["n_dead"]].tolist())
     state.offer_card, state.offer_exposer = f["offer_card"], f["offer_exposer"]
-    state.offer_flipped = f["offer_flipped"]
-    state.ask_order = tuple(f["ask_order"][: f["ask_len"]])
+    state.offer_flipped = bool(f["offer_flipped"])
+    state.ask_order = tuple(f["ask_order"][: f["ask_len"]].tolist())
     state.ask_pos = f["ask_pos"]
-    state.nhat_ban = tuple(bool(x) for x in f["nhat_ban"])
-    state.nb_arrangement = tuple(tuple(a) if max(a) >= 0 else () for a in f["nb_arrangement"])
+    state.nhat_ban = tuple(bool(x) for x in f["nhat_ban"].tolist())
+    state.nb_arrangement = tuple(
+        tuple(a) if max(a) >= 0 else () for a in f["nb_arrangement"].tolist()
+    )
     state.nb_gap = f["nb_gap"]
-    state.nb_placed = tuple(f["nb_placed"][: f["n_placed"]])
+    state.nb_placed = tuple(f["nb_placed"][: f["n_placed"]].tolist())
     state.vong_actions = f["vong_actions"]
     end = f["match_end"]
     state.match_end = MATCH_ENDS[end] if end >= 0 else None
-    state.ranks = tuple(f["ranks"]) if phase == _GAME_OVER else ()
-    state.legal_cache = tuple(f["legal"][: f["n_legal"]])
+    state.ranks = tuple(f["ranks"].tolist()) if phase == _GAME_OVER else ()
+    state.legal_cache = tuple(f["legal"][: f["n_legal"]].tolist())
 
 
 def write_state(state: State, games: np.ndarray, kc: KernelConfig) -> None:

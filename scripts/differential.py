@@ -1,4 +1,4 @@
-"""The compiled engine (batched and one-match faces) against the oracle, in lock-step, on many seeds.
+"""The compiled engine (both faces) against the oracle, in lock-step, on many seeds.
 
 Usage::
 

@@ -5,6 +5,9 @@
 * :mod:`training.ppo_selfplay` — sb3-contrib's MaskablePPO, one learner seat
   against a pool (the other presets): :func:`train` / :class:`Config` /
   :func:`load_config` run a preset or resume a run;
+* :mod:`training.run` — the one run lifecycle both trainers share: run
+  directory, start and resume checks, resuming from the newest checkpoint
+  that loads, rolling the run back to it, :class:`TrainResult`;
 * :mod:`training.settings` — presets (``training/presets/*.yaml``, listed by
   :func:`available_presets`), ``--set`` overrides and saved run settings;
 * :mod:`training.pool` — the on-disk pool of learner snapshots and the
@@ -32,15 +35,20 @@ def available_presets() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from training.ppo_selfplay import Config, TrainResult, load_config, train
+    from training.ppo_selfplay import Config, load_config, train
+    from training.run import TrainResult
 else:
 
     def __getattr__(name: str) -> Any:
-        """Load :mod:`training.ppo_selfplay` on first use of its names."""
-        if name in ("Config", "TrainResult", "load_config", "train"):
+        """Load :mod:`training.ppo_selfplay` (and :mod:`training.run`) on first use of its names."""
+        if name in ("Config", "load_config", "train"):
             from training import ppo_selfplay
 
             return getattr(ppo_selfplay, name)
+        if name == "TrainResult":
+            from training.run import TrainResult
+
+            return TrainResult
         raise AttributeError(f"module 'training' has no attribute {name!r}")
 
 

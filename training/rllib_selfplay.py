@@ -8,7 +8,7 @@ lists them) or from Python with :func:`train`; play the result in the arena as
 
 RLlib's current API stack (RLModule, ConnectorV2, EnvRunner) with PPO:
 
-1. **The environment** is :class:`TurnTakingEnv`, ``env121_v0`` as an RLlib
+1. **The environment** is :class:`TurnTakingEnv`, ``env121_v1`` as an RLlib
    ``MultiAgentEnv``: the one place where the turn-based game meets RLlib's
    multi-agent episodes (its docstring says how rewards and the last
    observations are delivered, and the tests check it against the match's
@@ -192,7 +192,7 @@ def _at_least(name: str, value: int, minimum: int) -> None:
 
 
 class TurnTakingEnv(MultiAgentEnv):
-    """``env121_v0`` as an RLlib ``MultiAgentEnv``: the turn-based pitfalls, handled here once.
+    """``env121_v1`` as an RLlib ``MultiAgentEnv``: the turn-based pitfalls, handled here once.
 
     RLlib gives an action to every agent that got an observation, and books a
     reward to an agent only next to an observation of it. So:
@@ -210,7 +210,7 @@ class TurnTakingEnv(MultiAgentEnv):
       ``terminated``, which closes each seat's trajectory and credits its
       last action — not only the trajectory of the seat that moved last.
 
-    Observations are ``env121_v0``'s ``{"observation", "action_mask"}``. An
+    Observations are ``env121_v1``'s ``{"observation", "action_mask"}``. An
     illegal action raises the engine's ``IllegalActionError``: the masked
     policy never plays one. ``config`` (RLlib's ``env_config``) may hold
     ``rules`` (RuleConfig fields) and ``reward_mode``.

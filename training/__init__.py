@@ -22,6 +22,7 @@ The names above load torch and Stable-Baselines3 on first use, except
 presets in its help), which need nothing beyond the base install.
 """
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,18 +39,18 @@ if TYPE_CHECKING:
     from training.ppo_selfplay import Config, load_config, train
     from training.run import TrainResult
 else:
+    _HOMES = {
+        "Config": "training.ppo_selfplay",
+        "load_config": "training.ppo_selfplay",
+        "train": "training.ppo_selfplay",
+        "TrainResult": "training.run",
+    }
 
     def __getattr__(name: str) -> Any:
-        """Load :mod:`training.ppo_selfplay` (and :mod:`training.run`) on first use of its names."""
-        if name in ("Config", "load_config", "train"):
-            from training import ppo_selfplay
-
-            return getattr(ppo_selfplay, name)
-        if name == "TrainResult":
-            from training.run import TrainResult
-
-            return TrainResult
-        raise AttributeError(f"module 'training' has no attribute {name!r}")
+        """Load the module of one of the names above on its first use."""
+        if name not in _HOMES:
+            raise AttributeError(f"module 'training' has no attribute {name!r}")
+        return getattr(importlib.import_module(_HOMES[name]), name)
 
 
 __all__ = ["PRESETS_DIR", "Config", "TrainResult", "available_presets", "load_config", "train"]

@@ -4,7 +4,11 @@ Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
 ``batched_ppo``); ``--set key=value`` overrides any :class:`Config` field and
 ``--resume RUN_DIR`` continues a run from its last checkpoint.
 
-The algorithm, in the CleanRL manner (everything in this file):
+The algorithm, in the CleanRL manner: this file is the loop, read top to
+bottom; the networks are :mod:`training.actor_critic`, the rollout buffer and
+the per-stream advantages :mod:`training.rollout`, the evaluation
+:func:`training.evaluation.duplicate_advantage` and the run's lifecycle
+:mod:`training.run`.
 
 * **Simulation.** ``num_games`` matches run in one
   :class:`~env121.engine.batched.BatchedEngine`; every engine step moves every
@@ -46,8 +50,9 @@ counters, the generator), ``policy.safetensors`` (the latest actor, with its
 sidecar: ``ppo:RUN_DIR/policy.safetensors``), ``best.safetensors`` (the best
 evaluated against the first of ``eval_opponents``) and ``curves.png``.
 Every file is written whole or not at all, and a checkpoint appears only when
-complete; Ctrl-C stops with a checkpoint. A resumed run restores everything
-that learns and continues with new deals (the games in flight are not saved).
+complete; Ctrl-C stops with a checkpoint (:mod:`training.run`). A resumed run
+restores everything that learns and continues with new deals (the games in
+flight are not saved).
 """
 
 from __future__ import annotations
@@ -63,7 +68,6 @@ from typing import Any
 import numpy as np
 import safetensors.torch
 import torch
-from numba import njit
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
@@ -74,21 +78,21 @@ from agents.batched_ppo import (
     InputEncoder,
     legal_masks,
 )
-from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
-from env121.engine.actions import NUM_ACTIONS
+from agents.ppo import ACTIVATIONS, PolicyNetwork, hint_blocks, save_policy
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically, write_atomically
 from env121.engine.state import NUM_SEATS
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
-from env121.rules.cards import NUM_CARDS
 from env121.rules.config import RuleConfig
 from training import settings
+from training.actor_critic import ActorCritic, hidden_hands, masked_logits
 from training.checkpoint import CorruptCheckpointError
 from training.evaluation import append_row, duplicate_advantage
-from training.hardware import busy_note, check_device, pinned, resolve_device, use_threads
+from training.hardware import busy_note, check_device, resolve_device, use_threads
 from training.interrupt import StopRequest, stop_on_ctrl_c
 from training.progress import Progress
+from training.rollout import Samples, stream_advantages
 from training.run import (
     RunDirectory,
     TrainResult,
@@ -106,8 +110,6 @@ HORIZONS = ("vong", "match")
 """Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
 """What the critic reads besides the actor's input (``Config.critic``)."""
-HIDDEN_SIZE = (NUM_SEATS - 1) * NUM_CARDS
-"""Entries the perfect-information critic reads besides the actor's input."""
 
 
 @dataclass
@@ -263,144 +265,6 @@ def _renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> d
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
     """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
     return settings.load_config(Config, preset, overrides)
-
-
-# ------------------------------------------------------------------ networks
-
-
-class ActorCritic(nn.Module):
-    """The actor (:class:`agents.ppo.PolicyNetwork`, what a checkpoint holds)
-    and the critic, which shares the actor's first layer: the critic's first
-    hidden layer is the activation of that layer's output plus (``perfect``)
-    a linear map of the three other seats' free cards, then its own layers.
-    The widest matrix product (the input is ~2,700 wide) is made once for both."""
-
-    def __init__(self, actor: PolicyNetwork, perfect: bool) -> None:
-        super().__init__()
-        self.actor = actor
-        first = actor.layers[0]
-        assert isinstance(first, nn.Linear)
-        self.hidden_in = nn.Linear(HIDDEN_SIZE, first.out_features, bias=False) if perfect else None
-        layers: list[nn.Module] = []
-        width = first.out_features
-        for hidden in actor.hidden_sizes[1:]:
-            layers += [nn.Linear(width, hidden), ACTIVATIONS[actor.activation]()]
-            width = hidden
-        layers.append(nn.Linear(width, 1))
-        self.critic_layers = nn.Sequential(*layers)
-
-    def forward(
-        self, inputs: torch.Tensor, hidden: torch.Tensor | None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits [N, NUM_ACTIONS], values [N])``; ``logits`` are the actor's
-        (``self.actor(inputs)`` exactly)."""
-        layers = self.actor.layers
-        pre = layers[0](inputs)
-        logits: torch.Tensor = layers[2:](layers[1](pre))
-        head = self.actor.hint_head
-        if head is not None:
-            logits = logits + head(action_hints(inputs, head.in_features)).squeeze(-1)
-        if self.hidden_in is not None and hidden is not None:
-            pre = pre + self.hidden_in(hidden)
-        values: torch.Tensor = self.critic_layers(layers[1](pre)).squeeze(-1)
-        return logits, values
-
-
-def hidden_hands(
-    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, out: np.ndarray
-) -> None:
-    """``out[k]`` = one-hot free cards of the three seats after ``seats[k]`` in
-    turn order, in game ``indices[k]`` (what only the critic reads)."""
-    out[:] = 0.0
-    rows = np.arange(len(indices))
-    for k in range(1, NUM_SEATS):
-        cards = games["hands"][indices, (seats + k) % NUM_SEATS].astype(np.int64)
-        held = cards >= 0
-        row_index = np.repeat(rows, held.sum(axis=1))
-        out[row_index, (k - 1) * NUM_CARDS + cards[held]] = 1.0
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """``logits`` with the illegal actions at a large negative value."""
-    return logits.masked_fill(~mask, -1e9)
-
-
-# ------------------------------------------------------------------ returns
-
-
-@njit(cache=True, nogil=True)
-def stream_advantages(
-    rewards: np.ndarray,
-    values: np.ndarray,
-    successors: np.ndarray,
-    gamma: float,
-    lam: float,
-    out: np.ndarray,
-) -> None:
-    """GAE along each seat's stream of decisions, for decisions ``0 .. n-1``
-    in the order they were taken. ``successors[i]``: the index of the same
-    seat's next decision in the stream, ``-1`` when the stream ended after
-    ``i``; a successor still open (its own successor unknown) is marked by
-    ``successors[successors[i]] == -2`` and is bootstrapped on, not continued."""
-    for i in range(rewards.shape[0] - 1, -1, -1):
-        j = successors[i]
-        if j == -2:
-            out[i] = 0.0  # open: not trained this update
-            continue
-        if j == -1:
-            out[i] = rewards[i] - values[i]
-            continue
-        delta = rewards[i] + gamma * values[j] - values[i]
-        continuation = 0.0 if successors[j] == -2 else out[j]
-        out[i] = delta + gamma * lam * continuation
-
-
-# ------------------------------------------------------------------ the rollout buffer
-
-
-class Samples:
-    """The learner's decisions of a rollout (and the open ones carried in).
-    What the networks read (inputs, hidden hands, masks) lies in page-locked
-    memory when they run on a GPU, so each step's rows go over in one
-    asynchronous copy per array."""
-
-    def __init__(self, capacity: int, width: int, perfect: bool, device: torch.device) -> None:
-        hidden = HIDDEN_SIZE if perfect else 0
-        self.network_arrays = {
-            "inputs": pinned((capacity, width), np.float32, device),
-            "hidden": pinned((capacity, hidden), np.float32, device),
-            "masks": pinned((capacity, NUM_ACTIONS), np.bool_, device),
-        }
-        """The rows the networks read, as tensors (``inputs`` … are their numpy views)."""
-        self.inputs = self.network_arrays["inputs"].numpy()
-        self.hidden = self.network_arrays["hidden"].numpy()
-        self.masks = self.network_arrays["masks"].numpy()
-        self.actions = np.zeros(capacity, dtype=np.int64)
-        self.logps = np.zeros(capacity, dtype=np.float32)
-        self.values = np.zeros(capacity, dtype=np.float32)
-        self.rewards = np.zeros(capacity, dtype=np.float32)
-        self.successors = np.full(capacity, -2, dtype=np.int64)
-        self.size = 0
-
-    def take(self, count: int) -> np.ndarray:
-        """Indices of ``count`` new samples (their successors open)."""
-        start = self.size
-        self.size += count
-        if self.size > len(self.actions):
-            raise RuntimeError("rollout buffer overflow: more decisions than the buffer holds")
-        self.successors[start : self.size] = -2
-        self.rewards[start : self.size] = 0.0
-        return np.arange(start, self.size)
-
-    def carry(self, open_samples: np.ndarray) -> np.ndarray:
-        """Move ``open_samples`` to the front for the next rollout; returns their new indices."""
-        n = len(open_samples)
-        kept = (self.inputs, self.hidden, self.masks, self.actions, self.logps, self.values)
-        for array in (*kept, self.rewards):
-            array[:n] = array[open_samples]
-        self.successors[:n] = -2
-        self.size = n
-        return np.arange(n)
 
 
 # ------------------------------------------------------------------ the trainer

@@ -13,15 +13,10 @@ from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork
 from env121.cli.app import main
 from training import settings
-from training.batched_ppo import (
-    HIDDEN_SIZE,
-    ActorCritic,
-    Config,
-    Learner,
-    hidden_hands,
-    stream_advantages,
-)
+from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands
+from training.batched_ppo import Config, Learner
 from training.evaluation import duplicate_advantage
+from training.rollout import stream_advantages
 
 TINY = [
     "total_steps=6144",

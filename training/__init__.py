@@ -5,6 +5,9 @@
 * :mod:`training.ppo_selfplay` — sb3-contrib's MaskablePPO, one learner seat
   against a pool (the other presets): :func:`train` / :class:`Config` /
   :func:`load_config` run a preset or resume a run;
+* :mod:`training.run` — the one run lifecycle both trainers share: run
+  directory, start and resume checks, resuming from the newest checkpoint
+  that loads, rolling the run back to it, :class:`TrainResult`;
 * :mod:`training.settings` — presets (``training/presets/*.yaml``, listed by
   :func:`available_presets`), ``--set`` overrides and saved run settings;
 * :mod:`training.pool` — the on-disk pool of learner snapshots and the
@@ -19,6 +22,7 @@ The names above load torch and Stable-Baselines3 on first use, except
 presets in its help), which need nothing beyond the base install.
 """
 
+import importlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,16 +36,21 @@ def available_presets() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from training.ppo_selfplay import Config, TrainResult, load_config, train
+    from training.ppo_selfplay import Config, load_config, train
+    from training.run import TrainResult
 else:
+    _HOMES = {
+        "Config": "training.ppo_selfplay",
+        "load_config": "training.ppo_selfplay",
+        "train": "training.ppo_selfplay",
+        "TrainResult": "training.run",
+    }
 
     def __getattr__(name: str) -> Any:
-        """Load :mod:`training.ppo_selfplay` on first use of its names."""
-        if name in ("Config", "TrainResult", "load_config", "train"):
-            from training import ppo_selfplay
-
-            return getattr(ppo_selfplay, name)
-        raise AttributeError(f"module 'training' has no attribute {name!r}")
+        """Load the module of one of the names above on its first use."""
+        if name not in _HOMES:
+            raise AttributeError(f"module 'training' has no attribute {name!r}")
+        return getattr(importlib.import_module(_HOMES[name]), name)
 
 
 __all__ = ["PRESETS_DIR", "Config", "TrainResult", "available_presets", "load_config", "train"]

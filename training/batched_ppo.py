@@ -4,7 +4,11 @@ Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
 ``batched_ppo``); ``--set key=value`` overrides any :class:`Config` field and
 ``--resume RUN_DIR`` continues a run from its last checkpoint.
 
-The algorithm, in the CleanRL manner (everything in this file):
+The algorithm, in the CleanRL manner: this file is the loop, read top to
+bottom; the networks are :mod:`training.actor_critic`, the rollout buffer and
+the per-stream advantages :mod:`training.rollout`, the evaluation
+:func:`training.evaluation.duplicate_advantage` and the run's lifecycle
+:mod:`training.run`.
 
 * **Simulation.** ``num_games`` matches run in one
   :class:`~env121.engine.batched.BatchedEngine`; every engine step moves every
@@ -46,8 +50,9 @@ counters, the generator), ``policy.safetensors`` (the latest actor, with its
 sidecar: ``ppo:RUN_DIR/policy.safetensors``), ``best.safetensors`` (the best
 evaluated against the first of ``eval_opponents``) and ``curves.png``.
 Every file is written whole or not at all, and a checkpoint appears only when
-complete; Ctrl-C stops with a checkpoint. A resumed run restores everything
-that learns and continues with new deals (the games in flight are not saved).
+complete; Ctrl-C stops with a checkpoint (:mod:`training.run`). A resumed run
+restores everything that learns and continues with new deals (the games in
+flight are not saved).
 """
 
 from __future__ import annotations
@@ -63,7 +68,6 @@ from typing import Any
 import numpy as np
 import safetensors.torch
 import torch
-from numba import njit
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
@@ -73,25 +77,29 @@ from agents.batched_ppo import (
     BatchedPPO,
     InputEncoder,
     legal_masks,
-    network_actions,
 )
-from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints, hint_blocks, save_policy
-from arena.estimate import clustered_ratio
-from arena.seeds import deal_seeds
-from env121.engine.actions import NUM_ACTIONS
+from agents.ppo import ACTIVATIONS, PolicyNetwork, hint_blocks, save_policy
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
-from env121.engine.files import append_atomically, check_output_directory, write_atomically
+from env121.engine.files import append_atomically, write_atomically
 from env121.engine.state import NUM_SEATS
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
-from env121.rules.cards import NUM_CARDS
 from env121.rules.config import RuleConfig
 from training import settings
-from training.checkpoint import CheckpointDirectory, CorruptCheckpointError
-from training.evaluation import append_row, keep_rows
-from training.hardware import busy_note, check_device, pinned, resolve_device, use_threads
-from training.interrupt import stop_on_ctrl_c
+from training.actor_critic import ActorCritic, hidden_hands, masked_logits
+from training.checkpoint import CorruptCheckpointError
+from training.evaluation import append_row, duplicate_advantage
+from training.hardware import busy_note, check_device, resolve_device, use_threads
+from training.interrupt import StopRequest, stop_on_ctrl_c
 from training.progress import Progress
+from training.rollout import Samples, stream_advantages
+from training.run import (
+    RunDirectory,
+    TrainResult,
+    load_newest_checkpoint,
+    roll_back,
+    start_run,
+)
 from training.settings import check_at_least, check_choice
 
 ALGORITHM = "batched_ppo"
@@ -102,8 +110,6 @@ HORIZONS = ("vong", "match")
 """Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
 """What the critic reads besides the actor's input (``Config.critic``)."""
-HIDDEN_SIZE = (NUM_SEATS - 1) * NUM_CARDS
-"""Entries the perfect-information critic reads besides the actor's input."""
 
 
 @dataclass
@@ -215,18 +221,11 @@ class Config:
             )
         check_device(self.device)
         check_at_least("threads", self.threads, 0)
-        for name in ("total_steps", "num_games", "rollout_steps", "pool_max_size"):
+        for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size"):
             check_at_least(name, getattr(self, name), 1)
-        for name in ("n_epochs", "minibatch_size"):
-            check_at_least(name, getattr(self, name), 1)
-        for name in ("keep_checkpoints", "eval_deals"):
-            check_at_least(name, getattr(self, name), 1)
-        for name in ("snapshot_every", "checkpoint_every", "eval_every"):
-            check_at_least(name, getattr(self, name), 0)
-        if not self.hidden_sizes or any(h < 1 for h in self.hidden_sizes):
-            raise ValueError(
-                f"hidden_sizes={self.hidden_sizes!r} is not valid: expected positive widths"
-            )
+        if not self.hidden_sizes:
+            raise ValueError("hidden_sizes=[] is not valid: expected one or more widths")
+        settings.check_ppo(self)
         unknown = sorted(set(self.table_weights) - set(TABLES))
         if unknown or any(w < 0 for w in self.table_weights.values()):
             raise ValueError(
@@ -237,16 +236,8 @@ class Config:
             raise ValueError("table_weights is not valid: expected a positive total weight")
         for opponent in self.eval_opponents:
             check_choice("eval_opponents", opponent, ("greedy", "random"))
-        for name in ("learning_rate", "reward_scale", "hint_head_lr_scale"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected > 0")
-        for name in ("gamma", "gae_lambda"):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected 0..1")
-        for name in ("clip_range", "ent_coef", "vf_coef", "max_grad_norm"):
-            if not getattr(self, name) >= 0:
-                raise ValueError(f"{name}={getattr(self, name)!r} is not valid: expected ≥ 0")
-        RuleConfig(**self.rules)
+        for name in ("reward_scale", "hint_head_lr_scale"):
+            settings.check_in_range(name, getattr(self, name), 0, math.inf, "> 0")
 
     @property
     def rule_config(self) -> RuleConfig:
@@ -274,144 +265,6 @@ def _renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> d
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
     """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
     return settings.load_config(Config, preset, overrides)
-
-
-# ------------------------------------------------------------------ networks
-
-
-class ActorCritic(nn.Module):
-    """The actor (:class:`agents.ppo.PolicyNetwork`, what a checkpoint holds)
-    and the critic, which shares the actor's first layer: the critic's first
-    hidden layer is the activation of that layer's output plus (``perfect``)
-    a linear map of the three other seats' free cards, then its own layers.
-    The widest matrix product (the input is ~2,700 wide) is made once for both."""
-
-    def __init__(self, actor: PolicyNetwork, perfect: bool) -> None:
-        super().__init__()
-        self.actor = actor
-        first = actor.layers[0]
-        assert isinstance(first, nn.Linear)
-        self.hidden_in = nn.Linear(HIDDEN_SIZE, first.out_features, bias=False) if perfect else None
-        layers: list[nn.Module] = []
-        width = first.out_features
-        for hidden in actor.hidden_sizes[1:]:
-            layers += [nn.Linear(width, hidden), ACTIVATIONS[actor.activation]()]
-            width = hidden
-        layers.append(nn.Linear(width, 1))
-        self.critic_layers = nn.Sequential(*layers)
-
-    def forward(
-        self, inputs: torch.Tensor, hidden: torch.Tensor | None
-    ) -> tuple[torch.Tensor, torch.Tensor]:
-        """``(logits [N, NUM_ACTIONS], values [N])``; ``logits`` are the actor's
-        (``self.actor(inputs)`` exactly)."""
-        layers = self.actor.layers
-        pre = layers[0](inputs)
-        logits: torch.Tensor = layers[2:](layers[1](pre))
-        head = self.actor.hint_head
-        if head is not None:
-            logits = logits + head(action_hints(inputs, head.in_features)).squeeze(-1)
-        if self.hidden_in is not None and hidden is not None:
-            pre = pre + self.hidden_in(hidden)
-        values: torch.Tensor = self.critic_layers(layers[1](pre)).squeeze(-1)
-        return logits, values
-
-
-def hidden_hands(
-    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, out: np.ndarray
-) -> None:
-    """``out[k]`` = one-hot free cards of the three seats after ``seats[k]`` in
-    turn order, in game ``indices[k]`` (what only the critic reads)."""
-    out[:] = 0.0
-    rows = np.arange(len(indices))
-    for k in range(1, NUM_SEATS):
-        cards = games["hands"][indices, (seats + k) % NUM_SEATS].astype(np.int64)
-        held = cards >= 0
-        row_index = np.repeat(rows, held.sum(axis=1))
-        out[row_index, (k - 1) * NUM_CARDS + cards[held]] = 1.0
-
-
-def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """``logits`` with the illegal actions at a large negative value."""
-    return logits.masked_fill(~mask, -1e9)
-
-
-# ------------------------------------------------------------------ returns
-
-
-@njit(cache=True, nogil=True)
-def stream_advantages(
-    rewards: np.ndarray,
-    values: np.ndarray,
-    successors: np.ndarray,
-    gamma: float,
-    lam: float,
-    out: np.ndarray,
-) -> None:
-    """GAE along each seat's stream of decisions, for decisions ``0 .. n-1``
-    in the order they were taken. ``successors[i]``: the index of the same
-    seat's next decision in the stream, ``-1`` when the stream ended after
-    ``i``; a successor still open (its own successor unknown) is marked by
-    ``successors[successors[i]] == -2`` and is bootstrapped on, not continued."""
-    for i in range(rewards.shape[0] - 1, -1, -1):
-        j = successors[i]
-        if j == -2:
-            out[i] = 0.0  # open: not trained this update
-            continue
-        if j == -1:
-            out[i] = rewards[i] - values[i]
-            continue
-        delta = rewards[i] + gamma * values[j] - values[i]
-        continuation = 0.0 if successors[j] == -2 else out[j]
-        out[i] = delta + gamma * lam * continuation
-
-
-# ------------------------------------------------------------------ the rollout buffer
-
-
-class Samples:
-    """The learner's decisions of a rollout (and the open ones carried in).
-    What the networks read (inputs, hidden hands, masks) lies in page-locked
-    memory when they run on a GPU, so each step's rows go over in one
-    asynchronous copy per array."""
-
-    def __init__(self, capacity: int, width: int, perfect: bool, device: torch.device) -> None:
-        hidden = HIDDEN_SIZE if perfect else 0
-        self.network_arrays = {
-            "inputs": pinned((capacity, width), np.float32, device),
-            "hidden": pinned((capacity, hidden), np.float32, device),
-            "masks": pinned((capacity, NUM_ACTIONS), np.bool_, device),
-        }
-        """The rows the networks read, as tensors (``inputs`` … are their numpy views)."""
-        self.inputs = self.network_arrays["inputs"].numpy()
-        self.hidden = self.network_arrays["hidden"].numpy()
-        self.masks = self.network_arrays["masks"].numpy()
-        self.actions = np.zeros(capacity, dtype=np.int64)
-        self.logps = np.zeros(capacity, dtype=np.float32)
-        self.values = np.zeros(capacity, dtype=np.float32)
-        self.rewards = np.zeros(capacity, dtype=np.float32)
-        self.successors = np.full(capacity, -2, dtype=np.int64)
-        self.size = 0
-
-    def take(self, count: int) -> np.ndarray:
-        """Indices of ``count`` new samples (their successors open)."""
-        start = self.size
-        self.size += count
-        if self.size > len(self.actions):
-            raise RuntimeError("rollout buffer overflow: more decisions than the buffer holds")
-        self.successors[start : self.size] = -2
-        self.rewards[start : self.size] = 0.0
-        return np.arange(start, self.size)
-
-    def carry(self, open_samples: np.ndarray) -> np.ndarray:
-        """Move ``open_samples`` to the front for the next rollout; returns their new indices."""
-        n = len(open_samples)
-        kept = (self.inputs, self.hidden, self.masks, self.actions, self.logps, self.values)
-        for array in (*kept, self.rewards):
-            array[:n] = array[open_samples]
-        self.successors[:n] = -2
-        self.size = n
-        return np.arange(n)
 
 
 # ------------------------------------------------------------------ the trainer
@@ -724,89 +577,13 @@ class Learner:
         self.optimizer.load_state_dict(optimizer)
 
 
-# ------------------------------------------------------------------ evaluation
-
-
-def duplicate_advantage(
-    actor: PolicyNetwork,
-    opponent: BatchedPolicy,
-    deals: int,
-    seed: int,
-    rules: RuleConfig,
-    threads: int,
-) -> dict[str, Any]:
-    """The actor's argmax against three ``opponent`` in the duplicate 1-vs-3
-    format on ``deals`` deals, each played four times (the actor in each seat),
-    all in one batched engine: its advantage in points per ván (match standing
-    per ván) with the 95% interval clustered by deal. The deals are the arena's
-    (:func:`arena.seeds.deal_seeds`), so for a deterministic opponent this is
-    :func:`arena.one_vs_three` of the checkpoint on the same ``seed``."""
-    started = time.perf_counter()
-    b = NUM_SEATS * deals
-    engine = BatchedEngine(b, rules, threads=threads)
-    seeds = np.repeat(np.array(deal_seeds(seed, deals), dtype=np.uint64), NUM_SEATS)
-    engine.reset(seeds)
-    learner_seat = np.tile(np.arange(NUM_SEATS), deals)
-    encoder = InputEncoder(actor.inputs, b, rules, threads)
-    done = np.zeros(b, dtype=bool)
-    standing = np.zeros(b, dtype=np.float64)
-    games = engine.games
-    while not done.all():
-        to_act = games["to_act"].astype(np.int64)
-        actions = games["legal"][:, 0].astype(np.int64)
-        choice = (games["n_legal"] > 1) & ~done
-        mine = np.flatnonzero(choice & (to_act == learner_seat))
-        if len(mine):
-            actions[mine] = network_actions(actor, engine, mine, encoder)
-        theirs = np.flatnonzero(choice & (to_act != learner_seat))
-        if len(theirs):
-            actions[theirs] = opponent.act(engine, theirs)
-        result = engine.step(actions)
-        for g in np.flatnonzero(result.terminated & ~done):
-            standing[g] = engine.final_games["final_standings"][g, learner_seat[g]]
-            done[g] = True
-    per_deal = standing.reshape(deals, NUM_SEATS).sum(axis=1) / rules.num_van
-    estimate = clustered_ratio(per_deal, np.full(deals, float(NUM_SEATS)))
-    return {
-        "opponent": opponent.spec,
-        "deals": deals,
-        "advantage": estimate.mean,
-        "low": estimate.low,
-        "high": estimate.high,
-        "clusters": estimate.clusters,
-        "excludes_zero": bool(estimate.low > 0 or estimate.high < 0),
-        "seconds": round(time.perf_counter() - started, 2),
-    }
-
-
 # ------------------------------------------------------------------ the run
-
-
-@dataclass
-class TrainResult:
-    """What a finished (or interrupted) run leaves."""
-
-    out: Path
-    """The run directory."""
-    num_timesteps: int
-    """Engine steps trained (all games, all sessions of the run)."""
-    seconds: float
-    """Wall-clock time of this call."""
-    steps_per_second: float
-    """Engine steps per second in this call (updates and evaluations included)."""
-    policy: Path
-    """The final weights-only policy (play it as ``ppo:<policy>``)."""
-    checkpoint: Path | None
-    """The run's last checkpoint."""
-    evaluations: list[dict[str, Any]]
-    """The evaluation rows of the whole run (``eval.jsonl``)."""
-    interrupted: bool = False
-    """Whether Ctrl-C stopped the run early (it saved a checkpoint)."""
 
 
 NETWORK_FIELDS = ("inputs", "hint_head", "hidden_sizes", "activation", "critic")
 """Settings a resumed run cannot change: the checkpoint's networks keep their shape."""
-PROGRESS = "progress.jsonl"
+PROGRESS_LOG = "progress.jsonl"
+"""The run's log: one row per update (step, speed, losses)."""
 STATE_TENSORS = "state.safetensors"
 STATE_JSON = "state.json"
 
@@ -820,48 +597,41 @@ def train(
     progress: bool = True,
     on_note: Callable[[str], None] = print,
 ) -> TrainResult:
-    """Run (or, with ``resume``, continue) a training run into ``out``."""
-    run = Path(resume if resume is not None else out)
-    if resume is not None:
-        source = settings.saved_config_path(resume)
-        values = _renamed_fields(settings.saved_values(source), on_note)
-        saved = settings.from_dict(Config, values, source=str(source))
-        config = settings.with_overrides(saved, overrides)
-        changed = [n for n in NETWORK_FIELDS if getattr(config, n) != getattr(saved, n)]
-        if changed:
-            raise ValueError(
-                f"--set {', '.join(changed)} is not valid with --resume: the checkpoint's "
-                "networks keep their shape (start a new run)"
-            )
-        if not CheckpointDirectory(run / "checkpoints").steps():
-            raise ValueError(f"--resume {str(resume)!r} is not valid: it holds no checkpoint yet")
-    elif config is None:
-        raise ValueError("train(): give a config for a new run or resume=RUN_DIR")
-    else:
-        check_output_directory(run)
-        if (run / "config.yaml").exists():
-            raise ValueError(
-                f"--out {str(run)!r} already holds a run: continue it with --resume "
-                "or pick another directory"
-            )
-    config.check()
-    run.mkdir(parents=True, exist_ok=True)
-    settings.save_config(config, run / "config.yaml")
-    checkpoints = CheckpointDirectory(run / "checkpoints")
-    checkpoints.remove_leftovers()
-    pool_dir = run / "pool"
-    pool_dir.mkdir(exist_ok=True)
+    """Run (or, with ``resume``, continue) a training run into ``out``: the
+    lifecycle of :mod:`training.run`, a checkpoint that cannot be loaded
+    passed over with a line to ``on_note``."""
+    start = start_run(
+        Config,
+        config,
+        out,
+        resume=resume,
+        overrides=overrides,
+        log=PROGRESS_LOG,
+        network_fields=NETWORK_FIELDS,
+        saved_values=lambda path: _renamed_fields(settings.saved_values(path), on_note),
+    )
+    config, files = start.config, start.files
+    files.out.mkdir(parents=True, exist_ok=True)
+    settings.save_config(config, files.config)
+    files.checkpoints.remove_leftovers()
+    files.pool.mkdir(exist_ok=True)
     busy = busy_note(resolve_threads(config.threads))
     if busy is not None:
         on_note(busy)
-    learner = Learner(config, pool_dir)
-    evaluations: list[dict[str, Any]] = []
-    best = -math.inf
-    if resume is not None:
-        best, evaluations = _restore(learner, checkpoints, run, on_note)
+    learner = Learner(config, files.pool)
+    best, resumed_from = -math.inf, None
+    if start.resume:
+
+        def load(directory: Path, step: int) -> None:
+            nonlocal best
+            best = _restore(learner, directory, step)
+
+        resumed_from = load_newest_checkpoint(files, load, on_note)
+        roll_back(files, learner.steps)
+    evaluations = files.evaluations()
     learner.start()
-    writer = SummaryWriter(str(run / "tb"))
-    stopper = _Stop()
+    writer = SummaryWriter(str(files.tensorboard))
+    stopper = StopRequest()
     session_start, session_steps = time.perf_counter(), learner.steps
     session_samples = 0.0
     last_checkpoint: Path | None = None
@@ -871,7 +641,7 @@ def train(
         bar.start(learner.steps, _status(evaluations))
     try:
         with stop_on_ctrl_c(stopper.request):
-            while learner.steps < config.total_steps and not stopper.stopped:
+            while learner.steps < config.total_steps and not stopper.requested:
                 stats = learner.rollout_and_update(1.0 - learner.steps / config.total_steps)
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
                 session = time.perf_counter() - session_start
@@ -883,7 +653,7 @@ def train(
                     samples_per_second=round(session_samples / session, 1),
                     **stats,
                 )
-                append_atomically(run / PROGRESS, json.dumps(row) + "\n")
+                append_atomically(files.log, json.dumps(row) + "\n")
                 for key, value in row.items():
                     if key != "step":
                         writer.add_scalar(f"train/{key}", value, learner.steps)
@@ -893,27 +663,29 @@ def train(
                 if due("snapshot_every", learner.steps):
                     learner.add_snapshot()
                 if due("eval_every", learner.steps) or done:
-                    best = _evaluate(learner, run, writer, evaluations, best, elapsed)
+                    best = _evaluate(learner, files, writer, evaluations, best, elapsed)
                 if due("checkpoint_every", learner.steps) or done:
-                    last_checkpoint = _checkpoint(learner, checkpoints, best, elapsed)
-            if stopper.stopped:
+                    last_checkpoint = _checkpoint(learner, files, best, elapsed)
+            if stopper.requested:
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
-                last_checkpoint = _checkpoint(learner, checkpoints, best, elapsed)
+                last_checkpoint = _checkpoint(learner, files, best, elapsed)
     finally:
         if bar is not None:
             bar.stop()
         writer.close()
-    policy = learner.save_actor(run / "policy.safetensors", {})
+    policy = learner.save_actor(files.policy, {})
     seconds = time.perf_counter() - session_start
     return TrainResult(
-        out=run,
+        out=files.out,
         num_timesteps=learner.steps,
+        policy=policy,
         seconds=seconds,
         steps_per_second=(learner.steps - session_steps) / seconds,
-        policy=policy,
-        checkpoint=last_checkpoint,
         evaluations=evaluations,
-        interrupted=stopper.stopped,
+        log=files.log_rows(),
+        checkpoint=last_checkpoint or files.latest_checkpoint(),
+        resumed_from=resumed_from,
+        interrupted=stopper.requested,
     )
 
 
@@ -946,7 +718,7 @@ class _Schedule:
 
 def _evaluate(
     learner: Learner,
-    run: Path,
+    files: RunDirectory,
     writer: SummaryWriter,
     evaluations: list[dict[str, Any]],
     best: float,
@@ -965,18 +737,16 @@ def _evaluate(
             learner.threads,
         )
         row = {"step": learner.steps, "wall_seconds": round(elapsed, 1), **row}
-        append_row(run / "eval.csv", run / "eval.jsonl", row)
+        append_row(files.eval_csv, files.eval_jsonl, row)
         evaluations.append(row)
         writer.add_scalar(f"eval/advantage_vs_{opponent_name}", row["advantage"], learner.steps)
         if opponent_name == c.eval_opponents[0] and row["advantage"] > best:
             best = row["advantage"]
-            learner.save_actor(run / "best.safetensors", {"eval": row})
+            learner.save_actor(files.best, {"eval": row})
     return best
 
 
-def _checkpoint(
-    learner: Learner, checkpoints: CheckpointDirectory, best: float, elapsed: float
-) -> Path:
+def _checkpoint(learner: Learner, files: RunDirectory, best: float, elapsed: float) -> Path:
     """A resumable checkpoint of ``learner``."""
 
     def write(directory: Path) -> None:
@@ -992,56 +762,30 @@ def _checkpoint(
         }
         write_atomically(directory / STATE_JSON, json.dumps(state) + "\n")
 
-    return checkpoints.save(learner.steps, write, learner.config.keep_checkpoints)
+    return files.checkpoints.save(learner.steps, write, learner.config.keep_checkpoints)
 
 
-def _restore(
-    learner: Learner, checkpoints: CheckpointDirectory, run: Path, on_note: Callable[[str], None]
-) -> tuple[float, list[dict[str, Any]]]:
-    """Load the newest checkpoint that loads (passing over broken ones with a
-    note); returns the best evaluation so far and the evaluation rows kept."""
-    for step in reversed(checkpoints.steps()):
-        directory = checkpoints.path(step)
-        try:
-            tensors = safetensors.torch.load_file(str(directory / STATE_TENSORS))
-            state = json.loads((directory / STATE_JSON).read_text(encoding="utf-8"))
-            learner.load_state_tensors(tensors)
-        except (OSError, ValueError, KeyError, RuntimeError, safetensors.SafetensorError) as error:
-            aside = checkpoints.set_aside(step)
-            on_note(f"checkpoint {directory} cannot be loaded ({error}); set aside as {aside}")
-            continue
-        learner.steps = int(state["steps"])
-        learner.updates = int(state["updates"])
-        learner.wall_seconds = float(state["wall_seconds"])
-        learner.rng.bit_generator.state = state["rng"]
-        torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
-        for snap in state["pool"]:
-            path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
-            learner.pool.append((snap, learner.snapshot(path)))
-        rows = _read_rows(run / "eval.jsonl")
-        kept = [r for r in rows if r.get("step", 0) <= learner.steps]
-        keep_rows(run / "eval.csv", run / "eval.jsonl", kept)
-        progress = [r for r in _read_rows(run / PROGRESS) if r.get("step", 0) <= learner.steps]
-        write_atomically(run / PROGRESS, "".join(json.dumps(r) + "\n" for r in progress))
-        best = state["best"] if state["best"] is not None else -math.inf
-        return float(best), kept
-    raise CorruptCheckpointError(f"{run}: no checkpoint to resume from (checkpoints/ is empty)")
-
-
-def _read_rows(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-
-
-class _Stop:
-    """Whether Ctrl-C asked the loop to stop (:func:`training.interrupt.stop_on_ctrl_c`)."""
-
-    def __init__(self) -> None:
-        self.stopped = False
-
-    def request(self) -> None:
-        self.stopped = True
+def _restore(learner: Learner, directory: Path, step: int) -> float:
+    """Load the checkpoint of ``step`` in ``directory`` into ``learner`` (a
+    :class:`~training.checkpoint.CorruptCheckpointError` names what is wrong);
+    returns the best evaluation so far."""
+    try:
+        tensors = safetensors.torch.load_file(str(directory / STATE_TENSORS))
+        state = json.loads((directory / STATE_JSON).read_text(encoding="utf-8"))
+        learner.load_state_tensors(tensors)
+        if int(state["steps"]) != step:
+            raise ValueError(f"steps is {state['steps']}, not the {step} of its directory's name")
+    except (OSError, ValueError, KeyError, RuntimeError, safetensors.SafetensorError) as error:
+        raise CorruptCheckpointError(f"{directory}: cannot be loaded ({error})") from None
+    learner.steps = int(state["steps"])
+    learner.updates = int(state["updates"])
+    learner.wall_seconds = float(state["wall_seconds"])
+    learner.rng.bit_generator.state = state["rng"]
+    torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
+    for snap in state["pool"]:
+        path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
+        learner.pool.append((snap, learner.snapshot(path)))
+    return float(state["best"]) if state["best"] is not None else -math.inf
 
 
 __all__ = [
@@ -1049,7 +793,6 @@ __all__ = [
     "ActorCritic",
     "Config",
     "TrainResult",
-    "duplicate_advantage",
     "load_config",
     "stream_advantages",
     "train",

@@ -19,7 +19,7 @@ the x axis of every ``charts/…`` and ``eval/…`` value in TensorBoard):
    interval clustered by deal; 0 is as strong as the opponent.
 
 :func:`curves_figure` draws the rows of ``charts.jsonl`` and ``eval.jsonl``
-(``TrainResult.charts`` / ``.evaluations``); :func:`plot_curves` reads a run
+(``TrainResult.log`` / ``.evaluations``); :func:`plot_curves` reads a run
 directory and writes its ``curves.png`` (``env121 train`` does, at the end
 of a run). No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
 """
@@ -27,7 +27,6 @@ of a run). No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
 from __future__ import annotations
 
 import io
-import json
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -39,6 +38,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from env121.engine.files import write_atomically
+from training.run import read_jsonl
 
 STEPS = "learner steps (its decisions, all environments)"
 """The x axis of every panel."""
@@ -134,12 +134,12 @@ def plot_curves(run_dir: str | Path) -> Path:
     run = Path(run_dir)
     config = run / "config.yaml"
     saved = yaml.safe_load(config.read_text()) if config.is_file() else {}
-    evaluations = _read_jsonl(run / "eval.jsonl")
+    evaluations = read_jsonl(run / "eval.jsonl")
     if saved.get("algorithm") == "batched_ppo":
-        figure = scratch_figure(_read_jsonl(run / "progress.jsonl"), evaluations)
+        figure = scratch_figure(read_jsonl(run / "progress.jsonl"), evaluations)
     else:
         figure = curves_figure(
-            _read_jsonl(run / "charts.jsonl"),
+            read_jsonl(run / "charts.jsonl"),
             evaluations,
             reward_mode=saved.get("reward_mode", "points"),
         )
@@ -192,12 +192,6 @@ def _spread(row: Mapping[str, Any], end: str) -> float:
 def _legend(axes: Axes) -> None:
     if axes.get_legend_handles_labels()[0]:
         axes.legend(fontsize="small")
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line]
 
 
 __all__ = ["curves_figure", "plot_curves", "scratch_figure"]

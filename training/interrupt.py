@@ -27,6 +27,18 @@ STOPPING = (
 """What the first Ctrl-C prints on a terminal."""
 
 
+class StopRequest:
+    """Whether Ctrl-C asked the loop to stop: pass :meth:`request` to
+    :func:`stop_on_ctrl_c`, read :attr:`requested` between updates."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def request(self) -> None:
+        """Ask the loop to stop at the end of the update under way."""
+        self.requested = True
+
+
 @contextlib.contextmanager
 def stop_on_ctrl_c(request_stop: Callable[[], None]) -> Iterator[None]:
     """While the block runs, the first Ctrl-C calls ``request_stop`` and a second
@@ -51,4 +63,4 @@ def stop_on_ctrl_c(request_stop: Callable[[], None]) -> Iterator[None]:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-__all__ = ["STOPPING", "stop_on_ctrl_c"]
+__all__ = ["STOPPING", "StopRequest", "stop_on_ctrl_c"]

@@ -73,8 +73,6 @@ from agents.registry import make_agent
 from agents.spec import AgentSpecError
 from env121.engine.files import (
     append_atomically,
-    check_output_directory,
-    leftover_temporaries,
     write_atomically,
 )
 from env121.engine.state import NUM_SEATS
@@ -85,14 +83,13 @@ from env121.rules.config import RuleConfig
 from training import settings
 from training.checkpoint import (
     TRAINING_JSON,
-    CheckpointDirectory,
     CorruptCheckpointError,
     Network,
     export_policy,
     load_training_state,
     save_training_state,
 )
-from training.evaluation import append_row, evaluate_policy, keep_rows
+from training.evaluation import append_row, evaluate_policy
 from training.hardware import check_device, resolve_device, use_threads
 from training.hinted_seat import HintedSeat
 from training.imitation import check_warm_start, load_warm_start
@@ -106,6 +103,13 @@ from training.pool import (
     check_opponent_weights,
 )
 from training.progress import Progress
+from training.run import (
+    RunDirectory,
+    TrainResult,
+    load_newest_checkpoint,
+    roll_back,
+    start_run,
+)
 from training.sb3_vec import SB3VectorSingleSeat
 from training.settings import check_at_least, check_choice, check_in_range
 from training.stats import BatchedLearnerStats, LearnerStats, StatsWindow
@@ -229,28 +233,19 @@ class Config:
             raise ValueError(
                 "hint_head=True is not valid with inputs='observation': the head reads hints"
             )
-        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs"):
+        for name in ("total_timesteps", "n_envs", "n_steps", "batch_size"):
             check_at_least(name, getattr(self, name), 1)
-        for name in ("pool_max_size", "snapshot_beat_window", "stats_window", "keep_checkpoints"):
-            check_at_least(name, getattr(self, name), 1)
-        for name in ("eval_deals", "eval_jobs"):
+        for name in ("snapshot_beat_window", "stats_window", "eval_jobs"):
             check_at_least(name, getattr(self, name), 1)
         check_at_least("torch_threads", self.torch_threads, 0)
+        check_at_least("snapshot_min_gap", self.snapshot_min_gap, 0)
         check_device(self.device)
-        for name in ("snapshot_every", "snapshot_min_gap", "checkpoint_every", "eval_every"):
-            check_at_least(name, getattr(self, name), 0)
+        settings.check_ppo(self)
         if self.n_steps * self.n_envs < 2:
             raise ValueError(
                 f"n_steps={self.n_steps} with n_envs={self.n_envs} is not valid: expected "
                 "n_steps * n_envs >= 2 (a rollout of one step has no advantage to learn from)"
             )
-        check_in_range("learning_rate", self.learning_rate, 0, math.inf, "> 0")
-        check_in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
-        check_in_range("clip_range", self.clip_range, 0, math.inf, "> 0")
-        check_in_range("max_grad_norm", self.max_grad_norm, 0, math.inf, "> 0")
-        check_in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
-        for name in ("ent_coef", "vf_coef"):
-            check_in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
         check_in_range(
             "snapshot_beat_threshold",
             self.snapshot_beat_threshold,
@@ -264,11 +259,6 @@ class Config:
                 f"batch_size={self.batch_size} is not valid: expected at most "
                 f"n_steps * n_envs = {self.n_steps * self.n_envs}"
             )
-        if any(h < 1 for h in self.hidden_sizes):
-            raise ValueError(
-                f"hidden_sizes={self.hidden_sizes!r} is not valid: expected widths >= 1"
-            )
-        self.rule_config()  # RuleConfig names a bad rule itself
         check_opponent_weights(self.opponent_weights)  # builds each agent spec once
         if self.vec_env == "batched":
             self._check_batched()
@@ -406,148 +396,15 @@ def make_model(config: Config, env: VecEnv) -> MaskablePPO:
 # ---------------------------------------------------------------- the run
 
 
-@dataclass
-class TrainResult:
-    """What a finished :func:`train` call left behind."""
-
-    out: Path
-    """The run directory."""
-    num_timesteps: int
-    """The learner's step count at the end."""
-    policy: Path
-    """The final weights-only policy (play it as ``ppo:<policy>``)."""
-    seconds: float
-    """Wall-clock time of this call."""
-    steps_per_second: float
-    """Learner steps per second in this call (updates included)."""
-    evaluations: list[dict[str, Any]]
-    """The evaluation rows of the whole run (see ``eval.jsonl``)."""
-    charts: list[dict[str, Any]]
-    """The ``charts/…`` rows of the whole run, one per rollout (see ``charts.jsonl``)."""
-    checkpoint: Path | None = None
-    """The run's last checkpoint (``checkpoints/step_<N>``)."""
-    resumed_from: Path | None = None
-    """The checkpoint a resumed run started from."""
-    interrupted: bool = False
-    """Whether Ctrl-C stopped the run before ``total_timesteps`` (it saved a checkpoint)."""
-
-
-class RunFiles:
-    """The paths of a run directory (see the module docstring)."""
-
-    def __init__(self, out: Path) -> None:
-        self.out = out
-        self.config = out / "config.yaml"
-        self.tensorboard = out / "tb"
-        self.charts_jsonl = out / "charts.jsonl"
-        self.eval_csv = out / "eval.csv"
-        self.eval_jsonl = out / "eval.jsonl"
-        self.pool = out / "pool"
-        self.checkpoints = out / "checkpoints"
-        self.latest = self.checkpoints / "latest.json"
-        self.policy = out / "policy.safetensors"
-        self.best = out / "best.safetensors"
-        self.checkpoint_directory = CheckpointDirectory(self.checkpoints)
-
-    def latest_checkpoint(self) -> Path | None:
-        """The checkpoint ``checkpoints/latest.json`` names, if it names one that exists."""
-        try:
-            return self.checkpoint_directory.pointed()
-        except CorruptCheckpointError:
-            return None
-
-    def evaluations(self) -> list[dict[str, Any]]:
-        """Every evaluation row written so far."""
-        return _read_jsonl(self.eval_jsonl)
-
-    def charts(self) -> list[dict[str, Any]]:
-        """The ``charts/…`` rows written so far (``step`` and the rates), one per rollout."""
-        return _read_jsonl(self.charts_jsonl)
-
-
-def _read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """The rows of a JSON-lines log (none if it does not exist); a line that is
-    not a JSON object is a ``ValueError`` naming the file and the line."""
-    if not path.is_file():
-        return []
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if line:
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}, line {number}: not valid JSON ({error})") from None
-            if not isinstance(row, dict):
-                raise ValueError(f"{path}, line {number}: expected a JSON object")
-            rows.append(row)
-    return rows
-
-
-@dataclass(frozen=True)
-class RunStart:
-    """A run about to start, every setting checked (:func:`prepare_run`)."""
-
-    config: Config
-    """The run's config (a resumed run's saved config with its overrides)."""
-    files: RunFiles
-    """The run directory's paths (nothing is written there yet)."""
-    resume: bool
-    """Whether the run continues from one of its checkpoints."""
-
-
+CHARTS_LOG = "charts.jsonl"
+"""The run's log: the ``charts/…`` values per rollout (``step``, then the rates)."""
 NETWORK_FIELDS = ("hidden_sizes", "activation", "inputs", "hint_head")
 """The config fields that shape the networks: a resumed run cannot change them."""
 
 
-def prepare_run(
-    config: Config | None = None,
-    out: str | Path | None = None,
-    *,
-    resume: str | Path | None = None,
-    overrides: Sequence[str] = (),
-) -> RunStart:
-    """Check everything a run needs before anything is written: the config
-    and its overrides (agent specs included), the warm start of a new run,
-    and the run directory (``out`` must be new or hold no run, and be
-    creatable; ``resume`` must be a run directory with a saved config). Raises
-    ``ValueError`` naming what is wrong and what is accepted."""
-    if resume is not None:
-        if config is not None:
-            raise ValueError("train(): give a config for a new run or resume=RUN_DIR, not both")
-        files = RunFiles(Path(resume))
-        saved = _saved_config(files, str(resume))
-        config = with_overrides(saved, overrides)
-        changed = [n for n in NETWORK_FIELDS if getattr(config, n) != getattr(saved, n)]
-        if changed:
-            raise ValueError(
-                f"--set {', '.join(changed)} is not valid with --resume: the checkpoint's "
-                "networks keep their shape (start a new run, perhaps warm-started)"
-            )
-        return RunStart(config, files, resume=True)
-    config = with_overrides(config or Config(), overrides)
-    files = RunFiles(Path(out or f"runs/{time.strftime('%Y%m%d-%H%M%S')}"))
-    _check_new_run_directory(files)
-    if config.warm_start:
-        check_warm_start(config.warm_start, network_of(config))
-    return RunStart(config, files, resume=False)
-
-
-def _saved_config(files: RunFiles, given: str) -> Config:
-    """The config of the run to resume in ``files``, checked with the directory."""
-    config = read_config(settings.saved_config_path(given))
-    checkpoints = files.checkpoint_directory
-    if not checkpoints.steps() and not checkpoints.latest.exists():
-        raise ValueError(f"--resume {given!r} is not valid: it holds no checkpoint yet")
-    return config
-
-
-def _check_new_run_directory(files: RunFiles) -> None:
-    check_output_directory(files.out)
-    if files.latest.exists() or files.checkpoint_directory.steps() or files.eval_jsonl.exists():
-        raise ValueError(
-            f"--out {str(files.out)!r} already holds a run: continue it with --resume "
-            "or pick another directory"
-        )
+def run_directory(out: str | Path) -> RunDirectory:
+    """The paths of this trainer's run directory ``out``."""
+    return RunDirectory(Path(out), CHARTS_LOG)
 
 
 def train(
@@ -566,16 +423,28 @@ def train(
     checkpoint with its saved config and ``overrides`` (``key=value``)
     applied, e.g. a larger ``total_timesteps``. ``progress`` shows a progress bar.
 
-    Nothing is written before the settings are checked (:func:`prepare_run`),
-    the model is built and its warm start or checkpoint loaded: a run that
-    cannot start leaves no run directory behind (a resumed one, its directory
-    as it was). A checkpoint that cannot be loaded is passed over for the one
-    before it, with a line to ``on_note`` (default :func:`warnings.warn`)
-    naming the file; the run then forgets what came after the checkpoint it
-    resumes from (:func:`roll_back`). The first Ctrl-C (SIGINT) stops the
-    run at the next step with a checkpoint (``TrainResult.interrupted``)."""
-    start = prepare_run(config, out, resume=resume, overrides=overrides)
+    Nothing is written before the settings are checked
+    (:func:`training.run.start_run`, and the warm start here), the model is
+    built and its warm start or checkpoint loaded: a run that cannot start
+    leaves no run directory behind (a resumed one, its directory as it was).
+    A checkpoint that cannot be loaded is passed over for the one before it,
+    with a line to ``on_note`` (default :func:`warnings.warn`) naming the
+    file; the run then forgets what came after the checkpoint it resumes from
+    (:func:`training.run.roll_back`, and the pool's). The first Ctrl-C
+    (SIGINT) stops the run at the next step with a checkpoint
+    (``TrainResult.interrupted``)."""
+    start = start_run(
+        Config,
+        config,
+        out,
+        resume=resume,
+        overrides=overrides,
+        log=CHARTS_LOG,
+        network_fields=NETWORK_FIELDS,
+    )
     config, files = start.config, start.files
+    if not start.resume and config.warm_start:
+        check_warm_start(config.warm_start, network_of(config))
     note = on_note or (lambda line: warnings.warn(line, stacklevel=3))
     use_threads(config.torch_threads)
     env = make_vec_env(config, files.pool)
@@ -583,14 +452,16 @@ def train(
         model = make_model(config, env)
         resumed_from = None
         if start.resume:
-            resumed_from = load_last_complete_checkpoint(model, files, note)
+            resumed_from = load_newest_checkpoint(files, lambda d, s: _load(model, d, s), note)
             model.set_random_seed(config.seed + model.num_timesteps)  # fresh deals
         elif config.warm_start:
             load_warm_start(model.policy, config.warm_start, network_of(config))
         # The run directory is written from here on.
         files.out.mkdir(parents=True, exist_ok=True)
         if resumed_from is not None:
-            roll_back(files, model.num_timesteps, config.pool_max_size)
+            roll_back(files, model.num_timesteps)
+            if files.pool.is_dir():
+                SnapshotPool(files.pool, config.pool_max_size).roll_back(model.num_timesteps)
         settings.save_config(config, files.config)
         pool = SnapshotPool(files.pool, config.pool_max_size)
         model.set_logger(configure(str(files.tensorboard), ["tensorboard"]))
@@ -614,80 +485,30 @@ def train(
         seconds=seconds,
         steps_per_second=steps / seconds if seconds > 0 else 0.0,
         evaluations=files.evaluations(),
-        charts=files.charts(),
+        log=files.log_rows(),
         checkpoint=files.latest_checkpoint(),
         resumed_from=resumed_from,
         interrupted=callback.stopped,
     )
 
 
-def load_last_complete_checkpoint(
-    model: MaskablePPO, files: RunFiles, note: Callable[[str], None]
-) -> Path:
-    """Load the newest checkpoint of the run that loads into ``model`` and
-    return its directory. Each one passed over (and a ``latest.json`` naming
-    none) is one line to ``note``: the file, what is wrong with it and the
-    checkpoint resumed from instead; if none loads, a
-    :class:`~training.checkpoint.CorruptCheckpointError` says why each failed."""
-    checkpoints = files.checkpoint_directory
-    problems = []
-    try:
-        checkpoints.pointed()
-    except CorruptCheckpointError as error:
-        problems.append(str(error))
-    for step in reversed(checkpoints.steps()):
-        directory = checkpoints.path(step)
-        try:
-            state = load_training_state(model, directory)
-            if state["num_timesteps"] != step:
-                raise CorruptCheckpointError(
-                    f"{directory / TRAINING_JSON}: num_timesteps is {state['num_timesteps']}, "
-                    f"not the {step} of its directory's name"
-                )
-        except CorruptCheckpointError as error:
-            problems.append(str(error))
-            continue
-        for problem in problems:
-            note(f"{problem}; resuming from the last complete checkpoint, {directory}")
-        return directory
-    raise CorruptCheckpointError(
-        f"--resume {str(files.out)!r}: no complete checkpoint to resume from: "
-        + "; ".join(problems)
-    )
-
-
-def roll_back(files: RunFiles, step: int, pool_max_size: int) -> None:
-    """Make the run directory what it was at the checkpoint of ``step``, which
-    a run resumes from: the ``charts/…`` and evaluation rows and the pool's
-    snapshots after it are dropped (the resumed run writes its own),
-    ``latest.json`` names it, what killed saves left is removed, and the
-    checkpoints after it (which could not be loaded) are set aside as
-    ``step_<N>.corrupt``."""
-    checkpoints = files.checkpoint_directory
-    checkpoints.remove_leftovers()
-    for later in (s for s in checkpoints.steps() if s > step):
-        checkpoints.set_aside(later)
-    for directory in (files.out, files.pool):
-        for temporary in leftover_temporaries(directory) if directory.is_dir() else ():
-            temporary.unlink()
-    if files.latest_checkpoint() != checkpoints.path(step):
-        pointer = {"directory": checkpoints.path(step).name, "num_timesteps": step}
-        write_atomically(checkpoints.latest, json.dumps(pointer) + "\n")
-    charts = files.charts()
-    if any(row["step"] > step for row in charts):
-        kept = [row for row in charts if row["step"] <= step]
-        write_atomically(files.charts_jsonl, "".join(json.dumps(r) + "\n" for r in kept))
-    evaluations = files.evaluations()
-    if evaluations:  # eval.csv is rewritten from eval.jsonl, which a kill may have left ahead
-        keep_rows(files.eval_csv, files.eval_jsonl, [r for r in evaluations if r["step"] <= step])
-    if files.pool.is_dir():
-        SnapshotPool(files.pool, pool_max_size).roll_back(step)
+def _load(model: MaskablePPO, directory: Path, step: int) -> None:
+    """Load the checkpoint of ``step`` in ``directory`` into ``model``; a
+    :class:`~training.checkpoint.CorruptCheckpointError` names what is wrong."""
+    state = load_training_state(model, directory)
+    if state["num_timesteps"] != step:
+        raise CorruptCheckpointError(
+            f"{directory / TRAINING_JSON}: num_timesteps is {state['num_timesteps']}, "
+            f"not the {step} of its directory's name"
+        )
 
 
 class SelfPlay(BaseCallback):
     """Pool snapshots, checkpoints, evaluations, ``charts/…`` and the progress bar."""
 
-    def __init__(self, config: Config, files: RunFiles, pool: SnapshotPool, progress: bool) -> None:
+    def __init__(
+        self, config: Config, files: RunDirectory, pool: SnapshotPool, progress: bool
+    ) -> None:
         super().__init__()
         self.config = config
         self.files = files
@@ -766,7 +587,7 @@ class SelfPlay(BaseCallback):
         for key, value in charts.items():
             self.logger.record(key, value)
         row = {"step": self.step, **{k.removeprefix("charts/"): v for k, v in charts.items()}}
-        append_atomically(self.files.charts_jsonl, json.dumps(row) + "\n")
+        append_atomically(self.files.log, json.dumps(row) + "\n")
         if self.bar:
             self.bar.update(self.step, self.status())
 
@@ -831,7 +652,7 @@ class SelfPlay(BaseCallback):
             save_training_state(self.learner, directory, {"pool_size": len(self.pool.snapshots)})
             self.export(directory / "policy.safetensors")
 
-        self.files.checkpoint_directory.save(step, write, self.config.keep_checkpoints)
+        self.files.checkpoints.save(step, write, self.config.keep_checkpoints)
         self.last_checkpoint = step
 
     def evaluate(self) -> None:

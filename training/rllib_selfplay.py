@@ -8,7 +8,7 @@ lists them) or from Python with :func:`train`; play the result in the arena as
 
 RLlib's current API stack (RLModule, ConnectorV2, EnvRunner) with PPO:
 
-1. **The environment** is :class:`TurnTakingEnv`, ``env121_v0`` as an RLlib
+1. **The environment** is :class:`TurnTakingEnv`, ``env121_v1`` as an RLlib
    ``MultiAgentEnv``: the one place where the turn-based game meets RLlib's
    multi-agent episodes (its docstring says how rewards and the last
    observations are delivered, and the tests check it against the match's
@@ -56,10 +56,12 @@ from torch import nn
 
 from agents.ppo import ACTIVATIONS, PolicyNetwork, save_policy
 from arena.ray_backend import INSTALL_HINT, RayNotInstalledError
+from env121.engine.files import append_atomically, write_atomically
 from env121.envs.aec_env import AGENTS, REWARD_MODES, raw_env
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
 from env121.rules.options import error_line
+from training.settings import check_at_least
 
 try:
     import ray
@@ -155,11 +157,11 @@ class RLlibConfig:
                 f"activation={self.activation!r} is not valid: expected one of {list(ACTIVATIONS)}"
             )
         for name in ("iterations", "num_envs_per_env_runner", "torch_threads", "train_batch_size"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("minibatch_size", "num_epochs", "pool_max_size"):
-            _at_least(name, getattr(self, name), 1)
+            check_at_least(name, getattr(self, name), 1)
         for name in ("seed", "num_env_runners", "snapshot_every"):
-            _at_least(name, getattr(self, name), 0)
+            check_at_least(name, getattr(self, name), 0)
         if self.minibatch_size > self.train_batch_size:
             raise ValueError(
                 f"minibatch_size={self.minibatch_size} is not valid: expected at most "
@@ -183,16 +185,11 @@ class RLlibConfig:
             raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
 
 
-def _at_least(name: str, value: int, minimum: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name}={value!r} is not valid: expected an integer >= {minimum}")
-
-
 # ------------------------------------------------------------- environment
 
 
 class TurnTakingEnv(MultiAgentEnv):
-    """``env121_v0`` as an RLlib ``MultiAgentEnv``: the turn-based pitfalls, handled here once.
+    """``env121_v1`` as an RLlib ``MultiAgentEnv``: the turn-based pitfalls, handled here once.
 
     RLlib gives an action to every agent that got an observation, and books a
     reward to an agent only next to an observation of it. So:
@@ -210,7 +207,7 @@ class TurnTakingEnv(MultiAgentEnv):
       ``terminated``, which closes each seat's trajectory and credits its
       last action — not only the trajectory of the seat that moved last.
 
-    Observations are ``env121_v0``'s ``{"observation", "action_mask"}``. An
+    Observations are ``env121_v1``'s ``{"observation", "action_mask"}``. An
     illegal action raises the engine's ``IllegalActionError``: the masked
     policy never plays one. ``config`` (RLlib's ``env_config``) may hold
     ``rules`` (RuleConfig fields) and ``reward_mode``.
@@ -480,31 +477,31 @@ def train(config: RLlibConfig, out: str | Path) -> RLlibResult:
     config.check()
     out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(config.torch_threads)
-    (out / "config.yaml").write_text(yaml.safe_dump(dataclasses.asdict(config), sort_keys=False))
+    config_yaml = yaml.safe_dump(dataclasses.asdict(config), sort_keys=False, allow_unicode=True)
+    write_atomically(out / "config.yaml", config_yaml)
+    log = write_atomically(out / "progress.jsonl", "")
     algorithm = algorithm_config(config, out).build_algo()
     env_steps = episodes = 0
     snapshots: list[str] = []
     seconds = 0.0
     try:
-        with (out / "progress.jsonl").open("w") as log:
-            for _ in range(config.iterations):
-                start = time.perf_counter()
-                result = algorithm.train()
-                seconds += time.perf_counter() - start
-                runners = result.get(ENV_RUNNER_RESULTS, {})
-                env_steps = _count(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME), env_steps)
-                episodes += _count(runners.get(NUM_EPISODES), 0)
-                snapshots = list(result.get("league", {}).get("snapshots", []))
-                row = {
-                    "iteration": algorithm.iteration,
-                    "env_steps": env_steps,
-                    "episodes": episodes,
-                    "episode_return_mean": runners.get(EPISODE_RETURN_MEAN),
-                    "snapshots": snapshots,
-                    "seconds": seconds,
-                }
-                log.write(json.dumps(row) + "\n")
-                log.flush()
+        for _ in range(config.iterations):
+            start = time.perf_counter()
+            result = algorithm.train()
+            seconds += time.perf_counter() - start
+            runners = result.get(ENV_RUNNER_RESULTS, {})
+            env_steps = _count(runners.get(NUM_ENV_STEPS_SAMPLED_LIFETIME), env_steps)
+            episodes += _count(runners.get(NUM_EPISODES), 0)
+            snapshots = list(result.get("league", {}).get("snapshots", []))
+            row = {
+                "iteration": algorithm.iteration,
+                "env_steps": env_steps,
+                "episodes": episodes,
+                "episode_return_mean": runners.get(EPISODE_RETURN_MEAN),
+                "snapshots": snapshots,
+                "seconds": seconds,
+            }
+            append_atomically(log, json.dumps(row) + "\n")
         notes = {"iterations": algorithm.iteration, "env_steps": env_steps}
         policy = export_policy(main_module(algorithm), out / "policy.safetensors", config, notes)
     finally:

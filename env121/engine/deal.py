@@ -1,9 +1,10 @@
 """The deal of one vòng (spec §5.2): hands, Chỉ Điểm, Ẩn Sĩ and Nọc.
 
 A :class:`Deal` is plain data. The engine makes one per vòng with
-:meth:`Deal.from_seed`, which shuffles with the generator of
-``(match seed, ván, vòng)`` (the stream :attr:`~env121.engine.seeds.Stream.DEAL`):
-no global randomness, and any vòng of a match can be re-dealt on its own.
+:meth:`Deal.from_seed`, which deals the deck shuffled by the deal's stream of
+``(match seed, ván, vòng)`` (:mod:`env121.engine.shuffle`, defined in our code
+and shared with the compiled engine): no global randomness, no dependence on
+a numpy release, and any vòng of a match can be re-dealt on its own.
 
 Dealing order: the shuffled deck's first 20 cards go round the table one at a
 time starting with the dealer (card ``i`` to seat ``dealer + i``), the 21st is
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from env121.engine.seeds import Stream, derive_rng
+from env121.engine.shuffle import shuffled_deck
 from env121.rules.cards import NUM_CARDS, format_cards, parse_cards
 
 NUM_SEATS = 4
@@ -86,9 +87,9 @@ class Deal:
 
     @classmethod
     def from_seed(cls, seed: int, van: int, vong: int, dealer: int, rotation: int = 0) -> Deal:
-        """The deal of vòng ``vong`` of ván ``van`` in the match with this seed."""
-        rng = derive_rng(seed, Stream.DEAL, van, vong)
-        return cls.from_deck([int(c) for c in rng.permutation(NUM_CARDS)], dealer, rotation)
+        """The deal of vòng ``vong`` of ván ``van`` in the match with this seed
+        (non-negative integers; a ValueError names a bad one)."""
+        return cls.from_deck(shuffled_deck(seed, van, vong), dealer, rotation)
 
     @classmethod
     def from_notation(

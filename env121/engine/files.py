@@ -12,22 +12,14 @@ sidecars, ``latest.json``, the pool's manifest, the logs, the curves).
 A kill between the write and the rename leaves a temporary file beside the
 target, named ``.<name>.<random>.tmp`` (:func:`leftover_temporaries` finds
 them, for whoever resumes the work to remove).
-
-**Test hook.** ``ENV121_TEST_SLOW_WRITE=NAME:SECONDS`` makes every write of a
-file named ``NAME`` wait ``SECONDS`` between writing its temporary file and
-renaming it into place, so that a test can kill a process in the middle of a
-save (``tests/training/test_kill_resume.py``). Unset, it costs nothing.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-import time
 from pathlib import Path
 
-SLOW_WRITE_VARIABLE = "ENV121_TEST_SLOW_WRITE"
-"""The test hook's environment variable (see the module docstring)."""
 _TEMPORARY_SUFFIX = ".tmp"
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 
@@ -46,7 +38,6 @@ def write_atomically(path: str | Path, data: bytes | str) -> Path:
             file.write(payload)
             file.flush()
             os.fsync(file.fileno())
-        _slow_write_hook(path.name)
         os.replace(temporary, path)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -97,18 +88,7 @@ def check_output_directory(path: str | Path, option: str = "--out") -> None:
         raise ValueError(f"{option} {path}: {existing} is not writable")
 
 
-def _slow_write_hook(name: str) -> None:
-    """The test hook: wait if ``ENV121_TEST_SLOW_WRITE`` names this file."""
-    setting = os.environ.get(SLOW_WRITE_VARIABLE)
-    if not setting:
-        return
-    target, _, seconds = setting.rpartition(":")
-    if target == name:
-        time.sleep(float(seconds))
-
-
 __all__ = [
-    "SLOW_WRITE_VARIABLE",
     "append_atomically",
     "check_output_directory",
     "fsync_directory",

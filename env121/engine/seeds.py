@@ -5,7 +5,7 @@ integer seed through ``numpy.random.SeedSequence(entropy)``, where ``entropy``
 is the seed, then the stream's fixed key words, then the values that pick one
 draw of the stream (the ván and vòng of a deal, the seat of an agent)::
 
-    derive_rng(seed, Stream.DEAL, van, vong)       # SeedSequence([seed, van, vong])
+    seed_sequence(seed, Stream.DEAL, van, vong)    # SeedSequence([seed, van, vong])
     derive_seed(seed, Stream.PLAY_AGENT, seat)     # SeedSequence([seed, 0xA6E, seat])
 
 ``derive_rng`` gives the sequence's ``Generator``; ``derive_seed`` its first
@@ -13,7 +13,9 @@ draw of the stream (the ván and vòng of a deal, the seat of an agent)::
 
 The streams (entropy after the seed, then what the stream seeds):
 
-* ``DEAL`` — ván, vòng: the shuffle of each vòng of match ``seed``;
+* ``DEAL`` — ván, vòng: the shuffle of each vòng of match ``seed``. Its draws
+  are made by :mod:`env121.engine.shuffle`, our own copy of the stream this
+  key gives numpy's ``Generator.permutation``, not by ``derive_rng``;
 * ``RANDOM_PLAYERS`` — ``0x121``: the one generator of the four random players
   of ``env121 play --seed``;
 * ``PLAY_AGENT`` — ``0xA6E``, seat: ``reset`` of the agent in ``seat`` of
@@ -36,6 +38,15 @@ and ``SeedSequence`` pads a short entropy with zeros, so some streams meet:
 ``[seed, 1]`` is HINTS, TEACHER's seat 1 and TOURNAMENT_DEAL's deal 1 alike.
 They feed unrelated draws (a hinter's, a teacher's, a tournament's deals), so
 it does no harm; a new stream takes a key word of its own.
+
+What a numpy release may change: numpy keeps ``SeedSequence`` and its bit
+generators (PCG64) bit for bit, so :func:`derive_seed` is stable; the
+``Generator`` methods' streams (``integers``, ``choice``, ``permutation``) it
+does not promise to keep across feature releases. The deal, which every
+record and golden transcript replays, is therefore our own code; the other
+``derive_rng`` streams (the random players', the agents') only pick moves,
+which records store as played, so a numpy change could alter what a seeded
+random player picks, never a record's replay.
 """
 
 from __future__ import annotations

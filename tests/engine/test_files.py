@@ -1,4 +1,4 @@
-"""env121.engine.files: whole-or-nothing writes, the test hook, output checks."""
+"""env121.engine.files: whole-or-nothing writes, output checks."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import time
 import pytest
 
 from env121.engine.files import (
-    SLOW_WRITE_VARIABLE,
     append_atomically,
     check_output_directory,
     leftover_temporaries,
     write_atomically,
 )
+from tests.support.slow_write import slowed_replace
 
 
 def test_a_write_replaces_the_file_whole_with_the_permissions_of_a_new_file(tmp_path):
@@ -59,10 +59,10 @@ def test_append_adds_at_the_end_and_creates_the_file(tmp_path):
     assert path.read_text().splitlines() == ['{"step": 128}', '{"step": 256}']
 
 
-def test_the_slow_write_hook_waits_only_for_the_file_it_names(tmp_path, monkeypatch):
+def test_the_kill_tests_slow_write_waits_only_for_the_file_it_names(tmp_path, monkeypatch):
     waits: list[float] = []
     monkeypatch.setattr(time, "sleep", waits.append)
-    monkeypatch.setenv(SLOW_WRITE_VARIABLE, "training.safetensors:2.5")
+    monkeypatch.setattr(os, "replace", slowed_replace("training.safetensors", 2.5))
     write_atomically(tmp_path / "training.json", "{}")
     write_atomically(tmp_path / "training.safetensors", b"")
     assert waits == [2.5]

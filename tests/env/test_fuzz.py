@@ -1,4 +1,4 @@
-"""Fuzzing ``step`` of ``env121_v0`` and ``SingleSeat`` with every kind of action.
+"""Fuzzing ``step`` of ``env121_v1`` and ``SingleSeat`` with every kind of action.
 
 Actions are drawn from: legal ids and any id near the range, as Python ints
 and as numpy integers of several widths (and 0-d arrays), huge ints, floats

@@ -12,15 +12,11 @@ import torch
 from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork
 from env121.cli.app import main
-from training import batched_ppo, settings
-from training.batched_ppo import (
-    HIDDEN_SIZE,
-    ActorCritic,
-    Config,
-    Learner,
-    hidden_hands,
-    stream_advantages,
-)
+from training import settings
+from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands
+from training.batched_ppo import Config, Learner
+from training.evaluation import duplicate_advantage
+from training.rollout import stream_advantages
 
 TINY = [
     "total_steps=6144",
@@ -159,7 +155,7 @@ def test_the_batched_evaluation_is_the_arenas(tmp_path):
     learner.actor.load_state_dict(actor.state_dict())
     path = learner.save_actor(tmp_path / "a.safetensors", {})
     config = tiny_config().rule_config
-    row = batched_ppo.duplicate_advantage(learner.actor, BatchedGreedy(threads=1), 2, 11, config, 1)
+    row = duplicate_advantage(learner.actor, BatchedGreedy(threads=1), 2, 11, config, 1)
     arena = one_vs_three(f"ppo:{path}", "greedy", deals=2, seed=11, config=config)
     assert row["advantage"] == pytest.approx(arena.advantage.mean)
     assert row["low"] == pytest.approx(arena.advantage.low)

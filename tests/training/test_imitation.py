@@ -27,7 +27,7 @@ from training.imitation import (
     write_warm_start,
 )
 from training.pool import read_manifest
-from training.ppo_selfplay import RunFiles
+from training.ppo_selfplay import run_directory
 
 SEARCHED = "observation+search_hints"
 
@@ -154,7 +154,7 @@ def test_a_run_starts_from_the_warm_start(tmp_path, inputs):
     policy, _ = fit(collect("greedy", matches=1, seed=2, inputs=inputs), network, epochs=1)
     warm = write_warm_start(policy, tmp_path / "warm.safetensors", network, {})
     result = tiny_run(tmp_path / "run", "tiny", f"warm_start={warm}", f"inputs={inputs}")
-    files = RunFiles(result.out)
+    files = run_directory(result.out)
     first = read_manifest(files.pool)[0][0]  # the learner before any update
     assert first.reason == "initial"
     snapshot, _ = load_policy(files.pool / f"{first.name}.safetensors")

@@ -2,8 +2,8 @@
 cannot start leaves nothing behind (issue 19).
 
 The kill tests run the real ``env121 train`` in a subprocess and stop it at a
-chosen point, made reachable by the writer's test hook
-(``ENV121_TEST_SLOW_WRITE``, :mod:`env121.engine.files`): a slow ``charts.jsonl``
+chosen point, made reachable by slowing one file's writes
+(:mod:`tests.support.slow_write`): a slow ``charts.jsonl``
 makes each rollout last a second, so that Ctrl-C lands in the middle of the
 run; a slow ``training.safetensors`` holds a checkpoint save open, so that
 ``SIGKILL`` lands inside it. The resumed run is compared with an uninterrupted
@@ -33,15 +33,13 @@ import torch
 from safetensors.torch import load_file
 
 from env121.cli import main
-from env121.engine.files import SLOW_WRITE_VARIABLE
 from tests.support.training_helpers import TINY
 from training.checkpoint import CheckpointDirectory
 from training.imitation import WARM_START_FORMAT
 from training.pool import read_manifest
-from training.ppo_selfplay import RunFiles, load_config, train
+from training.ppo_selfplay import load_config, run_directory, train
 
 ROOT = Path(__file__).resolve().parents[2]
-COMMAND = "import sys; from env121.cli import main; sys.exit(main())"
 BUDGET = (*TINY, "total_timesteps=512", "keep_checkpoints=3")
 """Rollouts of 128 steps, a checkpoint and a snapshot every 128 steps, four rollouts."""
 STEP = "step_{:012d}".format
@@ -50,14 +48,23 @@ STEP = "step_{:012d}".format
 def started(out: Path, *settings: str, slow: str) -> subprocess.Popen[str]:
     """``env121 train`` of :data:`BUDGET` (and ``settings``) into ``out``, in its
     own process group (as a terminal's Ctrl-C reaches it), with the writes of
-    ``slow`` (``NAME:SECONDS``) slowed by the test hook."""
+    ``slow`` (``NAME:SECONDS``) slowed (:mod:`tests.support.slow_write`)."""
     argv = ["train", "--preset", "tiny", "--out", str(out), "--no-progress"]
     return subprocess.Popen(
-        [sys.executable, "-c", COMMAND, *argv, "--set", *BUDGET, *settings],
+        [
+            sys.executable,
+            "-m",
+            "tests.support.slow_write",
+            slow,
+            *argv,
+            "--set",
+            *BUDGET,
+            *settings,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT), SLOW_WRITE_VARIABLE: slow},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         start_new_session=True,
     )
 
@@ -77,12 +84,12 @@ def stop_when(
 
 def reproducible(out: Path) -> dict[str, Any]:
     """What a resumed run must share with an uninterrupted one."""
-    files = RunFiles(out)
+    files = run_directory(out)
     snapshots, retired = read_manifest(files.pool)
     return {
-        "checkpoints": sorted(p.name for p in files.checkpoints.iterdir()),
-        "latest": json.loads(files.latest.read_text()),
-        "charts": [row["step"] for row in files.charts()],
+        "checkpoints": sorted(p.name for p in files.checkpoints.directory.iterdir()),
+        "latest": json.loads(files.checkpoints.latest.read_text()),
+        "charts": [row["step"] for row in files.log_rows()],
         "pool": [(s.step, s.reason) for s in snapshots],
         "retired": [(s.step, s.reason) for s in retired],
     }
@@ -132,7 +139,7 @@ def test_ctrl_c_saves_a_checkpoint_in_one_line_and_resume_ends_like_an_uninterru
     err = stop_when(process, (out / "charts.jsonl").exists, signal.SIGINT)
     assert process.returncode == 130, err
     assert err.count("\n") == 1 and "Traceback" not in err  # the workers ignore Ctrl-C
-    checkpoint = RunFiles(out).latest_checkpoint()
+    checkpoint = run_directory(out).latest_checkpoint()
     assert checkpoint is not None
     step = int(checkpoint.name.removeprefix("step_"))
     assert step in (128, 256, 384)  # where the cut rollout began: its steps are played again
@@ -217,9 +224,9 @@ def test_a_corrupt_checkpoint_is_one_line_and_resume_falls_back_to_the_one_befor
     assert line.endswith(f"; resuming from the last complete checkpoint, {fallback}")
     set_aside = out / "checkpoints" / f"{STEP(512)}.corrupt"
     assert set_aside.is_dir() == (damage is not _latest_names_a_missing_step)
-    files = RunFiles(out)
+    files = run_directory(out)
     assert files.latest_checkpoint() == out / "checkpoints" / STEP(512)  # saved again
-    assert [row["step"] for row in files.charts()] == [128, 256, 384, 512]
+    assert [row["step"] for row in files.log_rows()] == [128, 256, 384, 512]
 
 
 def test_a_complete_checkpoint_that_latest_json_does_not_name_yet_is_resumed_from(tmp_path, whole):

@@ -14,10 +14,10 @@ from training import available_presets
 from training.checkpoint import load_training_state
 from training.pool import read_manifest
 from training.ppo_selfplay import (
-    RunFiles,
     load_config,
     make_model,
     make_vec_env,
+    run_directory,
     train,
 )
 
@@ -34,10 +34,10 @@ def test_the_presets_ship():
 def test_each_preset_runs_with_a_tiny_budget(tmp_path, preset):
     # 192 steps per environment: long enough for a match (~150 learner steps) to end.
     result = tiny_run(tmp_path / preset, preset, "total_timesteps=384")
-    files = RunFiles(result.out)
+    files = run_directory(result.out)
     assert result.num_timesteps == 384
     assert files.policy.is_file() and files.latest_checkpoint() is not None
-    rows = read_jsonl(files.charts_jsonl)
+    rows = files.log_rows()
     assert [row["step"] for row in rows] == [128, 256, 384]
     assert {"episode_return", "win_rate_per_vong", "pool_size"} <= set(rows[-1])
 
@@ -62,7 +62,7 @@ def test_the_cli_trains_and_rejects_bad_settings(tmp_path, capsys):
 def test_resume_continues_the_step_count_and_the_weights(tmp_path):
     out = tmp_path / "run"
     first = tiny_run(out)
-    files = RunFiles(out)
+    files = run_directory(out)
     saved = files.latest_checkpoint()
     assert first.num_timesteps == 256 and saved is not None
     config = load_config(files.config)
@@ -75,9 +75,9 @@ def test_resume_continues_the_step_count_and_the_weights(tmp_path):
     assert model.num_timesteps == 256
     second = train(resume=out, overrides=["total_timesteps=512"])
     assert second.num_timesteps == 512
-    latest = RunFiles(out).latest_checkpoint()
+    latest = run_directory(out).latest_checkpoint()
     assert latest is not None and latest.name == "step_000000000512"
-    steps = [row["step"] for row in read_jsonl(files.charts_jsonl)]
+    steps = [row["step"] for row in files.log_rows()]
     assert steps == [128, 256, 384, 512]
     assert load_config(files.config).total_timesteps == 512  # the override is recorded
     (tmp_path / "empty").mkdir()
@@ -87,7 +87,7 @@ def test_resume_continues_the_step_count_and_the_weights(tmp_path):
 
 def test_the_pool_grows_on_schedule_and_when_the_learner_beats_it(tmp_path):
     result = tiny_run(tmp_path / "schedule", "tiny", "total_timesteps=384", "pool_max_size=10")
-    snapshots, _ = read_manifest(RunFiles(result.out).pool)
+    snapshots, _ = read_manifest(run_directory(result.out).pool)
     assert [(s.step, s.reason) for s in snapshots] == [
         (0, "initial"),
         (128, "schedule"),
@@ -102,17 +102,17 @@ def test_the_pool_grows_on_schedule_and_when_the_learner_beats_it(tmp_path):
         "opponent_weights={pool: 1.0}",
     )
     result = tiny_run(tmp_path / "beat", "tiny", "total_timesteps=896", *beat)
-    snapshots, _ = read_manifest(RunFiles(result.out).pool)
+    snapshots, _ = read_manifest(run_directory(result.out).pool)
     reasons = [s.reason for s in snapshots]
     assert reasons[0] == "initial" and "beat_pool" in reasons
-    rows = RunFiles(result.out).charts()
+    rows = run_directory(result.out).log_rows()
     assert "beat_rate_vs_pool" in rows[-1]
 
 
 def test_evaluations_are_logged_and_the_best_policy_kept(tmp_path):
     evaluate = ("eval_every=128", "eval_deals=2", "eval_opponent=random", "eval_jobs=1")
     result = tiny_run(tmp_path / "eval", "tiny", *evaluate)
-    files = RunFiles(result.out)
+    files = run_directory(result.out)
     assert [row["step"] for row in result.evaluations] == [128, 256]
     row = result.evaluations[-1]
     assert row["opponent"] == "random" and row["clusters"] == 2
@@ -129,16 +129,16 @@ def test_evaluations_are_logged_and_the_best_policy_kept(tmp_path):
 def test_a_batched_run_checkpoints_and_resumes(tmp_path):
     batched = ("vec_env=batched", "n_envs=4", "opponent_weights={pool: 0.5, random: 0.5}")
     first = tiny_run(tmp_path / "batched", "tiny", *batched, "total_timesteps=768")
-    files = RunFiles(first.out)
+    files = run_directory(first.out)
     assert first.num_timesteps == 768 and files.policy.is_file()
     assert load_config(files.config).vec_env == "batched"
-    rows = files.charts()
+    rows = files.log_rows()
     assert [row["step"] for row in rows] == [256, 512, 768]
     assert {"episode_return", "win_rate_per_vong", "beat_rate_vs_random"} <= set(rows[-1])
     snapshots, retired = read_manifest(files.pool)
     assert [s.step for s in retired + snapshots] == [0, 128, 256, 384, 512, 640, 768]
     second = train(resume=first.out, overrides=["total_timesteps=1024"])
-    assert second.resumed_from == files.checkpoint_directory.path(768)
+    assert second.resumed_from == files.checkpoints.path(768)
     assert second.num_timesteps == 1024
     latest = files.latest_checkpoint()
     assert latest is not None and latest.name == "step_000000001024"

@@ -4,8 +4,8 @@ gives for a seat), the Điểm of Ù on each card were it on offer now.
 
 The reference asks its scorer only on the cards a sixth-card filter keeps;
 here every card outside the seat's five and the indicators is scored, the
-search's own gates making the non-wins cheap (~0.3 µs each): about 40 µs a
-table. Tự thân and Kết chung are left out, as there: they depend on how the
+search's own gates making the non-wins cheap (the costs are in
+``docs/measurements.md``). Tự thân and Kết chung are left out, as there: they depend on how the
 card comes, not on the card.
 """
 

@@ -1,0 +1,82 @@
+"""The batched trainer's networks: the actor that ``ppo:`` checkpoints hold and
+its critic, which may also read the other seats' hands.
+
+:class:`ActorCritic` wraps :class:`agents.ppo.PolicyNetwork` (the actor, saved
+alone) with a critic sharing its first layer; with the perfect-information
+critic (PerfectDou's: the value may know what the actor may not) the critic's
+first hidden layer also reads :func:`hidden_hands`, the free cards of the three
+other seats. Training only: the actor never sees them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints
+from env121.engine.state import NUM_SEATS
+from env121.rules.cards import NUM_CARDS
+
+HIDDEN_SIZE = (NUM_SEATS - 1) * NUM_CARDS
+"""Entries the perfect-information critic reads besides the actor's input."""
+
+
+class ActorCritic(nn.Module):
+    """The actor (:class:`agents.ppo.PolicyNetwork`, what a checkpoint holds)
+    and the critic, which shares the actor's first layer: the critic's first
+    hidden layer is the activation of that layer's output plus (``perfect``)
+    a linear map of the three other seats' free cards, then its own layers.
+    The widest matrix product (the input is ~2,700 wide) is made once for both."""
+
+    def __init__(self, actor: PolicyNetwork, perfect: bool) -> None:
+        super().__init__()
+        self.actor = actor
+        first = actor.layers[0]
+        assert isinstance(first, nn.Linear)
+        self.hidden_in = nn.Linear(HIDDEN_SIZE, first.out_features, bias=False) if perfect else None
+        layers: list[nn.Module] = []
+        width = first.out_features
+        for hidden in actor.hidden_sizes[1:]:
+            layers += [nn.Linear(width, hidden), ACTIVATIONS[actor.activation]()]
+            width = hidden
+        layers.append(nn.Linear(width, 1))
+        self.critic_layers = nn.Sequential(*layers)
+
+    def forward(
+        self, inputs: torch.Tensor, hidden: torch.Tensor | None
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits [N, NUM_ACTIONS], values [N])``; ``logits`` are the actor's
+        (``self.actor(inputs)`` exactly)."""
+        layers = self.actor.layers
+        pre = layers[0](inputs)
+        logits: torch.Tensor = layers[2:](layers[1](pre))
+        head = self.actor.hint_head
+        if head is not None:
+            logits = logits + head(action_hints(inputs, head.in_features)).squeeze(-1)
+        if self.hidden_in is not None and hidden is not None:
+            pre = pre + self.hidden_in(hidden)
+        values: torch.Tensor = self.critic_layers(layers[1](pre)).squeeze(-1)
+        return logits, values
+
+
+def hidden_hands(
+    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, out: np.ndarray
+) -> None:
+    """``out[k]`` = one-hot free cards of the three seats after ``seats[k]`` in
+    turn order, in game ``indices[k]`` (what only the critic reads)."""
+    out[:] = 0.0
+    rows = np.arange(len(indices))
+    for k in range(1, NUM_SEATS):
+        cards = games["hands"][indices, (seats + k) % NUM_SEATS].astype(np.int64)
+        held = cards >= 0
+        row_index = np.repeat(rows, held.sum(axis=1))
+        out[row_index, (k - 1) * NUM_CARDS + cards[held]] = 1.0
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """``logits`` with the illegal actions at a large negative value."""
+    return logits.masked_fill(~mask, -1e9)
+
+
+__all__ = ["HIDDEN_SIZE", "ActorCritic", "hidden_hands", "masked_logits"]

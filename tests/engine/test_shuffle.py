@@ -40,13 +40,15 @@ def frozen_decks() -> list[tuple[tuple[int, int, int], list[int]]]:
 
 def numpy_deck(seed: int, van: int, vong: int) -> list[int]:
     """The installed numpy's shuffle of that key."""
-    return derive_rng(seed, Stream.DEAL, van, vong).permutation(121).tolist()
+    deck: list[int] = derive_rng(seed, Stream.DEAL, van, vong).permutation(121).tolist()
+    return deck
 
 
 def kernel_deck(seed: int, van: int, vong: int) -> list[int]:
     deck = np.empty(121, dtype=np.int64)
     shuffled_deck_into(np.uint64(seed), np.uint64(van), np.uint64(vong), deck)
-    return deck.tolist()
+    cards: list[int] = deck.tolist()
+    return cards
 
 
 def test_the_frozen_file_covers_every_kind_of_key():
@@ -107,7 +109,7 @@ def test_a_bad_key_is_named(key, message):
     with pytest.raises(ValueError, match=message):
         shuffled_deck(*key)
     with pytest.raises(ValueError, match=message):
-        Deal.from_seed(*key, dealer=0)
+        Deal.from_seed(key[0], key[1], key[2], dealer=0)
 
 
 def test_numpy_integers_are_keys():

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from training.ppo_selfplay import TrainResult, load_config, train
+from training.ppo_selfplay import load_config, train
+from training.run import TrainResult
 
 TINY = (
     "total_timesteps=256",

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from training import batched_ppo, ppo_selfplay, settings
 from training.checkpoint import CorruptCheckpointError
 from training.evaluation import append_row
-from training.run import RunDirectory, load_newest_checkpoint, roll_back, start_run
+from training.run import RunDirectory, RunStart, load_newest_checkpoint, roll_back, start_run
 
 TRAINERS = {
     "batched_ppo": (batched_ppo.Config, batched_ppo.PROGRESS_LOG, batched_ppo.NETWORK_FIELDS),
@@ -20,7 +21,7 @@ TRAINERS = {
 }
 
 
-def start(trainer, config=None, out=None, resume=None, overrides=()):
+def start(trainer, config=None, out=None, resume=None, overrides=()) -> RunStart[Any]:
     cls, log, network_fields = TRAINERS[trainer]
     return start_run(
         cls,
@@ -33,7 +34,7 @@ def start(trainer, config=None, out=None, resume=None, overrides=()):
     )
 
 
-def saved_run(trainer: str, out: Path, steps=(2, 4, 6)) -> RunDirectory:
+def saved_run(trainer: str, out: Path, steps: tuple[int, ...] = (2, 4, 6)) -> RunDirectory:
     """A run directory as a trainer leaves it: config, log and evaluation rows
     at each of ``steps``, a checkpoint at each."""
     run = start(trainer, TRAINERS[trainer][0](), out)
@@ -43,7 +44,11 @@ def saved_run(trainer: str, out: Path, steps=(2, 4, 6)) -> RunDirectory:
     for step in steps:
         files.log.open("a").write(json.dumps({"step": step}) + "\n")
         append_row(files.eval_csv, files.eval_jsonl, {"step": step, "advantage": 1.0})
-        files.checkpoints.save(step, lambda d, s=step: (d / "state.json").write_text(str(s)), 9)
+
+        def write(folder: Path, step: int = step) -> None:
+            (folder / "state.json").write_text(str(step))
+
+        files.checkpoints.save(step, write, 9)
     return files
 
 

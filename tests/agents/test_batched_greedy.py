@@ -18,13 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from agents.batched_greedy import (
-    BatchedGreedy,
-    arrangement_row,
-    gap_cards,
-    may_win,
-    sixth_cards,
-)
+from agents.batched_greedy import BatchedGreedy, arrangement_row
 from agents.greedy import GreedyAgent
 from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, U, format_action, format_actions
 from env121.engine.batched import BatchedEngine
@@ -33,6 +27,7 @@ from env121.engine.state import Phase, State, SwapKind
 from env121.engine.win_table import win_points
 from env121.play.turn import Turn
 from env121.rules.cards import NUM_CARDS, format_cards
+from env121.rules.compiled.sixth import gap_cards, may_win, sixth_cards
 from env121.rules.compiled.waits import INDEX_ARRANGEMENTS
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP, completing_cards

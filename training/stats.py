@@ -19,11 +19,11 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from env121.engine.game import swap_kind_between
 from stable_baselines3.common.vec_env import VecEnvWrapper
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvObs, VecEnvStepReturn
 
 from env121.engine.actions import CARD_BASE
+from env121.engine.game import swap_kind_between
 from env121.engine.kernel.record import PHASES
 from env121.engine.state import NUM_SEATS, Phase, SwapKind, Swapped
 from env121.envs.aec_env import AGENTS

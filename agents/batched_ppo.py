@@ -18,7 +18,7 @@ each action leaves the seat to win on (``inputs: "observation+swap_wins"``,
 and ``"observation+swap_wins+nb_wins"`` with the Nhất Bản decisions too: the
 compiled parts of :mod:`agents.batched_hints`). The hinted ones also read
 what greedy and the search think of each decision (:mod:`agents.hints`),
-which only the reference engine computes, so they are refused with an error
+which only the Python hints compute (one match at a time), so they are refused with an error
 that says so.
 """
 

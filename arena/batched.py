@@ -25,7 +25,7 @@ same player as its agent, game for game:
 
 So a game's record is the one :func:`arena.play.play_game` makes (thinking
 time aside), whichever games share its batch. Other agents (``mc``, a user's
-own, a ``ppo`` network that reads the reference engine's hints) have only
+own, a ``ppo`` network that reads the Python search hints) have only
 ``act(turn)``; :mod:`arena.execute` plays their games one by one with
 :func:`arena.play.play_game`.
 

@@ -3,7 +3,7 @@
 :class:`SB3VectorSingleSeat` is an SB3 ``VecEnv`` over a
 :class:`env121.envs.vector.VectorSingleSeat`: ``num_envs`` games of the
 compiled engine in one process, where ``SubprocVecEnv(SingleSeat)`` runs one
-reference engine per process. sb3-contrib's ``MaskablePPO`` trains on it as
+match at a time per process. sb3-contrib's ``MaskablePPO`` trains on it as
 on any ``VecEnv``; its ``get_action_masks`` asks
 ``env_method("action_masks")``, which gives each game's learner's legal
 actions::

@@ -22,10 +22,9 @@
         "env121/SingleSeat-v1", num_envs=4, vectorization_mode="sync", opponents="mc:budget=8"
     )
 
-Registering needs gymnasium's registry, and importing gymnasium would add
-45–60 ms to the 100–150 ms of ``import env121`` (measured on the 2-core
-machine) for the rules, the engine and the command line, which never use
-it. So :func:`register_when_gymnasium_is_imported`,
+Registering needs gymnasium's registry, and importing gymnasium would
+add about a third to ``import env121`` (``docs/measurements.md``) for the
+rules, the engine and the command line, which never use it. So :func:`register_when_gymnasium_is_imported`,
 called by ``import env121``, registers at once if gymnasium is already
 imported, and otherwise waits for it: a finder on ``sys.meta_path`` sees
 gymnasium's import go by (it finds gymnasium with the finders after it, and
@@ -86,7 +85,7 @@ class _GymnasiumImportFinder:
     """A ``sys.meta_path`` finder that finds nothing itself: it hands gymnasium's
     own spec back with its loader wrapped in :class:`_RegisteringLoader`, then
     leaves ``sys.meta_path``. (No ``importlib.abc`` base: importing it would
-    cost ``import env121`` about 10 ms.)"""
+    slow ``import env121`` down.)"""
 
     def find_spec(
         self,

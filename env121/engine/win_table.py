@@ -9,8 +9,8 @@ chung are left out: they depend on how the card comes (own flip, last card of
 the Nọc), not on the card.
 
 The table is computed by the compiled kernel
-:func:`env121.rules.compiled.win_table.win_points` (~40 µs a table, against
-milliseconds for 116 calls of the Python scorer): the observation's
+:func:`env121.rules.compiled.win_table.win_points` (a fraction of the
+Python scorer's cost: ``docs/measurements.md``): the observation's
 ``win_points`` piece and the agents' hand judgement ask it for every
 decision. Tests compare it with the Python scorer on every card of many
 hands, Nhất Bản and Bội ước included (``tests/env/test_observation.py``,

@@ -28,7 +28,7 @@ would go stale when the layout changes. Importing this module fails with a
 clear error if the layout gains, loses or reorders a piece.
 
 ``win_points`` (the compiled :func:`env121.rules.compiled.win_table.win_points`,
-40–100 µs a table) is kept in the observer per game and seat, already
+the dearest piece) is kept in the observer per game and seat, already
 divided by ``POINTS_SCALE``, beside the key of everything it depends on: the
 seat's free and locked cards, its fixed Nhất Bản arrangement, the Chỉ Điểm,
 the Ẩn Sĩ turned and whether it deals (:data:`WIN_KEY_SIZE` ``int8``
@@ -36,11 +36,8 @@ entries). A table is computed again only when its key changed; the table is
 a function of the key and of the observer's rule variant, so the cache is
 exact.
 
-The kernels run on the calling thread. Spreading a batch over the two cores
-measured no faster on the shared 2-core machine: numba's ``prange`` with its
-``omp`` layer made an all-cached batch ~10x slower; with ``workqueue``, or
-with two Python threads on halves of the batch, it was as fast as one thread,
-and the win tables (most of the time) took as long. For a
+The kernels run on the calling thread (spreading one batch over the cores
+measured no faster: ``docs/measurements.md``). For a
 caller that spreads games over its own threads (as ``BatchedEngine`` does),
 :func:`encode_batch` takes the observer's fields one by one: slices of the
 games, the seats, ``out`` and the two cache arrays along the games axis, with

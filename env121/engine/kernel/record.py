@@ -12,10 +12,10 @@ record (``r = games[g]; r.hands[seat, i]``), and numpy code reads one field of
 every game as a view (``games["scores"]`` is ``[B, 4]``).
 
 Why records and not a named tuple of arrays: numba compiles each kernel for
-the types of its arguments, and a named tuple of ~80 arrays makes every small
-kernel cost ~3 s to compile (measured: 2.9 s with 80 arrays, 0.25 s with 5),
-~2 minutes for the engine; one record type costs what one argument does.
-Each game's fields also sit together in memory (~1.8 KB a game).
+the types of its arguments, and one record type costs what one argument does,
+where a named tuple of ~80 arrays costs each kernel its ~80 (the compile
+times are in ``docs/measurements.md``). Each game's fields also sit together
+in memory.
 
 Codes: ``phase`` indexes :data:`PHASES` (the
 :class:`~env121.engine.state.Phase` in its enum order); ``match_end`` and

@@ -20,9 +20,8 @@ The batch entry points (:func:`reset_games`, :func:`first_illegal`,
 :func:`step_games`, :func:`play_random`, :func:`fill_legal_mask`) loop over a
 slice of the games; they release the GIL, so the engine
 (:class:`~env121.engine.batched.engine.BatchedEngine`) runs its slices on
-threads, one per core. (numba's ``parallel=True`` was measured too: its
-OpenMP threads spin between calls and took ~30 ms a step on this shared
-machine, and it compiles slower.)
+threads, one per core (why not numba's ``parallel=True``:
+``docs/measurements.md``).
 
 A step applies one action per game: the action of the seat to act. It clears
 that game's outputs of the last step (events, rewards, ``terminated``,

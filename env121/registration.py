@@ -25,8 +25,8 @@
 Registering needs gymnasium's registry, and importing gymnasium would
 add about a third to ``import env121`` (``docs/measurements.md``) for the
 rules, the engine and the command line, which never use it. So
-:func:`register_when_gymnasium_is_imported`, called by ``import env121``, registers at once if gymnasium is already
-imported, and otherwise waits for it: a finder on ``sys.meta_path`` sees
+:func:`register_when_gymnasium_is_imported`, called by ``import env121``,
+registers at once if gymnasium is already imported, and otherwise waits for it: a finder on ``sys.meta_path`` sees
 gymnasium's import go by (it finds gymnasium with the finders after it, and
 only wraps its loader) and registers as soon as gymnasium has loaded. Either
 import order works, and nothing is imported that the program did not ask

@@ -22,16 +22,17 @@
         "env121/SingleSeat-v1", num_envs=4, vectorization_mode="sync", opponents="mc:budget=8"
     )
 
-Registering needs gymnasium's registry, and importing gymnasium would
-add about a third to ``import env121`` (``docs/measurements.md``) for the
-rules, the engine and the command line, which never use it. So
+Registering needs gymnasium's registry, and importing gymnasium would add
+about a third to ``import env121`` (``docs/measurements.md``) for the rules,
+the engine and the command line, which never use it. So
 :func:`register_when_gymnasium_is_imported`, called by ``import env121``,
-registers at once if gymnasium is already imported, and otherwise waits for it: a finder on ``sys.meta_path`` sees
-gymnasium's import go by (it finds gymnasium with the finders after it, and
-only wraps its loader) and registers as soon as gymnasium has loaded. Either
-import order works, and nothing is imported that the program did not ask
-for. The ids name their builders by import path (gymnasium's entry-point
-strings), so registering imports none of env121's environments or agents.
+registers at once if gymnasium is already imported, and otherwise waits for
+it: a finder on ``sys.meta_path`` sees gymnasium's import go by (it finds
+gymnasium with the finders after it, and only wraps its loader) and registers
+as soon as gymnasium has loaded. Either import order works, and nothing is
+imported that the program did not ask for. The ids name their builders by
+import path (gymnasium's entry-point strings), so registering imports none of
+env121's environments or agents.
 
 PettingZoo's environments are modules instead: ``from env121 import env121_v1``.
 """

@@ -3,7 +3,8 @@
 * :mod:`env121.play.protocol` — :class:`Agent`: ``act(turn) -> action id``;
 * :mod:`agents.registry` — :func:`make_agent` (``"random"``, ``"greedy"``,
   ``"mc:budget=200"``, …), :func:`available_agents`, :func:`register`;
-* the players: :mod:`env121.play.random_agent`, :mod:`agents.greedy`, :mod:`agents.mc`.
+* the players: :mod:`env121.play.random_agent`, :mod:`agents.greedy`, :mod:`agents.mc`,
+  and the diagnostic that sees all hands, :mod:`agents.oracle`.
 """
 
 from agents.registry import AgentSpecError, available_agents, make_agent, register

@@ -21,6 +21,7 @@ from typing import Any
 
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
+from agents.oracle import OracleAgent
 from agents.spec import AgentSpecError, canonical_spec
 from env121.extras import MissingExtraError, require_extra
 from env121.play.protocol import Agent
@@ -135,6 +136,11 @@ def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
 register("random", RandomAgent, "uniformly random legal actions")
 register("greedy", GreedyAgent, "rule based: Ù at once, swaps to the most valuable waits")
 register("mc", MCAgent, "determinized Monte Carlo anchored on greedy, fitted leaf value")
+register(
+    "oracle",
+    OracleAgent,
+    "diagnostic ceiling, sees all hands: mc's search on the true state (arena only)",
+)
 register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
 
 

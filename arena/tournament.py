@@ -39,6 +39,7 @@ from arena.ratings import Rating, rate_games
 from arena.schedule import Mode, Schedule, matchup_name, plan_one_vs_three, plan_round_robin
 from arena.seeds import agent_seed, deal_seeds
 from env121.engine.state import NUM_SEATS
+from env121.play.protocol import SEES_ALL_HANDS_LABEL, sees_all_hands
 from env121.rules.config import RuleConfig
 
 
@@ -309,7 +310,8 @@ def _plan(
         if spec not in canonical:
             agent = make_agent(spec)
             canonical[spec] = agent.spec
-            written.setdefault(agent.spec, spec.strip())
+            shown = spec.strip() + (SEES_ALL_HANDS_LABEL if sees_all_hands(agent) else "")
+            written.setdefault(agent.spec, shown)
             cache.put(agent.spec, agent)
         return canonical[spec]
 

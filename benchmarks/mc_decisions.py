@@ -18,12 +18,16 @@ mean points for mc's plan minus those for greedy's.
 It prints the departures grouped by how many standard errors the playout
 put the plan ahead of greedy's (the ``confidence`` of :class:`agents.mc.MCAgent`)
 and by the kind of decision. This is the evidence behind ``mc``'s gate.
+It also prints mc's thinking time per such decision: its plans and ``budget``
+playouts (the oracle's rollouts not counted), the figure a faster playout
+must improve.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import time
 from collections import defaultdict
 from itertools import islice
 
@@ -84,6 +88,7 @@ def main() -> None:
     mc = MCAgent(budget=args.budget, confidence=0.0, chain=args.chain, leaf=not args.showdown)
     departures: list[tuple[float, str, float]] = []  # (z, kind, oracle gain)
     decisions = 0
+    thinking = 0.0  # seconds in mc.plans and mc.playouts
     for deal in range(args.deals):
         mc.reset(deal)
         state = new_game(args.seed + deal)
@@ -92,10 +97,12 @@ def main() -> None:
             chosen = greedy.act(turn)
             real = obvious_action(turn.legal_actions) is None
             if turn.seat == SEAT and real and state.phase in (Phase.OFFER, Phase.NB_CHOICE):
+                start = time.perf_counter()
                 plans = mc.plans(turn)
                 if len({action for action, _ in plans}) > 1:
                     decisions += 1
                     results = np.array(list(islice(mc.playouts(turn, plans), args.budget)))
+                    thinking += time.perf_counter() - start
                     best, z = best_gain(results)
                     if best:
                         shuffles = [decisions * args.rollouts + k for k in range(args.rollouts)]
@@ -105,17 +112,20 @@ def main() -> None:
                         departures.append((z, label, float(np.mean(ours) - np.mean(theirs))))
             apply(state, chosen)
         print(f"deal {deal + 1}/{args.deals}: {len(departures)} departures", flush=True)
-    report(departures, decisions)
+    report(departures, decisions, thinking)
 
 
-def report(departures: list[tuple[float, str, float]], decisions: int) -> None:
-    """Mean oracle gain ± standard error per z band and per kind of departure."""
+def report(departures: list[tuple[float, str, float]], decisions: int, thinking: float) -> None:
+    """mc's time per decision, and the mean oracle gain ± standard error per z
+    band and per kind of departure."""
 
     def line(name: str, gains: list[float]) -> str:
         error = statistics.stdev(gains) / len(gains) ** 0.5 if len(gains) > 1 else float("nan")
         return f"{name:<44} n={len(gains):4d}  gain {statistics.mean(gains):+8.1f} ± {error:.1f}"
 
     print(f"\n{decisions} decisions with a choice, {len(departures)} departures from greedy")
+    if decisions:
+        print(f"mc's plans and playouts: {1000 * thinking / decisions:.1f} ms a decision")
     print(line("all departures", [g for _, _, g in departures]))
     for low, high in BANDS:
         gains = [g for z, _, g in departures if low <= z < high]

@@ -53,6 +53,7 @@ from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import NUM_SEATS, State
 from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
+from env121.play.protocol import UnfairAgentError, require_fair
 from env121.play.random_agent import random_players
 from env121.rules.options import HelpFormatter, add_rule_options, error_line, rule_config
 
@@ -225,6 +226,11 @@ def seat_agents(
             agents.append(make_agent(spec))
         except AgentSpecError as err:  # a missing checkpoint or torch included
             raise AgentSpecError(f"--agents, seat {seat_name(seat)}: {err}") from err
+        if len(seats) < NUM_SEATS:
+            try:
+                require_fair(agents[-1], "beside --human")
+            except UnfairAgentError as err:
+                raise AgentSpecError(f"--agents, seat {seat_name(seat)}: {err}") from None
     return agents
 
 

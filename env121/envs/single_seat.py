@@ -49,7 +49,7 @@ from env121.envs.aec_env import (
     raw_env,
     render_state,
 )
-from env121.play.protocol import Agent
+from env121.play.protocol import Agent, require_fair
 from env121.play.random_agent import RandomAgent
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
@@ -127,6 +127,8 @@ class SingleSeat(gymnasium.Env[np.ndarray, np.int64]):
         self.opponents = _opponent_list(opponents)
         # Per opponent seat (+1, +2, +3): the agent, or None where a policy plays.
         self._agents = [o if isinstance(o, Agent) else None for o in self.opponents]
+        for agent in self._agents:
+            require_fair(agent, "as an opponent a learner trains against")
         self.fixed_seat = seat
         self.render_mode = render_mode
         self.illegal_action = illegal_action

@@ -26,7 +26,7 @@ from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.game import apply
 from env121.engine.render import seat_name
 from env121.engine.state import NUM_SEATS, State
-from env121.play.protocol import Agent
+from env121.play.protocol import Agent, sees_all_hands
 from env121.play.turn import Turn
 
 
@@ -86,7 +86,12 @@ def play_agents(
     while not state.is_over and (until is None or not until(state)):
         seat = state.current_player
         agent = agents[seat]
-        turn = Turn(state, seat, search_allowed=agent.uses_search)
+        turn = Turn(
+            state,
+            seat,
+            search_allowed=agent.uses_search,
+            true_state_allowed=sees_all_hands(agent),
+        )
         start = time.perf_counter()
         action = agent.act(turn)
         think[seat] += time.perf_counter() - start

@@ -14,6 +14,14 @@ only, determinizations of what it knows — to a legal action id::
         def reset(self, seed: int) -> None: ...   # a new match; seeds its randomness
         def act(self, turn: Turn) -> int: ...
 
+A diagnostic agent may also declare ``sees_all_hands = True`` (the ``oracle``:
+search on the true state, a ceiling to measure the others against). Its turns
+grant :meth:`~env121.play.turn.Turn.true_state`; it plays in the arena,
+labelled "(sees all hands)" in every table, and is refused wherever a fair
+player is expected — beside a person (``env121 play --human``, the web table)
+and as a :class:`~env121.envs.single_seat.SingleSeat` opponent that a learner
+trains against (:func:`require_fair`).
+
 Agents are built by name from :mod:`agents.registry`. ``reset`` is called
 before every match with a seed the caller derives from its own seed, so an
 agent's play is reproducible; an agent holds no other global state.
@@ -42,4 +50,37 @@ class Agent(Protocol):
         """The action id to play (one of ``turn.legal_actions``)."""
 
 
-__all__ = ["Agent", "Turn"]
+SEES_ALL_HANDS_LABEL = " (sees all hands)"
+"""Appended to a diagnostic agent's name wherever a table shows it."""
+
+
+class UnfairAgentError(ValueError):
+    """An agent that sees every hand was seated where a fair player is expected."""
+
+
+def sees_all_hands(agent: object) -> bool:
+    """Whether ``agent`` is a diagnostic that reads every hand (its optional
+    ``sees_all_hands`` attribute; False for agents that do not declare it)."""
+    return bool(getattr(agent, "sees_all_hands", False))
+
+
+def require_fair(agent: object, where: str) -> None:
+    """Raise :class:`UnfairAgentError` if ``agent`` sees every hand: it is not
+    allowed ``where`` (``"beside a person"``)."""
+    if sees_all_hands(agent):
+        spec = getattr(agent, "spec", type(agent).__name__)
+        raise UnfairAgentError(
+            f"{spec!r} sees all hands (a diagnostic ceiling), so it is not allowed {where}: "
+            "expected an agent that plays on its own seat's knowledge (greedy, mc, ppo:…); "
+            "measure the oracle with env121 tournament"
+        )
+
+
+__all__ = [
+    "SEES_ALL_HANDS_LABEL",
+    "Agent",
+    "Turn",
+    "UnfairAgentError",
+    "require_fair",
+    "sees_all_hands",
+]

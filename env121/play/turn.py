@@ -13,7 +13,9 @@ three forms, each computed only when asked for:
 Search agents may also call :meth:`Turn.determinization` for full states
 consistent with what the seat knows (:func:`env121.engine.view.sample_determinization`);
 the caller grants it only to agents that declare they search, so a plain agent
-cannot look behind the seat's view. The engine state itself is never exposed.
+cannot look behind the seat's view. The engine state itself is exposed only
+through :meth:`Turn.true_state`, granted to the diagnostic agents that declare
+``sees_all_hands`` (the ``oracle``: :func:`env121.play.protocol.sees_all_hands`).
 """
 
 from __future__ import annotations
@@ -29,15 +31,30 @@ from env121.rules.config import RuleConfig
 
 
 class DeterminizationNotGranted(RuntimeError):
-    """An agent asked for a determinization it was not granted."""
+    """An agent asked for a determinization (or the true state) it was not granted."""
 
 
 class Turn:
     """The decision of ``seat`` in ``state`` (the state must not change while in use)."""
 
-    __slots__ = ("_legal", "_observation", "_state", "_view", "search_allowed", "seat")
+    __slots__ = (
+        "_legal",
+        "_observation",
+        "_state",
+        "_view",
+        "search_allowed",
+        "seat",
+        "true_state_allowed",
+    )
 
-    def __init__(self, state: State, seat: int, *, search_allowed: bool = False) -> None:
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        *,
+        search_allowed: bool = False,
+        true_state_allowed: bool = False,
+    ) -> None:
         if state.current_player != seat:
             raise ValueError(
                 f"seat {seat} is not to act: the seat to act is {state.current_player} "
@@ -46,6 +63,7 @@ class Turn:
         self._state = state
         self.seat = seat
         self.search_allowed = search_allowed
+        self.true_state_allowed = true_state_allowed
         self._legal: tuple[int, ...] | None = None
         self._observation: np.ndarray | None = None
         self._view: SeatView | None = None
@@ -92,6 +110,18 @@ class Turn:
                 "search: only agents that declare uses_search=True are granted one"
             )
         return sample_determinization(self._state, self.seat, rng)
+
+    def true_state(self) -> State:
+        """A copy of the true state — every hand and the Nọc's order; only for
+        turns created with ``true_state_allowed`` (diagnostic agents that
+        declare ``sees_all_hands``)."""
+        if not self.true_state_allowed:
+            raise DeterminizationNotGranted(
+                f"seat {self.seat} asked for the true state, but this turn does not show it: "
+                "only diagnostic agents that declare sees_all_hands=True, seated where such "
+                "agents are allowed (env121 tournament), are shown every hand"
+            )
+        return self._state.clone()
 
 
 __all__ = ["DeterminizationNotGranted", "Turn"]

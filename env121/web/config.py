@@ -136,6 +136,7 @@ def agent_menu(config: ServerConfig) -> dict[str, str]:
     file rather than a shipped checkpoint, or a searching agent without a time
     limit within ``limits.decision_seconds``."""
     from agents.registry import AgentSpecError, available_agents, make_agent, parse_spec
+    from env121.play.protocol import UnfairAgentError, require_fair
 
     summaries = available_agents()
     menu: dict[str, str] = {}
@@ -151,6 +152,10 @@ def agent_menu(config: ServerConfig) -> dict[str, str]:
             try:
                 agent = make_agent(spec)
             except AgentSpecError as err:
+                raise ConfigError(f"agents: {err}") from None
+            try:
+                require_fair(agent, "at the web table, beside a person")
+            except UnfairAgentError as err:
                 raise ConfigError(f"agents: {err}") from None
             ms = getattr(agent, "ms", 0)
             if agent.uses_search and not 0 < ms <= most_ms:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agents.entries import ProgramAgent, SB3Agent, import_agent
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.spec import AgentSpecError, canonical_spec
@@ -136,6 +137,14 @@ register("random", RandomAgent, "uniformly random legal actions")
 register("greedy", GreedyAgent, "rule based: Ù at once, swaps to the most valuable waits")
 register("mc", MCAgent, "determinized Monte Carlo anchored on greedy, fitted leaf value")
 register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
+# Agents from outside (agents.entries): by import path, an SB3 zip, a program.
+register("import", import_agent, "a Python agent by import path: import:<module>:<factory>")
+register("sb3", SB3Agent, "a MaskablePPO .zip trained on SingleSeat: sb3:<model.zip>")
+register(
+    "program",
+    ProgramAgent,
+    "a program over stdin/stdout (docs/agent-protocol.md): program:<command>[,timeout=S]",
+)
 
 
 __all__ = [

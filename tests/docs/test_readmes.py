@@ -150,7 +150,7 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "env121.score_hand(cards, *, chi_diem"): (
         "signatures (what help() shows), not a program"
     ),
-    ("README.md", "env121 benchmark \"program:node examples/js_agent/agent.js\" --quick"): (
+    ("README.md", 'env121 benchmark "program:node examples/js_agent/agent.js" --quick'): (
         "the quick tier plays 224 games against mc and ppo:searched (about 2 minutes); "
         "tests/arena/test_benchmark.py plays the benchmark on a two-deal suite"
     ),

@@ -108,3 +108,11 @@ def test_a_bad_spec_is_one_line_before_any_game(
     assert benchmark_main(["import:no_such_module_xyz:bot", "--out", str(tmp_path / "o")]) == 2
     assert "cannot be imported" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_readme_shows_the_league_as_generated() -> None:
+    root = Path(__file__).resolve().parents[2]
+    league = (root / "docs" / "league.md").read_text(encoding="utf-8")
+    rows = [line for line in league.splitlines() if line.startswith("|")]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert len(rows) > 2 and all(row in readme for row in rows)

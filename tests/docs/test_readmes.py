@@ -154,6 +154,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "the quick tier plays 224 games against mc and ppo:searched (about 2 minutes); "
         "tests/arena/test_benchmark.py plays the benchmark on a two-deal suite"
     ),
+    ("README.md", "env121 benchmark --league --quick"): (
+        "seven quick-tier benchmarks (about 20 minutes); the table it writes is checked "
+        "against docs/league.md by tests/arena/test_benchmark.py"
+    ),
     ("README.md", "--vs mc greedy --deals 128"): (
         "its matchup is in the leaderboard's command above, which runs with one deal"
     ),

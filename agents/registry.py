@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agents.entries import ProgramAgent, SB3Agent, import_agent
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.oracle import OracleAgent
@@ -142,6 +143,14 @@ register(
     "diagnostic ceiling, sees all hands: mc's search on the true state (arena only)",
 )
 register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
+# Agents from outside (agents.entries): by import path, an SB3 zip, a program.
+register("import", import_agent, "a Python agent by import path: import:<module>:<factory>")
+register("sb3", SB3Agent, "a MaskablePPO .zip trained on SingleSeat: sb3:<model.zip>")
+register(
+    "program",
+    ProgramAgent,
+    "a program over stdin/stdout (docs/agent-protocol.md): program:<command>[,timeout=S]",
+)
 
 
 __all__ = [

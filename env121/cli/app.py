@@ -22,6 +22,10 @@ subcommand's ``--help`` shows its options' defaults.
   --ray [ADDRESS]] …`` plays a duplicate-format tournament between agents, in
   worker processes or on a Ray cluster (:mod:`arena.cli`; the arena and the
   agents load only when this subcommand runs, Ray only with ``--ray``).
+* ``env121 benchmark AGENT [--quick]`` plays any agent (a registered one,
+  ``import:``, ``sb3:`` or ``program:``) on the frozen benchmark suite and
+  writes its scorecard; ``env121 benchmark --league`` the league table
+  (:mod:`arena.bench_cli`).
 * ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
   trains with the preset's algorithm — the batched self-play PPO
   (:mod:`training.batched_ppo`, ``--preset scratch``) or SB3's MaskablePPO
@@ -199,6 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,  # its own parser (arena.cli) answers --help
         help="a duplicate-format tournament between agents (env121 tournament --help)",
     )
+    commands.add_parser(
+        "benchmark",
+        add_help=False,  # its own parser (arena.bench_cli) answers --help
+        help="an agent on the frozen benchmark suite, or the league (env121 benchmark --help)",
+    )
     return parser
 
 
@@ -209,6 +218,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from arena.cli import main as tournament_main  # the arena loads only here
 
         return tournament_main(arguments[1:])
+    if arguments[:1] == ["benchmark"]:
+        from arena.bench_cli import main as benchmark_main  # the arena loads only here
+
+        return benchmark_main(arguments[1:])
     parser = build_parser()
     args = parser.parse_args(arguments)
     if args.command is None:  # `env121` alone: what it can do

@@ -150,6 +150,14 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "env121.score_hand(cards, *, chi_diem"): (
         "signatures (what help() shows), not a program"
     ),
+    ("README.md", 'env121 benchmark "program:node examples/js_agent/agent.js" --quick'): (
+        "the quick tier plays 224 games against mc and ppo:searched (about 2 minutes); "
+        "tests/arena/test_benchmark.py plays the benchmark on a two-deal suite"
+    ),
+    ("README.md", "env121 benchmark --league --quick"): (
+        "seven quick-tier benchmarks (about 20 minutes); the table it writes is checked "
+        "against docs/league.md by tests/arena/test_benchmark.py"
+    ),
     ("README.md", "--vs mc greedy --deals 128"): (
         "its matchup is in the leaderboard's command above, which runs with one deal"
     ),

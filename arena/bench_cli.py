@@ -37,6 +37,7 @@ from pathlib import Path
 
 from agents.registry import AgentSpecError, make_agent
 from arena.benchmark import SUITE_VERSION, Scorecard, Suite, SuiteError, load_suite
+from env121.play.protocol import UnfairAgentError, require_fair
 from env121.rules.options import ArgumentParser, HelpFormatter, error_line
 
 PROG = "env121 benchmark"
@@ -96,8 +97,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     agents = list(LEAGUE_AGENTS) if args.league else [args.agent]
     for spec in agents:
         try:
-            make_agent(spec)  # every spec checked (files, modules, commands) before any game
-        except AgentSpecError as error:
+            agent = make_agent(
+                spec
+            )  # every spec checked (files, modules, commands) before any game
+            require_fair(
+                agent, "in env121 benchmark (it rates agents on their own seat's knowledge)"
+            )
+        except (AgentSpecError, UnfairAgentError) as error:
             return error_line(str(error))
     cards = []
     for spec in agents:

@@ -110,6 +110,14 @@ def test_a_bad_spec_is_one_line_before_any_game(
     assert not (tmp_path / "o").exists()
 
 
+def test_the_oracle_is_refused_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert benchmark_main(["oracle", "--quick", "--out", str(tmp_path / "o")]) == 2
+    assert "sees all hands" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
 def test_the_readme_shows_the_league_as_generated() -> None:
     root = Path(__file__).resolve().parents[2]
     league = (root / "docs" / "league.md").read_text(encoding="utf-8")

@@ -28,6 +28,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from arena.bench_cli import build_parser as benchmark_parser
 from arena.cli import build_parser as tournament_parser
 from env121 import cli
 from env121.cli.app import build_parser
@@ -56,6 +57,7 @@ def _commands() -> dict[str, argparse.ArgumentParser]:
     (subparsers,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     commands = dict(subparsers.choices)
     commands["tournament"] = tournament_parser()  # `env121 tournament` hands over to its own
+    commands["benchmark"] = benchmark_parser()  # and so does `env121 benchmark`
     return commands
 
 
@@ -125,6 +127,7 @@ WORKING = {
     "replay": ["record.json"],
     "score": [CARDS],
     "tournament": ["--vs", "greedy", "random", "--deals", "1", "--quiet"],
+    "benchmark": ["greedy", "--quick"],
     "train": ["--preset", "tiny"],
     "imitate": ["--matches", "10", "--no-progress"],
     "serve": [],

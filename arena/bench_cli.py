@@ -44,18 +44,6 @@ PROG = "env121 benchmark"
 DEFAULT_OUT = Path("benchmark_results")
 LEAGUE = Path("docs/league.md")
 """The league table the README shows."""
-LEAGUE_AGENTS = (
-    "random",
-    "greedy",
-    "mc:budget=16",
-    "ppo:small",
-    "ppo:hinted",
-    "ppo:scratch",
-    "ppo:searched",
-)
-"""Every reference and shipped agent; a reference's rating is its frozen one (its
-matchup against itself is exact), its row shows how it fares against the others.
-``mc`` at its default budget (96) is left out: ≈ 6 min a quick tier on 2 cores."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,7 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SuiteError as error:
         parser.error(f"--suite {args.suite}: {error}")
     tier = "quick" if args.quick else "full"
-    agents = list(LEAGUE_AGENTS) if args.league else [args.agent]
+    # the league: the suite's references, every shipped agent among them (a
+    # reference's rating is its frozen one; its row shows how it fares against
+    # the others; mc at its default budget is left out: ~6 min a quick tier)
+    agents = [r.spec for r in suite.references] if args.league else [args.agent]
     for spec in agents:
         try:
             agent = make_agent(

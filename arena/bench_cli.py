@@ -88,12 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     agents = [r.spec for r in suite.references] if args.league else [args.agent]
     for spec in agents:
         try:
-            agent = make_agent(
-                spec
-            )  # every spec checked (files, modules, commands) before any game
-            require_fair(
-                agent, "in env121 benchmark (it rates agents on their own seat's knowledge)"
-            )
+            # every spec checked (files, modules, commands) before any game
+            agent = make_agent(spec)
+            require_fair(agent, "in env121 benchmark (it rates play on a seat's own knowledge)")
         except (AgentSpecError, UnfairAgentError) as error:
             return error_line(str(error))
     cards = []

@@ -52,7 +52,13 @@ from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from agents.leaf import leaf_value
 from agents.showdown import showdown
 from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
-from env121.engine.game import apply, legal_actions, nhat_ban_allowed, swap_kind_between
+from env121.engine.game import (
+    apply,
+    kernel_record,
+    legal_actions,
+    nhat_ban_allowed,
+    swap_kind_between,
+)
 from env121.engine.state import Phase, State, SwapKind
 from env121.engine.win_table import seat_win_points
 from env121.play.turn import Turn
@@ -174,6 +180,7 @@ class MCAgent:
         placements: dict[PlacementKey, int] = {}
         while True:
             world = turn.determinization(self.rng)
+            kernel_record(world)  # written once: each plan's copy then copies it
             yield [self._playout(world, turn.seat, plan, placements) for plan in plans]
 
     def _playout(

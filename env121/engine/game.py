@@ -79,7 +79,14 @@ import numpy as np
 
 from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.deal import Deal
-from env121.engine.kernel.convert import decode_events, decode_result, read_state, write_state
+from env121.engine.kernel.convert import (
+    decode_events,
+    decode_result,
+    read_legal,
+    read_state,
+    write_first_deal,
+    write_state,
+)
 from env121.engine.kernel.record import GAME_DTYPE, PHASES, allocate
 from env121.engine.kernel.rng import MAX_KEY
 from env121.engine.kernel.transitions import reset_games, step_games
@@ -133,15 +140,13 @@ def new_game(
         raise ValueError(f"first_deal {first_deal!r} is not valid: expected a Deal or None")
     games = allocate(1)
     games["seed"], games["rotation"] = seed, rotation
-    if first_deal is not None:
-        games["first_deal"] = True
-        games["first_hands"], games["first_chi_diem"] = first_deal.hands, first_deal.chi_diem
-        games["first_an_si"], games["first_noc"] = first_deal.an_si, first_deal.noc
+    write_first_deal(games[0], first_deal)
     reset_games(games, _kernel_config(config))
     state = State(config, seed, rotation, first_deal)
     state.record = games
     state.events.extend(decode_events(games[0]))
     read_state(games[0], state)
+    state.legal_cache = tuple(read_legal(games[0]))
     return state
 
 
@@ -263,7 +268,7 @@ def advance(state: State, action: int) -> None:
         result = decode_result(r)
         assert result is not None  # a step that ends a vòng writes its result
         state.results.append(result)
-    state.legal_cache = tuple(r["legal"][: r["n_legal"]].tolist())
+    state.legal_cache = tuple(read_legal(r))
 
 
 def settle(state: State) -> None:
@@ -305,7 +310,7 @@ def kernel_record(state: State) -> np.ndarray:
         games = allocate(1)
         write_state(state, games, _kernel_config(state.config))
         state.record = games
-        state.legal_cache = tuple(games["legal"][0, : games["n_legal"][0]].tolist())
+        state.legal_cache = tuple(read_legal(games[0]))
     return state.record
 
 

@@ -50,7 +50,12 @@ from env121.engine.actions import NUM_ACTIONS, format_action, format_actions
 from env121.engine.batched.threads import SliceThreads
 from env121.engine.deal import Deal
 from env121.engine.game import IllegalActionError
-from env121.engine.kernel.convert import decode_events, decode_result
+from env121.engine.kernel.convert import (
+    decode_events,
+    decode_result,
+    read_legal,
+    write_first_deal,
+)
 from env121.engine.kernel.record import MATCH_ENDS, PHASES, allocate
 from env121.engine.kernel.transitions import (
     SIT_OUT,
@@ -151,13 +156,7 @@ class BatchedEngine:
         games["seed"] = seed_array
         games["rotation"] = rotation_array
         for g, deal in enumerate(deals):
-            r = games[g]
-            r["first_deal"] = deal is not None
-            if deal is not None:
-                r["first_hands"] = deal.hands
-                r["first_chi_diem"] = deal.chi_diem
-                r["first_an_si"] = deal.an_si
-                r["first_noc"] = deal.noc
+            write_first_deal(games[g], deal)
         self._first_deals = deals
         self._final_first_deals = [None] * b
         self._history = []
@@ -248,9 +247,7 @@ class BatchedEngine:
 
     def legal_actions(self, g: int) -> list[int]:
         """Game ``g``'s legal action ids, ascending (``game.legal_actions``)."""
-        r = self.games[g]
-        legal: list[int] = r["legal"][: r["n_legal"]].tolist()
-        return legal
+        return read_legal(self.games[g])
 
     # ---------------------------------------------------------- what it did
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from env121.engine.deal import NOC_SIZE
+from env121.engine.deal import NOC_SIZE, Deal
 from env121.engine.kernel.record import GAME_DTYPE, MATCH_ENDS, OUTCOMES, PHASES, SWAP_KINDS
 from env121.engine.kernel.transitions import EVENT_CLASSES, refresh_games
 from env121.engine.state import (
@@ -65,7 +65,7 @@ _READ = (
     "locked", "n_locked", "known", "n_known", "chi_diem", "an_si", "an_si_revealed", "noc",
     "noc_pos", "dead", "n_dead", "offer_card", "offer_exposer", "offer_flipped", "ask_order",
     "ask_len", "ask_pos", "nhat_ban", "nb_arrangement", "nb_gap", "nb_placed", "n_placed",
-    "vong_actions", "match_end", "ranks", "legal", "n_legal",
+    "vong_actions", "match_end", "ranks",
 )  # fmt: skip
 """The record fields :func:`read_state` reads."""
 _READ_AT = tuple((name, GAME_DTYPE.names.index(name)) for name in _READ)  # type: ignore[union-attr]
@@ -73,8 +73,9 @@ _READ_AT = tuple((name, GAME_DTYPE.names.index(name)) for name in _READ)  # type
 
 def read_state(r: np.void, state: State) -> None:
     """Set every field of ``state`` that the record ``r`` holds (the match's
-    progress, the cards, the offer, Nhất Bản, the bookkeeping, the legal
-    actions); ``events``, ``results`` and ``actions`` are the caller's."""
+    progress, the cards, the offer, Nhất Bản, the bookkeeping); the legal
+    actions (:func:`read_legal`), ``events``, ``results`` and ``actions`` are
+    the caller's."""
     values: tuple[Any, ...] = r.item()  # type: ignore[assignment]  # a record: a tuple
     f: dict[str, Any] = {name: values[i] for name, i in _READ_AT}
     hands, locked, known = f["hands"].tolist(), f["locked"].tolist(), f["known"].tolist()
@@ -110,7 +111,21 @@ def read_state(r: np.void, state: State) -> None:
     end = f["match_end"]
     state.match_end = MATCH_ENDS[end] if end >= 0 else None
     state.ranks = tuple(f["ranks"].tolist()) if phase == _GAME_OVER else ()
-    state.legal_cache = tuple(f["legal"][: f["n_legal"]].tolist())
+
+
+def read_legal(r: np.void) -> list[int]:
+    """The legal action ids of the seat to act in the record ``r``, ascending."""
+    legal: list[int] = r["legal"][: r["n_legal"]].tolist()
+    return legal
+
+
+def write_first_deal(r: np.void, deal: Deal | None) -> None:
+    """Set the record ``r`` to deal its first vòng from ``deal`` (None: from
+    its seed, as every later vòng)."""
+    r["first_deal"] = deal is not None
+    if deal is not None:
+        r["first_hands"], r["first_chi_diem"] = deal.hands, deal.chi_diem
+        r["first_an_si"], r["first_noc"] = deal.an_si, deal.noc
 
 
 def write_state(state: State, games: np.ndarray, kc: KernelConfig) -> None:
@@ -120,11 +135,7 @@ def write_state(state: State, games: np.ndarray, kc: KernelConfig) -> None:
     ``state.config``'s kernel config."""
     g = games
     g["seed"], g["rotation"] = state.seed, state.rotation
-    deal = state.first_deal
-    g["first_deal"] = deal is not None
-    if deal is not None:
-        g["first_hands"], g["first_chi_diem"] = deal.hands, deal.chi_diem
-        g["first_an_si"], g["first_noc"] = deal.an_si, deal.noc
+    write_first_deal(g[0], state.first_deal)
     g["van"], g["vong"], g["dealer"] = state.van, state.vong, state.dealer
     g["phase"] = PHASES.index(state.phase)
     g["scores"], g["van_start"], g["banked"] = state.scores, state.van_start, state.banked
@@ -241,4 +252,11 @@ def decode_events(r: np.void) -> list[Event]:
     return events
 
 
-__all__ = ["decode_events", "decode_result", "read_state", "write_state"]
+__all__ = [
+    "decode_events",
+    "decode_result",
+    "read_legal",
+    "read_state",
+    "write_first_deal",
+    "write_state",
+]

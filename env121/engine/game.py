@@ -142,7 +142,7 @@ def new_game(
     games["seed"], games["rotation"] = seed, rotation
     write_first_deal(games[0], first_deal)
     reset_games(games, _kernel_config(config))
-    state = State(config, seed, rotation, first_deal)
+    state = State(_canonical(config), seed, rotation, first_deal)
     state.record = games
     state.events.extend(decode_events(games[0]))
     read_state(games[0], state)
@@ -295,6 +295,15 @@ class _ThreadScratch(threading.local):
 
 
 _SCRATCH = _ThreadScratch()
+
+
+@functools.lru_cache(maxsize=64)
+def _canonical(config: RuleConfig) -> RuleConfig:
+    """The first RuleConfig equal to ``config`` that the engine met: every match
+    of a rule variant holds that one object, so the per-variant caches (the
+    kernel's config, the observers) find it by identity instead of comparing
+    its fields on every step."""
+    return config
 
 
 @functools.lru_cache(maxsize=64)

@@ -65,7 +65,8 @@ legal now or out of range, a float, a bool, a string, ``None``) and leaves the
 match unchanged. Once the match is over each agent steps ``None`` once
 (PettingZoo's dead step; another action there is PettingZoo's ``ValueError``),
 and a step after every agent has left raises ``RuntimeError``. ``env121.env()``
-wraps it as PettingZoo's classic environments are wrapped: an illegal action
+wraps it as PettingZoo's classic environments are wrapped (the three wrappers'
+checks in one layer, :class:`ClassicWrapper`): an illegal action
 ends the match at once (``TerminateIllegalWrapper``: every agent is marked terminated
 and truncated), the offender gets ``illegal_reward`` and the others 0;
 ``AssertOutOfBoundsWrapper`` rejects what is outside the space with an
@@ -156,6 +157,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+from pettingzoo.utils.env_logger import EnvLogger
 
 from env121.engine import actions as action_layout
 from env121.engine.actions import NUM_ACTIONS
@@ -199,32 +201,118 @@ space), actions ids of any integer type (``None`` once an agent's match is over)
 
 def env(illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> AgentEnv:
     """The environment in PettingZoo's classic wrappers (see the module docstring)."""
-    wrapped: AgentEnv = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
-    wrapped = AssertActionIdWrapper(wrapped)
-    wrapped = wrappers.OrderEnforcingWrapper(wrapped)
-    return wrapped
+    return ClassicWrapper(raw_env(**kwargs), illegal_reward=illegal_reward)
 
 
-class AssertActionIdWrapper(wrappers.AssertOutOfBoundsWrapper[str, dict[str, Any], Any]):
-    """PettingZoo's ``AssertOutOfBoundsWrapper``, bools refused too.
+IN_SPACE = "action is not in action space"
+"""The ``AssertionError`` of an action outside the action space (PettingZoo's words)."""
+BEFORE_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
+)
+"""What PettingZoo's ``OrderEnforcingWrapper`` refuses to read before ``reset()``."""
 
-    gymnasium's ``Discrete`` contains ``True`` (it is the int 1), and then
-    ``TerminateIllegalWrapper`` indexes the action mask with it, which numpy
-    reads as a boolean index: a ``ValueError`` about an ambiguous truth value.
-    An action id is never a bool, so ``True`` and ``False`` fail here, with the
-    ``AssertionError`` of every other action outside the space. So do integers
-    beyond 64 bits, for which some gymnasium versions' ``Discrete.contains``
-    raises ``OverflowError`` instead of answering False."""
+
+class ClassicWrapper(wrappers.OrderEnforcingWrapper[str, dict[str, Any], Any]):
+    """PettingZoo's classic chain — ``TerminateIllegalWrapper``, then
+    ``AssertOutOfBoundsWrapper``, then ``OrderEnforcingWrapper`` — as one layer.
+
+    It behaves as that chain does (``tests/env/test_classic_wrapper.py`` plays
+    the two side by side, illegal and out-of-space actions included), with one
+    addition: bools are outside the action space (gymnasium's ``Discrete``
+    contains ``True``, the int 1, which numpy would then read as a boolean
+    index of the mask), as are integers beyond 64 bits (some gymnasium
+    versions' ``Discrete.contains`` raises ``OverflowError`` on them).
+
+    Why one layer: each wrapper forwards every attribute it lacks through
+    ``__getattr__``; three of them cost more than the game's own step. Here
+    the attributes that ``last()`` and ``agent_iter`` read each step are
+    properties reading the raw environment, and the checks of the three
+    wrappers run once, in their order. It is still an ``OrderEnforcingWrapper``
+    (PettingZoo's conversions and ``agent_iter`` look for one) and
+    ``env.unwrapped`` is the :class:`raw_env`.
+    """
+
+    env: raw_env
+
+    def __init__(self, env: raw_env, illegal_reward: float) -> None:
+        super().__init__(env)
+        self._illegal_reward = float(illegal_reward)
+        self._ended_illegally = False
+
+    def _raw(self, name: str) -> Any:
+        if name in BEFORE_RESET and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    @property
+    def agents(self) -> list[str]:  # type: ignore[override]
+        """The raw environment's agents still in the match."""
+        return self._raw("agents")  # type: ignore[no-any-return]
+
+    @property
+    def agent_selection(self) -> str:  # type: ignore[override]
+        """The agent to act."""
+        return self._raw("agent_selection")  # type: ignore[no-any-return]
+
+    @property
+    def rewards(self) -> dict[str, float]:  # type: ignore[override]
+        """The rewards of the last step."""
+        return self._raw("rewards")  # type: ignore[no-any-return]
+
+    @property
+    def terminations(self) -> dict[str, bool]:  # type: ignore[override]
+        """Which agents' matches are over."""
+        return self._raw("terminations")  # type: ignore[no-any-return]
+
+    @property
+    def truncations(self) -> dict[str, bool]:  # type: ignore[override]
+        """Which agents were cut off (by an illegal action)."""
+        return self._raw("truncations")  # type: ignore[no-any-return]
+
+    @property
+    def infos(self) -> dict[str, dict[str, Any]]:  # type: ignore[override]
+        """Each agent's info."""
+        return self._raw("infos")  # type: ignore[no-any-return]
+
+    @property
+    def _cumulative_rewards(self) -> dict[str, float]:  # type: ignore[override]
+        return self.env._cumulative_rewards
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Reset the match (and the record of an illegal end)."""
+        self._ended_illegally = False
+        super().reset(seed=seed, options=options)
 
     def step(self, action: Any) -> None:
-        """Assert that ``action`` is not a bool nor a huge int, then PettingZoo's
-        checks and the step."""
-        assert not isinstance(action, bool), "action is not in action space"
-        assert not (isinstance(action, int) and not -(2**63) <= action < 2**63), (
-            "action is not in action space"
-        )
-        super().step(action)
+        """The three wrappers' checks in their order, then the raw step, or the
+        illegal action's end of the match."""
+        if not self._has_reset or not self.env.agents:
+            super().step(action)  # OrderEnforcingWrapper's error or warning
+            return
+        self._has_updated = True
+        raw = self.env
+        agent = raw.agent_selection
+        left = raw.terminations[agent] or raw.truncations[agent]
+        assert not isinstance(action, bool), IN_SPACE
+        assert not (isinstance(action, int) and not -(2**63) <= action < 2**63), IN_SPACE
+        assert (action is None and left) or raw.action_space(agent).contains(action), IN_SPACE
+        if self._ended_illegally and left:
+            raw._was_dead_step(action)
+        elif not left and not raw.observe(agent)["action_mask"][action]:
+            EnvLogger.warn_on_illegal_move()
+            raw._cumulative_rewards[agent] = 0
+            raw.terminations = dict.fromkeys(raw.agents, True)
+            raw.truncations = dict.fromkeys(raw.agents, True)
+            raw.rewards = dict.fromkeys(raw.truncations, 0)
+            raw.rewards[agent] = self._illegal_reward
+            raw._accumulate_rewards()
+            raw._deads_step_first()
+            self._ended_illegally = True
+        else:
+            raw.step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def parallel_env(
@@ -559,7 +647,7 @@ __all__ = [
     "ENV_ID",
     "PLACEMENT_REWARDS",
     "REWARD_MODES",
-    "AssertActionIdWrapper",
+    "ClassicWrapper",
     "check_render_mode",
     "env",
     "match_info",

@@ -118,17 +118,10 @@ class Scales(NamedTuple):
 
 
 class Observer(NamedTuple):
-    """What the kernels read besides the games: the layout, the rule variant,
-    two tables made from the reference, and the ``win_points`` cache. Made by
-    :func:`make_observer`, one per batch of games (and its RuleConfig)."""
+    """What the kernels read besides the games and the layout's constants: the
+    rule variant and the ``win_points`` cache. Made by :func:`make_observer`,
+    one per batch of games (and its RuleConfig)."""
 
-    offsets: Offsets
-    scales: Scales
-    phase_index: np.ndarray
-    """``[record phase]``: the entry of the one-hot ``phase`` piece."""
-    swap_index: np.ndarray
-    """``[exposer, seat]``: the entry of ``offer_swap_kind``
-    (:func:`~env121.engine.game.swap_kind_between`)."""
     kc: KernelConfig
     win_points: np.ndarray
     """``float32 [B, 4, 121]``: each seat's ``win_points`` piece, as last computed."""
@@ -181,6 +174,35 @@ def _check_layout() -> None:
 _check_layout()
 
 
+def _scales() -> Scales:
+    scores, standings = OBSERVATION_LAYOUT.piece("scores"), OBSERVATION_LAYOUT.piece("standings")
+    return Scales(
+        cuop=float(MAX_CUOP),
+        an_si=float(NUM_AN_SI),
+        noc=float(NOC_SIZE),
+        scores_low=float(scores.low),
+        scores_high=float(scores.high),
+        standings_low=float(standings.low),
+        standings_high=float(standings.high),
+        points=float(POINTS_SCALE),
+    )
+
+
+_SEAT_RANGE = range(NUM_SEATS)
+OFFSETS = Offsets(**OBSERVATION_LAYOUT.offsets)
+"""Where each piece starts; like the three below, a constant the kernels are
+compiled with (not an argument: numba types each argument on every call)."""
+SCALES = _scales()
+PHASE_INDEX = np.array([PHASES.index(p) for p in GAME_PHASES], dtype=np.int64)
+"""``[record phase]``: the entry of the one-hot ``phase`` piece."""
+SWAP_INDEX = np.array(
+    [[SWAP_KINDS.index(swap_kind_between(e, s)) for s in _SEAT_RANGE] for e in _SEAT_RANGE],
+    dtype=np.int64,
+)
+"""``[exposer, seat]``: the entry of ``offer_swap_kind``
+(:func:`~env121.engine.game.swap_kind_between`)."""
+
+
 def make_observer(num_games: int, config: RuleConfig | None = None) -> Observer:
     """The :class:`Observer` of ``num_games`` games under ``config`` (the
     default rules when None), its ``win_points`` cache empty."""
@@ -189,26 +211,7 @@ def make_observer(num_games: int, config: RuleConfig | None = None) -> Observer:
         raise ValueError(f"num_games={num_games!r} is not valid: expected a positive int")
     if not isinstance(config, RuleConfig):
         raise ValueError(f"config={config!r} is not valid: expected a RuleConfig or None")
-    layout = OBSERVATION_LAYOUT
-    scores, standings = layout.piece("scores"), layout.piece("standings")
-    seats = range(NUM_SEATS)
     return Observer(
-        offsets=Offsets(**layout.offsets),
-        scales=Scales(
-            cuop=float(MAX_CUOP),
-            an_si=float(NUM_AN_SI),
-            noc=float(NOC_SIZE),
-            scores_low=float(scores.low),
-            scores_high=float(scores.high),
-            standings_low=float(standings.low),
-            standings_high=float(standings.high),
-            points=float(POINTS_SCALE),
-        ),
-        phase_index=np.array([PHASES.index(p) for p in GAME_PHASES], dtype=np.int64),
-        swap_index=np.array(
-            [[SWAP_KINDS.index(swap_kind_between(e, s)) for s in seats] for e in seats],
-            dtype=np.int64,
-        ),
         kc=kernel_config(config),
         win_points=np.zeros((num_games, NUM_SEATS, NUM_CARDS), dtype=np.float32),
         win_keys=np.full((num_games, NUM_SEATS, WIN_KEY_SIZE), _NO_KEY, dtype=np.int8),
@@ -315,10 +318,6 @@ def encode_game(
     g: int,
     seat: int,
     out: np.ndarray,
-    o: Offsets,
-    sc: Scales,
-    phase_index: np.ndarray,
-    swap_index: np.ndarray,
     kc: KernelConfig,
     cache: np.ndarray,
     keys: np.ndarray,
@@ -326,8 +325,10 @@ def encode_game(
     """``encode_observation(state, seat)`` of game ``g`` (record ``r``) into ``out``
     (``OBS_SIZE`` ``float32``), piece by piece in the reference's order; the
     other arguments are the fields of an :class:`Observer`, in order."""
+    o = OFFSETS
+    sc = SCALES
     out[:] = 0.0
-    out[o.phase + phase_index[r.phase]] = 1.0
+    out[o.phase + PHASE_INDEX[r.phase]] = 1.0
     acting = r.to_act
     if acting >= 0:
         out[o.to_act + _relative(seat, acting)] = 1.0
@@ -354,7 +355,7 @@ def encode_game(
         out[o.offer_exposer + _relative(seat, r.offer_exposer)] = 1.0
         if r.offer_flipped:
             out[o.offer_flipped] = 1.0
-        out[o.offer_swap_kind + swap_index[r.offer_exposer, seat]] = 1.0
+        out[o.offer_swap_kind + SWAP_INDEX[r.offer_exposer, seat]] = 1.0
     if r.phase == _OFFER:
         for i in range(r.ask_pos + 1, r.ask_len):
             out[o.ask_pending + _relative(seat, r.ask_order[i])] = 1.0
@@ -393,10 +394,6 @@ def encode_batch(
     indices: np.ndarray,
     seats: np.ndarray,
     out: np.ndarray,
-    offsets: Offsets,
-    scales: Scales,
-    phase_index: np.ndarray,
-    swap_index: np.ndarray,
     kc: KernelConfig,
     cache: np.ndarray,
     keys: np.ndarray,
@@ -407,9 +404,7 @@ def encode_batch(
     :func:`encode_observations` and :func:`encode_seats` are the faces."""
     for k in range(indices.shape[0]):
         g = indices[k]
-        encode_game(
-            games[g], g, seats[k], out[k], offsets, scales, phase_index, swap_index, kc, cache, keys
-        )
+        encode_game(games[g], g, seats[k], out[k], kc, cache, keys)
 
 
 @njit(cache=True, nogil=True)
@@ -503,6 +498,7 @@ class _Observers(threading.local):
 
 _OBSERVERS = _Observers()
 _GAME_ZERO = np.zeros(1, dtype=np.int64)
+_SEATS = tuple(np.array([seat], dtype=np.int64) for seat in range(NUM_SEATS))
 
 
 def encode_observation(state: State, seat: int) -> np.ndarray:
@@ -518,8 +514,7 @@ def encode_observation(state: State, seat: int) -> np.ndarray:
     if observer is None:
         observer = observers[state.config] = make_observer(1, state.config)
     out = np.empty((1, OBS_SIZE), dtype=np.float32)
-    seats = np.array([seat], dtype=np.int64)
-    encode_batch(kernel_record(state), _GAME_ZERO, seats, out, *observer)
+    encode_batch(kernel_record(state), _GAME_ZERO, _SEATS[seat], out, *observer)
     observation: np.ndarray = out[0]
     return observation
 

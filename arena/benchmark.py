@@ -8,16 +8,24 @@ plans the agent against three copies of each reference, duplicate 1 vs 3
 arena's result into a :class:`Scorecard`: the advantage against each
 reference with its 95% interval clustered by deal, and the rating.
 
-**The rating scale.** Ratings are in points per ván, additive: an agent rated
-``r`` is expected to score ``r − r_R`` points a ván against three copies of a
-reference rated ``r_R``. The references' ratings were fitted once, by least
-squares, from their cross-play (every reference 1 vs 3 against each batched one,
-:func:`fit_ratings`, ``scripts/fit_benchmark_references.py``), with ``random``
-anchored at 0, and are frozen in the suite file. A new agent's rating is the
-inverse-variance weighted mean of ``r_R + advantage_R`` over the references,
-with the interval of that mean (the frozen ratings count as exact). So a
-rating means the same whenever it was measured, as long as the suite version
-is the same: a change of deals, references or ratings is a new version.
+**The rating scale.** Ratings are in points per ván, on a scale with two
+slopes: an agent rated ``r`` is expected to score ``g(r − r_R)`` points a ván
+against three copies of a reference rated ``r_R``, where ``g(x) = x`` when it
+is the stronger (``x ≥ 0``) and ``g(x) = λ·x`` when it is the weaker
+(:func:`expected_advantage`). One slope is not enough because 1 vs 3 is not
+symmetric: one strong seat among three weak ones wins far more than one weak
+seat among three strong ones loses (greedy vs 3× random ≈ +1,900 points a ván,
+random vs 3× greedy ≈ −870, so λ ≈ 0.45); with a single slope ``random``
+benchmarked at +239 against its own 0. The references' ratings and ``λ`` were
+fitted once, by weighted least squares, from their cross-play (every
+reference 1 vs 3 against each batched one, :func:`fit_scale`,
+``scripts/fit_benchmark_references.py``), with ``random`` anchored at 0, and
+are frozen in the suite file. A new agent's rating is the ``r`` that best
+fits its advantages against all the references, each weighted by the inverse
+of its variance (:func:`combined_rating`), with the 95% interval of that fit
+(the frozen ratings count as exact). So a rating means the same whenever it
+was measured, as long as the suite version is the same: a change of deals,
+references or ratings is a new version.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 
 from arena.estimate import Estimate
 from arena.seeds import deal_seeds
@@ -66,6 +74,8 @@ class Suite:
     """The published deals: a tier plays the first ``tiers[tier]`` of them."""
     tiers: dict[str, int]
     references: tuple[Reference, ...]
+    down_slope: float
+    """``λ``: the slope of the scale where the agent is the weaker (module docstring)."""
     fitted_from: str
     """How the ratings were fitted (the cross-play command)."""
 
@@ -91,6 +101,7 @@ def load_suite(version: str = SUITE_VERSION, directory: Path = SUITES) -> Suite:
         deal_seeds=tuple(int(s) for s in data["deal_seeds"]),
         tiers={str(k): int(v) for k, v in data["tiers"].items()},
         references=tuple(Reference(r["spec"], float(r["rating"])) for r in data["references"]),
+        down_slope=float(data["down_slope"]),
         fitted_from=str(data.get("fitted_from", "")),
     )
     if suite.deal_seeds != deal_seeds(suite.seed, len(suite.deal_seeds)):
@@ -126,7 +137,7 @@ class Row:
     high: float
     deals: int
     rating: float
-    """``reference_rating + advantage``: the rating this matchup alone implies."""
+    """The rating this matchup alone implies (``advantage = g(rating − reference_rating)``)."""
 
 
 @dataclass(frozen=True)
@@ -174,11 +185,13 @@ def scorecard(
                 low=advantage.low,
                 high=advantage.high,
                 deals=advantage.clusters,
-                rating=ref.rating + advantage.mean,
+                rating=ref.rating + implied_gap(advantage.mean, suite.down_slope),
             )
         )
     rating, low, high = combined_rating(
-        [ref.rating for ref in suite.references], [m.advantage for m in result.matchups]
+        [ref.rating for ref in suite.references],
+        [m.advantage for m in result.matchups],
+        suite.down_slope,
     )
     challenger = result.matchups[0].challenger
     ms = result.matchups[0].agents[challenger].metrics["decision_ms"].mean
@@ -205,42 +218,78 @@ def standard_error(estimate: Estimate) -> float:
     return max((estimate.high - estimate.low) / (2 * t), 1e-9)
 
 
+def expected_advantage(gap: Any, down_slope: float) -> Any:
+    """``g(gap)``: the points a ván an agent rated ``gap`` above a reference is
+    expected to score against three copies of it (``gap`` a float or an array)."""
+    return np.where(np.asarray(gap) >= 0, gap, down_slope * np.asarray(gap))
+
+
+def implied_gap(advantage: float, down_slope: float) -> float:
+    """The rating gap whose expected advantage is ``advantage`` (``g``'s inverse)."""
+    return advantage if advantage >= 0 else advantage / down_slope
+
+
 def combined_rating(
-    ratings: Sequence[float], advantages: Sequence[Estimate]
+    ratings: Sequence[float], advantages: Sequence[Estimate], down_slope: float
 ) -> tuple[float, float, float]:
-    """The rating and its 95% interval: the inverse-variance weighted mean of
-    ``rating + advantage`` over the references (see the module docstring)."""
-    weights = np.array([1 / standard_error(a) ** 2 for a in advantages])
-    values = np.array([r + a.mean for r, a in zip(ratings, advantages, strict=True)])
-    if not weights.sum() > 0 or not np.isfinite(weights).all():
-        mean = float(values.mean())
-        return mean, math.nan, math.nan
-    mean = float((weights * values).sum() / weights.sum())
-    half = 1.96 / math.sqrt(float(weights.sum()))
-    return mean, mean - half, mean + half
+    """The rating and its 95% interval: the ``r`` minimizing the weighted squared
+    misfit ``Σ (advantage_R − g(r − r_R))² / se_R²`` over the references (exact:
+    ``g`` is linear between the references' ratings, so the misfit is a
+    parabola on each stretch), and ``± 1.96`` over the square root of the fit's
+    information ``Σ g'(r − r_R)² / se_R²``."""
+    refs = np.array(ratings, dtype=float)
+    means = np.array([a.mean for a in advantages])
+    errors = np.array([standard_error(a) for a in advantages])
+    if not np.isfinite(errors).all():
+        rating = float(np.mean(refs + [implied_gap(m, down_slope) for m in means]))
+        return rating, math.nan, math.nan
+    weights = 1 / errors**2
+    cuts = np.unique(refs)
+    bounds = [-math.inf, *cuts, math.inf]
+    best, best_misfit = 0.0, math.inf
+    for low, high in zip(bounds[:-1], bounds[1:], strict=True):
+        # on (low, high) each reference's slope is fixed: a weighted linear fit of r
+        slope = np.where(refs <= low, 1.0, down_slope)
+        # advantage = slope·(r − r_R)  ⇔  advantage/slope + r_R = r, weight w·slope²
+        w = weights * slope**2
+        r = float((w * (means / slope + refs)).sum() / w.sum())
+        r = min(max(r, low), high)
+        misfit = float((weights * (means - expected_advantage(r - refs, down_slope)) ** 2).sum())
+        if misfit < best_misfit:
+            best, best_misfit = r, misfit
+    slope = np.where(refs <= best, 1.0, down_slope)
+    half = 1.96 / math.sqrt(float((weights * slope**2).sum()))
+    return best, best - half, best + half
 
 
-def fit_ratings(
+def fit_scale(
     advantages: Sequence[tuple[str, str, Estimate]], anchor: str = "random"
-) -> dict[str, float]:
-    """Ratings of the agents of a cross-play, ``anchor`` = 0: the weighted least-squares
-    fit of ``advantage(A vs 3× B) = r_A − r_B`` over every ``(A, B, advantage)``."""
+) -> tuple[dict[str, float], float]:
+    """The ratings of the agents of a cross-play (``anchor`` = 0) and ``λ``: the
+    weighted least-squares fit of ``advantage(A vs 3× B) = g(r_A − r_B)`` over
+    every ``(A, B, advantage)``."""
     agents = sorted({a for a, _, _ in advantages} | {b for _, b, _ in advantages})
     if anchor not in agents:
         raise ValueError(f"anchor {anchor!r} is not in the cross-play: expected one of {agents}")
     free = [a for a in agents if a != anchor]
     column = {a: i for i, a in enumerate(free)}
-    design = np.zeros((len(advantages), len(free)))
-    target = np.zeros(len(advantages))
-    for row, (a, b, estimate) in enumerate(advantages):
-        weight = 1 / standard_error(estimate)
-        if a != anchor:
-            design[row, column[a]] += weight
-        if b != anchor:
-            design[row, column[b]] -= weight
-        target[row] = weight * estimate.mean
-    solution, *_ = np.linalg.lstsq(design, target, rcond=None)
-    return {anchor: 0.0, **{a: float(solution[column[a]]) for a in free}}
+    weight = np.array([1 / standard_error(e) for _, _, e in advantages])
+    target = np.array([e.mean for _, _, e in advantages])
+
+    def ratings_of(params: np.ndarray) -> dict[str, float]:
+        return {anchor: 0.0, **{a: float(params[column[a]]) for a in free}}
+
+    def misfit(params: np.ndarray) -> np.ndarray:
+        r = ratings_of(params)
+        gaps = np.array([r[a] - r[b] for a, b, _ in advantages])
+        return weight * (target - expected_advantage(gaps, math.exp(params[-1])))
+
+    start = np.zeros(len(free) + 1)
+    for a, b, estimate in advantages:  # a rough start: each agent's mean against the anchor
+        if b == anchor and a != anchor:
+            start[column[a]] = estimate.mean
+    solution = optimize.least_squares(misfit, start).x
+    return ratings_of(solution), math.exp(float(solution[-1]))
 
 
 def format_scorecard(card: Scorecard) -> str:
@@ -298,7 +347,9 @@ __all__ = [
     "Suite",
     "SuiteError",
     "combined_rating",
-    "fit_ratings",
+    "expected_advantage",
+    "fit_scale",
+    "implied_gap",
     "format_scorecard",
     "load_suite",
     "plan_benchmark",

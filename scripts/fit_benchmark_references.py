@@ -8,8 +8,8 @@ Usage::
 
 The first line plays every reference 1 vs 3 against each of
 :data:`CROSSPLAY_OPPONENTS` (``--matchups`` prints the ``--vs`` arguments); the second fits the
-references' ratings from that tournament's ``results.json``
-(:func:`arena.benchmark.fit_ratings`, ``random`` anchored at 0) and writes
+references' ratings and the scale's down slope from that tournament's
+``results.json`` (:func:`arena.benchmark.fit_scale`, ``random`` anchored at 0) and writes
 the suite file: the suite seed, its published deal seeds, the tiers, the
 references with their ratings and the cross-play it was fitted from. Run it
 only to make a **new** suite version: a suite's file is frozen once published.
@@ -21,7 +21,7 @@ import argparse
 import json
 from pathlib import Path
 
-from arena.benchmark import SUITE_VERSION, SUITES, fit_ratings
+from arena.benchmark import SUITE_VERSION, SUITES, fit_scale
 from arena.estimate import Estimate
 from arena.seeds import deal_seeds
 from env121.engine.files import write_atomically
@@ -43,7 +43,7 @@ REFERENCES = (
 CROSSPLAY_OPPONENTS = ("random", "greedy", "ppo:small", "ppo:hinted")
 """The cross-play plays every reference 1 vs 3 against these (the batched ones:
 three copies of ``mc`` or ``ppo:searched`` cost minutes a deal on 2 cores); the
-additive model needs only a connected design, and every reference meets them."""
+model needs only a connected design, and every reference meets them."""
 
 
 def main() -> None:
@@ -66,7 +66,7 @@ def main() -> None:
         )
         for m in results["matchups"]
     ]
-    ratings = fit_ratings(advantages)
+    ratings, down_slope = fit_scale(advantages)
     missing = sorted(set(REFERENCES) - set(ratings))
     if missing:
         parser.error(f"{args.crossplay}: the cross-play lacks {missing}: expected every reference")
@@ -75,6 +75,7 @@ def main() -> None:
         "seed": SEED,
         "tiers": TIERS,
         "references": [{"spec": r, "rating": round(ratings[r], 1)} for r in REFERENCES],
+        "down_slope": round(down_slope, 4),
         "fitted_from": " ".join(results["command"] or ()),
         "crossplay_deals": results["deals"],
         "versions": results["versions"],
@@ -84,6 +85,7 @@ def main() -> None:
     print(f"wrote {path}")
     for r in REFERENCES:
         print(f"  {r:<14} {ratings[r]:+8.1f}")
+    print(f"  down slope λ  {down_slope:8.4f}")
 
 
 if __name__ == "__main__":

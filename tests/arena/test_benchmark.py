@@ -17,7 +17,9 @@ from arena.benchmark import (
     Suite,
     SuiteError,
     combined_rating,
-    fit_ratings,
+    expected_advantage,
+    fit_scale,
+    implied_gap,
     load_suite,
 )
 from arena.estimate import Estimate
@@ -30,6 +32,7 @@ TINY = Suite(
     deal_seeds=deal_seeds(7, 2),
     tiers={"tiny": 2},
     references=(Reference("random", 0.0), Reference("greedy", 2000.0)),
+    down_slope=0.45,
     fitted_from="a test",
 )
 ARGS = argparse.Namespace(quiet=True, no_plot=False)
@@ -69,26 +72,37 @@ def test_a_program_agent_gets_a_scorecard_with_its_faults(tmp_path: Path) -> Non
     assert math.isfinite(card.rating)
 
 
-def test_fit_ratings_recovers_an_additive_scale() -> None:
-    truth = {"random": 0.0, "greedy": 2000.0, "mc": 2050.0}
-    advantages = [
-        (
-            a,
-            b,
-            Estimate(truth[a] - truth[b], truth[a] - truth[b] - 50, truth[a] - truth[b] + 50, 16),
-        )
-        for a in truth
-        for b in truth
-        if a != b
-    ]
-    fitted = fit_ratings(advantages)
-    assert fitted == pytest.approx(truth)
+def test_fit_scale_recovers_a_two_slope_scale() -> None:
+    truth = {"random": 0.0, "greedy": 2000.0, "mc": 2050.0, "small": 1300.0}
+    slope = 0.45
+    advantages = []
+    for a in truth:
+        for b in truth:
+            if a != b:
+                mean = float(expected_advantage(truth[a] - truth[b], slope))
+                advantages.append((a, b, Estimate(mean, mean - 50, mean + 50, 16)))
+    fitted, down_slope = fit_scale(advantages)
+    assert fitted == pytest.approx(truth, abs=1e-3)
+    assert down_slope == pytest.approx(slope, abs=1e-6)
+
+
+def test_an_agent_that_plays_like_a_reference_gets_its_rating() -> None:
+    # random's advantages as the scale predicts them: the rating is random's 0,
+    # which the single-slope (additive) scale put at +239
+    refs, slope = [0.0, 2000.0, 1300.0], 0.45
+    advantages = []
+    for r in refs:
+        mean = float(expected_advantage(0.0 - r, slope))
+        advantages.append(Estimate(mean, mean - 60, mean + 60, 16))
+    rating, low, high = combined_rating(refs, advantages, slope)
+    assert rating == pytest.approx(0.0, abs=1e-6) and low < 0 < high
+    assert implied_gap(float(expected_advantage(-700.0, slope)), slope) == pytest.approx(-700.0)
 
 
 def test_the_rating_weights_the_sharper_matchup_more() -> None:
     sharp = Estimate(100.0, 90.0, 110.0, 16)
     loose = Estimate(-500.0, -1500.0, 500.0, 16)
-    rating, low, high = combined_rating([0.0, 2000.0], [sharp, loose])
+    rating, low, high = combined_rating([0.0, 2000.0], [sharp, loose], 0.5)
     assert 100 < rating < 200 and low < rating < high
 
 

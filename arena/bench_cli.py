@@ -172,9 +172,7 @@ def run_benchmark(
                 file=sys.stderr,
             )
             return None
-    challenger = plan.schedule.groups[0].specs[0]
-    faults = getattr(plan.cache.get(challenger), "faults", {})
-    card = scorecard(result, suite, tier, faults=faults, versions=versions())
+    card = scorecard(result, suite, tier, versions=versions())
     card = dataclasses.replace(card, seconds=time.perf_counter() - start)
     write_results(result, out, plot=False, command=command)
     write_atomically(out / "scorecard.json", json.dumps(card.to_json(), indent=1) + "\n")

@@ -30,8 +30,10 @@ references or ratings is a new version.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -170,10 +172,10 @@ def scorecard(
     suite: Suite,
     tier: str,
     *,
-    faults: Mapping[str, int] | None = None,
     versions: Mapping[str, str] | None = None,
 ) -> Scorecard:
-    """The :class:`Scorecard` of a benchmark's tournament result."""
+    """The :class:`Scorecard` of a benchmark's tournament result (its faults those
+    of the agent's games, resumed ones included)."""
     rows = []
     for matchup, ref in zip(result.matchups, suite.references, strict=True):
         advantage = matchup.advantage
@@ -194,6 +196,9 @@ def scorecard(
         suite.down_slope,
     )
     challenger = result.matchups[0].challenger
+    faults: Counter[str] = Counter()
+    for matchup in result.matchups:
+        faults.update(matchup.agents[matchup.challenger].faults)
     ms = result.matchups[0].agents[challenger].metrics["decision_ms"].mean
     return Scorecard(
         suite=suite.version,
@@ -203,7 +208,7 @@ def scorecard(
         rating=rating,
         rating_low=low,
         rating_high=high,
-        faults=dict(sorted((faults or {}).items())),
+        faults=dict(sorted(faults.items())),
         decision_ms=ms,
         seconds=result.seconds,
         versions=dict(versions or {}),
@@ -218,10 +223,11 @@ def standard_error(estimate: Estimate) -> float:
     return max((estimate.high - estimate.low) / (2 * t), 1e-9)
 
 
-def expected_advantage(gap: Any, down_slope: float) -> Any:
+def expected_advantage(gap: float | np.ndarray, down_slope: float) -> np.ndarray:
     """``g(gap)``: the points a ván an agent rated ``gap`` above a reference is
     expected to score against three copies of it (``gap`` a float or an array)."""
-    return np.where(np.asarray(gap) >= 0, gap, down_slope * np.asarray(gap))
+    gaps = np.asarray(gap, dtype=float)
+    return np.where(gaps >= 0, gaps, down_slope * gaps)
 
 
 def implied_gap(advantage: float, down_slope: float) -> float:
@@ -247,7 +253,7 @@ def combined_rating(
     cuts = np.unique(refs)
     bounds = [-math.inf, *cuts, math.inf]
     best, best_misfit = 0.0, math.inf
-    for low, high in zip(bounds[:-1], bounds[1:], strict=True):
+    for low, high in itertools.pairwise(bounds):
         # on (low, high) each reference's slope is fixed: a weighted linear fit of r
         slope = np.where(refs <= low, 1.0, down_slope)
         # advantage = slope·(r − r_R)  ⇔  advantage/slope + r_R = r, weight w·slope²
@@ -282,7 +288,8 @@ def fit_scale(
     def misfit(params: np.ndarray) -> np.ndarray:
         r = ratings_of(params)
         gaps = np.array([r[a] - r[b] for a, b, _ in advantages])
-        return weight * (target - expected_advantage(gaps, math.exp(params[-1])))
+        residuals: np.ndarray = weight * (target - expected_advantage(gaps, math.exp(params[-1])))
+        return residuals
 
     start = np.zeros(len(free) + 1)
     for a, b, estimate in advantages:  # a rough start: each agent's mean against the anchor
@@ -349,8 +356,8 @@ __all__ = [
     "combined_rating",
     "expected_advantage",
     "fit_scale",
-    "implied_gap",
     "format_scorecard",
+    "implied_gap",
     "load_suite",
     "plan_benchmark",
     "plot_scorecard",

@@ -167,6 +167,7 @@ def _agents(agents: dict[str, AgentStats]) -> dict[str, Any]:
             "spec": stats.spec,
             "metrics": {name: estimate_to_dict(e) for name, e in stats.metrics.items()},
             "counts": stats.counts,
+            "faults": stats.faults,
             "clusters": {
                 name: {
                     "deals": list(c.deals),

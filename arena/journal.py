@@ -248,7 +248,9 @@ def record_from_dict(data: dict[str, Any]) -> GameRecord:
     hands = data["first_hands"]
     if len(seats) != NUM_SEATS or len(hands) != NUM_SEATS:
         raise ValueError(f"expected {NUM_SEATS} seats and {NUM_SEATS} first hands")
-    names = [f.name for f in dataclasses.fields(SeatRecord)]
+    counts = [
+        f.name for f in dataclasses.fields(SeatRecord) if f.name not in ("think_seconds", "faults")
+    ]
     return GameRecord(
         deal=_integer(data["deal"]),
         lineup=_integer(data["lineup"]),
@@ -259,8 +261,9 @@ def record_from_dict(data: dict[str, Any]) -> GameRecord:
         end=MatchEnd(data["end"]),
         seats=tuple(
             SeatRecord(
-                **{n: _integer(seat[n]) for n in names[:-1]},
+                **{n: _integer(seat[n]) for n in counts},
                 think_seconds=float(seat["think_seconds"]),
+                faults={str(k): _integer(v) for k, v in seat.get("faults", {}).items()},
             )
             for seat in seats
         ),

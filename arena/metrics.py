@@ -36,6 +36,7 @@ points are unbounded.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -183,6 +184,8 @@ class AgentStats:
     """Totals: seat-games, vòng, wins, Điểm won, Cướp, Nhất Bản, Đền, draws,
     decisions and thinking seconds (the last not reproducible)."""
     clusters: dict[str, ClusterSums]
+    faults: dict[str, int]
+    """Its faults by kind over its seat-games (:attr:`~arena.play.SeatRecord.faults`)."""
 
 
 def agent_stats(
@@ -198,6 +201,7 @@ def agent_stats(
         label: {**dict.fromkeys((*COUNTS, "decisions"), 0), "think_seconds": 0.0}
         for label in labels
     }
+    faults: dict[str, Counter[str]] = {label: Counter() for label in labels}
     for game, seat_labels in games:
         for seat, label in zip(game.seats, seat_labels, strict=True):
             if label not in index:
@@ -210,8 +214,9 @@ def agent_stats(
                 )
             )
             _count(counts[label], seat, game)
+            faults[label].update(seat.faults)
     return {
-        label: _stats(label, spec, rows[label], counts[label])
+        label: _stats(label, spec, rows[label], counts[label], dict(sorted(faults[label].items())))
         for label, spec in zip(labels, specs, strict=True)
     }
 
@@ -229,6 +234,7 @@ def _stats(
     spec: str,
     rows: list[tuple[int, list[float], list[float]]],
     counts: dict[str, float],
+    faults: dict[str, int],
 ) -> AgentStats:
     deals = sorted({deal for deal, _, _ in rows})
     position = {deal: i for i, deal in enumerate(deals)}
@@ -244,7 +250,7 @@ def _stats(
         clusters[metric.name] = ClusterSums(
             tuple(deals), tuple(y[:, j].tolist()), tuple(n[:, j].tolist())
         )
-    return AgentStats(label, spec, metrics, counts, clusters)
+    return AgentStats(label, spec, metrics, counts, clusters, faults)
 
 
 __all__ = [

@@ -13,8 +13,9 @@ a record that differs between two runs.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from agents.environments import make_batched_policy
 from agents.registry import make_agent
@@ -74,6 +75,10 @@ class SeatRecord:
     think_seconds: float
     """Wall-clock time spent in ``act`` — in a batch (:mod:`arena.batched`), each
     decision's share of the call that made it (not reproducible)."""
+    faults: dict[str, int] = field(default_factory=dict)
+    """The faults the seat's agent counted in this match, by kind: an agent
+    that keeps a ``faults`` mapping (the ``program:`` agents,
+    ``docs/agent-protocol.md``); empty for every other agent."""
 
 
 @dataclass(frozen=True)
@@ -141,9 +146,14 @@ def play_game(task: GameTask, cache: AgentCache) -> GameRecord:
     agents = _seat_agents(task, cache)
     for agent, seed in zip(agents, task.agent_seeds, strict=True):
         agent.reset(seed)
+    before = [Counter(getattr(agent, "faults", {})) for agent in agents]
     state = new_game(task.deal_seed, task.config)
     played = play_agents(state, agents)
-    return _record(task, state, played.decisions, played.think_seconds)
+    faults = [
+        dict(sorted((Counter(getattr(agent, "faults", {})) - old).items()))
+        for agent, old in zip(agents, before, strict=True)
+    ]
+    return _record(task, state, played.decisions, played.think_seconds, faults)
 
 
 def _seat_agents(task: GameTask, cache: AgentCache) -> list[Agent]:
@@ -157,7 +167,11 @@ def _seat_agents(task: GameTask, cache: AgentCache) -> list[Agent]:
 
 
 def _record(
-    task: GameTask, state: State, decisions: Sequence[int], think: Sequence[float]
+    task: GameTask,
+    state: State,
+    decisions: Sequence[int],
+    think: Sequence[float],
+    faults: Sequence[dict[str, int]],
 ) -> GameRecord:
     wins = [0] * NUM_SEATS
     win_points = [0] * NUM_SEATS
@@ -194,6 +208,7 @@ def _record(
             den=den[s],
             decisions=decisions[s],
             think_seconds=think[s],
+            faults=faults[s],
         )
         for s in range(NUM_SEATS)
     )

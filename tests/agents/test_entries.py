@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,3 +98,24 @@ def test_sb3_form_plays_a_masked_ppo_zip(tmp_path: Path) -> None:
     assert zipfile.is_zipfile(path)
     result = one_vs_three(f"sb3:{path}", "random", deals=1)
     assert result.agents[result.challenger].counts["decisions"] > 0
+
+
+def test_faults_are_in_the_results_and_survive_a_resume(tmp_path: Path) -> None:
+    # every answer of this program is an illegal id: each of its decisions is a fault
+    spec = f"program:{sys.executable} {FAULTY} illegal"
+    out = tmp_path / "t"
+    args = ["--vs", spec, "random", "--deals", "1", "--quiet", "--no-plot"]
+    assert tournament_main([*args, "--out", str(out)]) == 0
+
+    def challenger(directory: Path) -> dict[str, Any]:
+        results = json.loads((directory / "results.json").read_text(encoding="utf-8"))
+        matchup = results["matchups"][0]
+        return matchup["agents"][matchup["challenger"]]  # type: ignore[no-any-return]
+
+    whole = challenger(out)
+    assert whole["faults"] == {"illegal": whole["counts"]["decisions"]} != {"illegal": 0}
+    log = (out / "games.jsonl").read_text(encoding="utf-8").splitlines()
+    (out / "games.jsonl").write_text("\n".join(log[:2]) + "\n", encoding="utf-8")  # one game
+    (out / "results.json").unlink()
+    assert tournament_main(["--resume", str(out), "--quiet", "--no-plot"]) == 0
+    assert challenger(out)["faults"] == whole["faults"]

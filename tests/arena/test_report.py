@@ -15,7 +15,7 @@ def stats(label: str, **estimates: Estimate) -> AgentStats:
     """An agent whose metrics are ``estimates``, the others without data."""
     nothing = Estimate(math.nan, math.nan, math.nan, 0)
     metrics = {m.name: estimates.get(m.name, nothing) for m in METRICS}
-    return AgentStats(label, label, metrics, {}, {})
+    return AgentStats(label, label, metrics, {}, {}, {})
 
 
 def rendered(table: object) -> str:

@@ -1,6 +1,6 @@
 """The ``swap_wins`` and ``nb_wins`` input parts
-(:data:`env121.play.observation.SWAP_WINS_LAYOUT`,
-:data:`~env121.play.observation.NB_WINS_LAYOUT`) for many games at once:
+(:data:`agents.inputs.SWAP_WINS_LAYOUT`,
+:data:`~agents.inputs.NB_WINS_LAYOUT`) for many games at once:
 :func:`encode_swap_wins` and :func:`encode_nb_wins` fill, for the seat to act
 in each game of a :class:`~env121.engine.batched.BatchedEngine` asked, the
 values :func:`agents.hints.swap_wins` and :func:`agents.hints.nb_wins` compute
@@ -44,15 +44,10 @@ from agents.batched_greedy import (
     seat_knowledge,
     swapped_five,
 )
+from agents.inputs import NB_WINS_LAYOUT, SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, NUM_ACTIONS, PASS
 from env121.engine.kernel.record import PHASES
 from env121.engine.state import NUM_SEATS, Phase
-from env121.play.observation import (
-    NB_WINS_LAYOUT,
-    SWAP_POINTS_SCALE,
-    SWAP_WAITS_SCALE,
-    SWAP_WINS_LAYOUT,
-)
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
 from env121.rules.compiled.waits import (

@@ -5,11 +5,11 @@ A policy network that reads only the ``env121_v1`` observation must learn the
 combinatorics of 121's patterns from scratch before it can tell a good swap
 from a bad one; with these inputs it starts from the rule-based player's
 judgement and learns where to depart from it. What the hints mean, their
-names, sizes and places in the network's input are declared with the
-observation (:data:`env121.play.observation.INPUT_LAYOUTS`, whose docstring
-has their table); this module computes them, writing through the named views
-of :data:`~env121.play.observation.GREEDY_HINTS_LAYOUT` and
-:data:`~env121.play.observation.SEARCH_HINTS_LAYOUT`. Greedy's hints are two
+names, sizes and places in the network's input are declared beside the
+observation's layout (:data:`agents.inputs.INPUT_LAYOUTS`, whose module
+docstring has their table); this module computes them, writing through the named views
+of :data:`~agents.inputs.GREEDY_HINTS_LAYOUT` and
+:data:`~agents.inputs.SEARCH_HINTS_LAYOUT`. Greedy's hints are two
 pieces of ``NUM_ACTIONS`` entries each, aligned with the action ids:
 
 * ``greedy_choice`` — 1 at the action greedy plays, 0 elsewhere;
@@ -17,7 +17,7 @@ pieces of ``NUM_ACTIONS`` entries each, aligned with the action ids:
   by it (:func:`agents.greedy.swap_gains`: Điểm of the wins on unseen cards of the
   hand it makes minus those of the hand kept); for ``NHAT_BAN``, the value of
   the best Nhất Bản arrangement minus that of the free hand; divided by
-  :data:`~env121.play.observation.GAIN_SCALE`; 0 elsewhere.
+  :data:`~agents.inputs.GAIN_SCALE`; 0 elsewhere.
 
 A network trained with them records ``inputs: "observation+greedy_hints"``
 in its checkpoint (:mod:`agents.ppo`), and its agent computes them on every
@@ -29,10 +29,10 @@ hints* (:func:`search_hints`): what the first look of :class:`~agents.mc.MCAgent
 each of its plans against greedy's —
 
 * ``search_gain`` — the plan's mean gain in points over greedy's plan,
-  divided by :data:`~env121.play.observation.SEARCH_SCALE` (for a swap
+  divided by :data:`~agents.inputs.SEARCH_SCALE` (for a swap
   planned both with and without declaring Nhất Bản, the better of the two);
 * ``search_z`` — that gain in standard errors of the paired differences,
-  clipped to ±:data:`~env121.play.observation.Z_CLIP` and divided by it;
+  clipped to ±:data:`~agents.inputs.Z_CLIP` and divided by it;
 
 0 for greedy's own plan, for actions the search does not plan (on a Cướp, the
 swaps beyond its ``width``) and for decisions it does not search. Such a
@@ -69,13 +69,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.greedy import GreedyAgent, swap_gains
-from agents.knowledge import HandJudge, obvious_action, swapped_hand
-from agents.mc import FIRST_LOOK, MCAgent, plan_gains
-from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, is_card_action
-from env121.engine.game import swap_kind_between
-from env121.engine.seeds import Stream, derive_seed
-from env121.engine.state import Phase, SwapKind
-from env121.play.observation import (
+from agents.inputs import (
     GAIN_SCALE,
     GREEDY_HINTS_LAYOUT,
     INPUT_LAYOUTS,
@@ -86,8 +80,14 @@ from env121.play.observation import (
     SWAP_WAITS_SCALE,
     SWAP_WINS_LAYOUT,
     Z_CLIP,
-    Layout,
 )
+from agents.knowledge import HandJudge, obvious_action, swapped_hand
+from agents.mc import FIRST_LOOK, MCAgent, plan_gains
+from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, is_card_action
+from env121.engine.game import swap_kind_between
+from env121.engine.seeds import Stream, derive_seed
+from env121.engine.state import Phase, SwapKind
+from env121.play.observation import Layout
 from env121.play.turn import Turn
 from env121.rules.waits import (
     GAP,
@@ -108,7 +108,7 @@ NB_WINS_SIZE = NB_WINS_LAYOUT.size
 _LAYOUT = (Phase.NB_GAP, Phase.NB_PLACE)
 INPUTS: dict[str, int] = {name: layout.size for name, layout in INPUT_LAYOUTS.items()}
 """The width of each input set a policy network may read
-(:data:`env121.play.observation.INPUT_LAYOUTS`)."""
+(:data:`agents.inputs.INPUT_LAYOUTS`)."""
 SEARCHING_INPUTS = tuple(
     name for name, layout in INPUT_LAYOUTS.items() if SEARCH_HINTS_LAYOUT in layout.parts
 )
@@ -142,7 +142,7 @@ def greedy_decides(turn: Turn) -> bool:
 
 def swap_wins(turn: Turn) -> np.ndarray:
     """What each action of ``turn`` leaves the seat to win on
-    (``float32[SWAP_WINS_SIZE]``, :data:`~env121.play.observation.SWAP_WINS_LAYOUT`):
+    (``float32[SWAP_WINS_SIZE]``, :data:`~agents.inputs.SWAP_WINS_LAYOUT`):
     in OFFER, for each legal swap the five cards it makes — locked (Bội ước)
     when the seat has locked cards or the swap is a Cướp — and for PASS the
     five kept (under Nhất Bản, its fixed arrangement); per hand, the Điểm of Ù
@@ -189,7 +189,7 @@ def arrangement_wins(judge: HandJudge) -> dict[Arrangement, tuple[int, int]]:
 
 def nb_wins(turn: Turn) -> np.ndarray:
     """What each Nhất Bản action of ``turn`` leaves the seat to win on
-    (``float32[NB_WINS_SIZE]``, :data:`~env121.play.observation.NB_WINS_LAYOUT`):
+    (``float32[NB_WINS_SIZE]``, :data:`~agents.inputs.NB_WINS_LAYOUT`):
     the best ``(points, waits)`` of :func:`arrangement_wins` — by points, then
     waits — over the legal arrangements the action leaves open: in NB_CHOICE
     all of them for NHAT_BAN (PASS: the free hand, as :func:`swap_wins` gives

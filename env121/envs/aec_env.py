@@ -46,10 +46,8 @@ changes it: a test re-deals the hidden cards and compares.
 {observation_table}
 
 A policy network may read hint parts after the observation, computed by its
-agent (:mod:`agents.hints`), not by the environment, and declared in the same
-layout (:data:`env121.play.observation.INPUT_LAYOUTS`):
-
-{inputs_table}
+agent, not by the environment, and declared in the same layout
+(:mod:`agents.inputs`).
 
 ## Action
 
@@ -179,7 +177,6 @@ from env121.play.observation import (
     OBS_SIZE,
     OBSERVATION_LAYOUT,
     action_mask,
-    inputs_table,
 )
 from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
@@ -633,7 +630,6 @@ __doc__ = (
         observation_table=literal_block(
             f"Observation layout ({OBS_SIZE} entries)", OBSERVATION_LAYOUT.table()
         ),
-        inputs_table=literal_block("Hint parts", inputs_table()),
         action_table=literal_block(
             f"Action layout ({NUM_ACTIONS} ids)", action_layout.layout_table()
         ),

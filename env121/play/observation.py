@@ -1,27 +1,14 @@
-"""What one seat observes, and what a policy network may read besides, declared once as data.
+"""What one seat observes, declared once as data.
 
 A network's input is a flat ``float32`` vector of named pieces
 (:class:`InputPiece`: name, shape, meaning, bounds) grouped in *parts*, each a
-:class:`Layout`:
-
-* :data:`OBSERVATION_LAYOUT` — the ``env121_v1`` observation of one seat,
-  written by the compiled encoder
-  (:func:`env121.play.batched_observation.encode_observation`);
-* :data:`GREEDY_HINTS_LAYOUT` and :data:`SEARCH_HINTS_LAYOUT` — the optional
-  hint parts, greedy's hints and the search hints, computed by
-  :mod:`agents.hints` through the same named views;
-* :data:`SWAP_WINS_LAYOUT` — per action, what the hand the seat would hold
-  after it can win on: rules knowledge and public counting only, no agent's
-  judgement (:func:`agents.hints.swap_wins`; for many games at once
-  :mod:`agents.batched_hints`);
-* :data:`NB_WINS_LAYOUT` — the same for the Nhất Bản decisions: per action,
-  what the best legal arrangement it leaves open can win on
-  (:func:`agents.hints.nb_wins`).
-
-:data:`INPUT_LAYOUTS` names the input sets a network may read: the observation
-alone, or followed by hint parts. The flat vectors, their offsets, the named
+:class:`Layout`. :data:`OBSERVATION_LAYOUT` is the ``env121_v1`` observation
+of one seat, written by the compiled encoder
+(:func:`env121.play.batched_observation.encode_observation`); the hint parts an
+agent may add after it for its network are declared in the same way, one
+layer up, in :mod:`agents.inputs`. The flat vectors, their offsets, the named
 views (:meth:`Layout.views`), the bounds of the observation space and the
-tables in this docstring are all made from the pieces. :func:`action_mask` is
+table in this docstring are all made from the pieces. :func:`action_mask` is
 the one place the action mask is made (from the engine's legal ids;
 :func:`encode_action_mask` for one seat of a state). The observation and the
 mask read only what the seat may know (:mod:`env121.engine.view`), so
@@ -31,8 +18,7 @@ checks it with :func:`env121.engine.view.sample_determinization`).
 Seat-relative rows: a piece of shape ``(4, …)`` or ``(4,)`` has one row per
 seat, row 0 the observing seat, then the seats after it in turn order (row 1
 plays next, row 2 sits opposite, row 3 played before). Card pieces have one
-entry per card id (``11 * figure + suit``, :mod:`env121.rules.cards`); hint
-pieces one entry per action id (:mod:`env121.engine.actions`).
+entry per card id (``11 * figure + suit``, :mod:`env121.rules.cards`).
 
 ``win_points`` is the derived feature that makes learning practical: for each
 card, the Điểm (divided by 10) the seat would score by Ù if that card were on
@@ -52,7 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from env121.engine.actions import NUM_ACTIONS, NUM_SLOTS
-from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
+from env121.engine.deal import NOC_SIZE, NUM_AN_SI
 from env121.engine.game import legal_actions
 from env121.engine.layout import literal_block, offsets, text_table
 from env121.engine.state import MAX_CUOP, NUM_SEATS, VONG_PER_VAN, Phase, State, SwapKind
@@ -62,20 +48,6 @@ MAX_VAN = 4
 """The longest match (``RuleConfig.num_van``) the ``van`` piece can show."""
 POINTS_SCALE = 10.0
 """``win_points`` holds Điểm / POINTS_SCALE."""
-GAIN_SCALE = 10.0
-"""``greedy_gain`` holds Điểm / GAIN_SCALE (a gain of one winning card worth 5 Điểm → 0.5)."""
-SEARCH_SCALE = 100.0
-"""``search_gain`` holds points / SEARCH_SCALE, as rewards do (points / 100)."""
-Z_CLIP = 10.0
-"""``search_z`` holds standard errors clipped to ±Z_CLIP, divided by it."""
-SWAP_POINTS_SCALE = POINTS_SCALE
-"""``swap_points`` holds Điểm summed over the unseen cards / SWAP_POINTS_SCALE
-(as ``win_points``: a hand waiting on a few cards of a few Điểm each is about 1)."""
-SWAP_WAITS_SCALE = 10.0
-"""``swap_waits`` holds a count of unseen cards / SWAP_WAITS_SCALE."""
-MAX_UNSEEN = NUM_CARDS - HAND_SIZE - 2
-"""The most cards a seat asked about an offer can have unseen: all but its
-five, the card on offer and the Chỉ Điểm."""
 
 
 class InputPiece(NamedTuple):
@@ -202,144 +174,9 @@ OBSERVATION_LAYOUT = Layout(
 )
 """The ``env121_v1`` observation of one seat."""
 
-GREEDY_HINTS_LAYOUT = Layout(
-    "greedy_hints",
-    (
-        InputPiece("greedy_choice", (_A,), "1 at the action greedy plays"),
-        InputPiece(
-            "greedy_gain",
-            (_A,),
-            "greedy's value gain by each legal swap and by NHAT_BAN (its best arrangement), "
-            f"Điểm / {GAIN_SCALE:g}; 0 elsewhere",
-            -np.inf,
-            np.inf,
-        ),
-    ),
-)
-"""Greedy's hints: what :class:`~agents.greedy.GreedyAgent` thinks of a
-decision (:func:`agents.hints.greedy_hints`)."""
-
-SEARCH_HINTS_LAYOUT = Layout(
-    "search_hints",
-    (
-        InputPiece(
-            "search_gain",
-            (_A,),
-            "mc's first look: mean gain in points of the action's best plan over "
-            f"greedy's, / {SEARCH_SCALE:g}; 0 if not searched",
-            -np.inf,
-            np.inf,
-        ),
-        InputPiece(
-            "search_z",
-            (_A,),
-            f"that gain in standard errors, clipped to ±{Z_CLIP:g}, / {Z_CLIP:g}",
-            -1.0,
-            1.0,
-        ),
-    ),
-)
-"""The search hints: what the first look of :class:`~agents.mc.MCAgent`
-measures of each of its plans against greedy's (:func:`agents.hints.search_hints`)."""
-
-_MAX_WIN = OBSERVATION_LAYOUT.piece("win_points").high * POINTS_SCALE
-SWAP_WINS_LAYOUT = Layout(
-    "swap_wins",
-    (
-        InputPiece(
-            "swap_points",
-            (_A,),
-            "per legal swap and PASS (offer only): Điểm of the Ù the hand it leaves would "
-            f"make, summed over the unseen cards, / {SWAP_POINTS_SCALE:g}; 0 elsewhere",
-            0.0,
-            MAX_UNSEEN * _MAX_WIN / SWAP_POINTS_SCALE,
-        ),
-        InputPiece(
-            "swap_waits",
-            (_A,),
-            f"the unseen cards that hand wins on, / {SWAP_WAITS_SCALE:g}",
-            0.0,
-            MAX_UNSEEN / SWAP_WAITS_SCALE,
-        ),
-    ),
-)
-"""What each action leaves the seat to win on (:func:`agents.hints.swap_wins`):
-for a legal swap (Đổi) the hand it makes, locked (Bội ước) when the seat has
-locked cards or the swap is a Cướp; for PASS the hand kept (under Nhất Bản its
-fixed arrangement). Rules knowledge (the win table,
-:func:`env121.engine.win_table.win_points`) and public counting (the unseen
-cards, :func:`agents.knowledge.unseen_cards`) only; all zeros outside OFFER."""
-
-NB_WINS_LAYOUT = Layout(
-    "nb_wins",
-    (
-        InputPiece(
-            "nb_points",
-            (_A,),
-            "per legal NHAT_BAN, NB_GAP(slot) and placed CARD(c) (Nhất Bản choice, gap and "
-            "placement only): Điểm of the Ù the best legal arrangement it leaves open would "
-            f"make, summed over the unseen cards, / {SWAP_POINTS_SCALE:g}; PASS of the choice: "
-            "the free hand's; 0 elsewhere",
-            0.0,
-            MAX_UNSEEN * _MAX_WIN / SWAP_POINTS_SCALE,
-        ),
-        InputPiece(
-            "nb_waits",
-            (_A,),
-            f"the unseen cards that arrangement (hand) wins on, / {SWAP_WAITS_SCALE:g}",
-            0.0,
-            MAX_UNSEEN / SWAP_WAITS_SCALE,
-        ),
-    ),
-)
-"""What each Nhất Bản decision leaves the seat to win on (:func:`agents.hints.nb_wins`):
-in NB_CHOICE, for NHAT_BAN the best of the legal arrangements of its five
-(:func:`env121.rules.waits.nhat_ban_arrangements`, or all 720 without [R-8]) and
-for PASS the free hand kept; in NB_GAP, per gap slot the best arrangement with
-that gap; in NB_PLACE, per card that may fill the next slot the best
-arrangement with the gap chosen, the cards placed so far and that card next.
-"Best" is exact (every legal arrangement is scored, none sampled), by the
-summed Điểm first, then by the count of wins. The same rules knowledge and
-public counting as :data:`SWAP_WINS_LAYOUT`; all zeros in every other phase."""
-
-INPUT_LAYOUTS: dict[str, Layout] = {
-    layout.name: layout
-    for layout in (
-        OBSERVATION_LAYOUT,
-        Layout.joined("observation+greedy_hints", (OBSERVATION_LAYOUT, GREEDY_HINTS_LAYOUT)),
-        Layout.joined(
-            "observation+search_hints",
-            (OBSERVATION_LAYOUT, GREEDY_HINTS_LAYOUT, SEARCH_HINTS_LAYOUT),
-        ),
-        Layout.joined("observation+swap_wins", (OBSERVATION_LAYOUT, SWAP_WINS_LAYOUT)),
-        Layout.joined(
-            "observation+swap_wins+nb_wins", (OBSERVATION_LAYOUT, SWAP_WINS_LAYOUT, NB_WINS_LAYOUT)
-        ),
-    )
-}
-"""The input sets a policy network may read (a checkpoint records its
-``inputs``, :mod:`agents.ppo`): the observation, then hint parts."""
-
 OBS_SIZE: int = OBSERVATION_LAYOUT.size
 OBS_LOW: np.ndarray = OBSERVATION_LAYOUT.low
 OBS_HIGH: np.ndarray = OBSERVATION_LAYOUT.high
-
-
-def inputs_table() -> str:
-    """The input sets and the tables of their hint parts (made from the data),
-    each hint piece at its index in the input sets that hold it."""
-    width = max(len(name) for name in INPUT_LAYOUTS)
-    lines = ["Input sets (what a checkpoint records as its inputs):"]
-    for layout in INPUT_LAYOUTS.values():
-        parts = " + ".join(part.name for part in layout.parts)
-        lines.append(f"  {layout.name:<{width}} {layout.size:>5} entries: {parts}")
-    hint_parts = dict.fromkeys(part for layout in INPUT_LAYOUTS.values() for part in layout.parts)
-    del hint_parts[OBSERVATION_LAYOUT]
-    for part in hint_parts:
-        holders = [layout for layout in INPUT_LAYOUTS.values() if part in layout.parts]
-        where = ", ".join(holder.name for holder in holders)
-        lines += ["", f"{part.name} ({part.size} entries, in {where}):", holders[0].table(part)]
-    return "\n".join(lines)
 
 
 __doc__ = "\n\n".join(
@@ -348,7 +185,6 @@ __doc__ = "\n\n".join(
         literal_block(
             f"Observation layout ({OBS_SIZE} entries, float32)", OBSERVATION_LAYOUT.table()
         ),
-        literal_block("Hint parts, after the observation in a network's input", inputs_table()),
     )
 )
 
@@ -378,29 +214,17 @@ def encode_action_mask(state: State, seat: int) -> np.ndarray:
 
 
 __all__ = [
-    "GAIN_SCALE",
-    "GREEDY_HINTS_LAYOUT",
-    "INPUT_LAYOUTS",
-    "MAX_UNSEEN",
     "MAX_VAN",
-    "NB_WINS_LAYOUT",
     "OBSERVATION_LAYOUT",
     "OBS_HIGH",
     "OBS_LOW",
     "OBS_SIZE",
     "PHASES",
     "POINTS_SCALE",
-    "SEARCH_HINTS_LAYOUT",
-    "SEARCH_SCALE",
     "SWAP_KINDS",
-    "SWAP_POINTS_SCALE",
-    "SWAP_WAITS_SCALE",
-    "SWAP_WINS_LAYOUT",
-    "Z_CLIP",
     "InputPiece",
     "Layout",
     "action_mask",
     "encode_action_mask",
-    "inputs_table",
     "views",
 ]

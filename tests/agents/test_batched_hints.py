@@ -31,6 +31,7 @@ from agents.batched_hints import (
 )
 from agents.batched_ppo import NB_WINS_INPUTS, BatchedPPO, InputEncoder
 from agents.hints import Hinter, nb_wins, swap_wins
+from agents.inputs import NB_WINS_LAYOUT, SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
 from agents.knowledge import HandJudge, swapped_hand
 from agents.ppo import PolicyNetwork, PPOAgent, save_policy
 from env121.engine.actions import (
@@ -44,12 +45,6 @@ from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
 from env121.engine.state import Phase, State, SwapKind
 from env121.engine.win_table import seat_win_points
-from env121.play.observation import (
-    NB_WINS_LAYOUT,
-    SWAP_POINTS_SCALE,
-    SWAP_WAITS_SCALE,
-    SWAP_WINS_LAYOUT,
-)
 from env121.play.turn import Turn
 from env121.rules.cards import format_cards
 from env121.rules.compiled.config import KernelConfig

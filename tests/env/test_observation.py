@@ -9,6 +9,15 @@ import threading
 import numpy as np
 import pytest
 
+from agents import inputs
+from agents.inputs import (
+    GREEDY_HINTS_LAYOUT,
+    INPUT_LAYOUTS,
+    NB_WINS_LAYOUT,
+    SEARCH_HINTS_LAYOUT,
+    SWAP_WINS_LAYOUT,
+    inputs_table,
+)
 from env121.engine.actions import NUM_ACTIONS, PASS, U
 from env121.engine.deal import Deal
 from env121.engine.game import apply, legal_actions, new_game, win_score
@@ -19,21 +28,15 @@ from env121.envs import aec_env
 from env121.play import observation
 from env121.play.batched_observation import encode_observation
 from env121.play.observation import (
-    GREEDY_HINTS_LAYOUT,
-    INPUT_LAYOUTS,
-    NB_WINS_LAYOUT,
     OBS_HIGH,
     OBS_LOW,
     OBS_SIZE,
     OBSERVATION_LAYOUT,
     POINTS_SCALE,
-    SEARCH_HINTS_LAYOUT,
-    SWAP_WINS_LAYOUT,
     InputPiece,
     Layout,
     action_mask,
     encode_action_mask,
-    inputs_table,
     views,
 )
 from env121.play.turn import Turn
@@ -77,10 +80,15 @@ def _expected_rows(layout: Layout) -> list[tuple[str, str, str]]:
 
 
 @pytest.mark.parametrize("module", [observation, aec_env], ids=["observation", "aec_env"])
-def test_docstring_tables_are_the_layout_of_every_part(module):
-    """The observation's table, then each hint part's at its indices in the
-    first input set that holds it."""
-    expected = _expected_rows(OBSERVATION_LAYOUT)
+def test_the_environments_docstrings_have_the_observations_table(module):
+    assert module.__doc__ is not None
+    assert _table_rows(module.__doc__) == _expected_rows(OBSERVATION_LAYOUT)
+    assert f"({OBS_SIZE} entries" in module.__doc__
+
+
+def test_the_inputs_docstring_has_each_hint_part_where_its_input_sets_hold_it():
+    """Each hint part's table at its indices in the first input set that holds it."""
+    expected = []
     hint_parts = dict.fromkeys(
         part for layout in INPUT_LAYOUTS.values() for part in layout.parts[1:]
     )
@@ -94,10 +102,9 @@ def test_docstring_tables_are_the_layout_of_every_part(module):
         holder = next(layout for layout in INPUT_LAYOUTS.values() if part in layout.parts)
         names = {piece.name for piece in part}
         expected += [row for row in _expected_rows(holder) if row[1] in names]
-    assert module.__doc__ is not None
-    assert _table_rows(module.__doc__) == expected
-    assert f"({OBS_SIZE} entries" in module.__doc__
-    assert all(line.strip() in module.__doc__ for line in inputs_table().splitlines())
+    assert inputs.__doc__ is not None
+    assert _table_rows(inputs.__doc__) == expected
+    assert all(line.strip() in inputs.__doc__ for line in inputs_table().splitlines())
 
 
 def test_layout_pieces_tile_the_vector():

@@ -24,6 +24,16 @@ from agents.hints import (
     search_hints,
     swap_wins,
 )
+from agents.inputs import (
+    GAIN_SCALE,
+    GREEDY_HINTS_LAYOUT,
+    INPUT_LAYOUTS,
+    SEARCH_HINTS_LAYOUT,
+    SEARCH_SCALE,
+    SWAP_WINS_LAYOUT,
+    Z_CLIP,
+    inputs_table,
+)
 from agents.knowledge import HandJudge
 from agents.mc import FIRST_LOOK, MCAgent, Plan
 from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy, sidecar_path
@@ -32,17 +42,7 @@ from env121.engine.game import apply, new_game
 from env121.engine.state import Phase
 from env121.envs.single_seat import SingleSeat
 from env121.play.match import play_agents
-from env121.play.observation import (
-    GAIN_SCALE,
-    GREEDY_HINTS_LAYOUT,
-    INPUT_LAYOUTS,
-    OBS_SIZE,
-    SEARCH_HINTS_LAYOUT,
-    SEARCH_SCALE,
-    SWAP_WINS_LAYOUT,
-    Z_CLIP,
-    inputs_table,
-)
+from env121.play.observation import OBS_SIZE
 from env121.play.protocol import Agent
 from env121.play.turn import DeterminizationNotGranted, Turn
 from training.hinted_seat import HintedSeat

@@ -8,12 +8,13 @@ import torch
 
 from agents.greedy import GreedyAgent
 from agents.hints import HINTS_SIZE, INPUTS
+from agents.inputs import Z_CLIP
 from agents.ppo import PPOAgent, load_policy
 from env121.cli import main
 from env121.engine.actions import NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.game import apply, new_game
 from env121.play.match import play_agents
-from env121.play.observation import OBS_SIZE, Z_CLIP
+from env121.play.observation import OBS_SIZE
 from env121.play.turn import Turn
 from tests.support.training_helpers import tiny_run
 from training.checkpoint import Network, policy_state_dict

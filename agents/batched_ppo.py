@@ -116,7 +116,7 @@ class BatchedPPO:
             raise ValueError(
                 f"checkpoint {checkpoint!r} reads {network.inputs!r}: the batched ppo policy "
                 f"plays networks that read one of {list(BATCHED_INPUTS)}; play this one as an "
-                "agent (env121.SingleSeat, gym.make_vec(..., vectorization_mode='sync'))"
+                "agent (agents.SingleSeat, gym.make_vec(..., vectorization_mode='sync'))"
             )
         self.network = network
         self.checkpoint = str(checkpoint)

@@ -9,7 +9,7 @@ may also be a spec of :func:`agents.registry.make_agent`::
     SingleSeat(opponents="greedy")
     SingleSeat(opponents=["mc:budget=8", "ppo:small", "random"])  # seats +1, +2, +3
 
-It is what ``env121.SingleSeat`` and the Gymnasium id ``env121/SingleSeat-v1``
+It is what ``agents.SingleSeat`` and the Gymnasium id ``env121/SingleSeat-v1``
 (:mod:`env121.registration`) build, so ``gym.make("env121/SingleSeat-v1",
 opponents="greedy")`` works. One spec given for all three seats builds one
 agent that plays them all, as one agent object given does.

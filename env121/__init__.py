@@ -15,10 +15,12 @@ their framework on first use, so ``import env121`` stays light:
 * ``env121.env()`` / ``env121.raw_env`` / ``env121.parallel_env()``
   (PettingZoo, AEC and turn-based parallel, :mod:`env121.envs.aec_env`), also
   as the versioned module ``from env121 import env121_v1``;
-* ``env121.SingleSeat`` (gymnasium, one learning seat, opponents given as
-  agents or agent specs: :mod:`agents.environments`), also registered as the
-  Gymnasium id ``env121/SingleSeat-v1`` as soon as gymnasium is imported too
-  (:mod:`env121.registration`), without importing it here.
+* the Gymnasium id ``env121/SingleSeat-v1`` (one learning seat, opponents
+  given as agents or agent specs: :class:`agents.SingleSeat`), registered as
+  soon as gymnasium is imported too (:mod:`env121.registration`), without
+  importing it here. (Before 0.2.0 it was also ``env121.SingleSeat``; it lives
+  with the agents, whose specs it builds, and the rules package imports nothing
+  from the layers above it.)
 
 The code is in layers, each importing only the ones below it:
 :mod:`env121.rules` → :mod:`env121.engine` → :mod:`env121.play` →
@@ -60,7 +62,6 @@ from env121.rules.scoring import HandScore, is_completed, score_hand, thes_of
 from env121.rules.thes import THE_BY_ID, THES, The
 
 if TYPE_CHECKING:
-    from agents.environments import SingleSeat
     from env121 import env121_v1
     from env121.envs.aec_env import env, parallel_env, raw_env
 else:
@@ -74,16 +75,17 @@ else:
         if name == "env121_v1":
             return importlib.import_module("env121.env121_v1")
         if name == "SingleSeat":
-            from agents.environments import SingleSeat
-
-            return SingleSeat
+            raise AttributeError(
+                "env121.SingleSeat moved in env121 0.2.0: use agents.SingleSeat "
+                '(from agents import SingleSeat) or gym.make("env121/SingleSeat-v1")'
+            )
         raise AttributeError(f"module 'env121' has no attribute {name!r}")
 
 
 register_when_gymnasium_is_imported()
 
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "NUM_ACTIONS",
@@ -98,7 +100,6 @@ __all__ = [
     "Phase",
     "RuleConfig",
     "SeatView",
-    "SingleSeat",
     "State",
     "Suit",
     "The",

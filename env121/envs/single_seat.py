@@ -22,7 +22,7 @@ the environment are picklable (with module-level callables), so
 ``SubprocVecEnv`` can run copies.
 
 Opponents given as agent specs (``"greedy"``, ``"mc:budget=8"``, ``"ppo:small"``)
-are built one layer up, where the agents are: ``env121.SingleSeat`` and the
+are built one layer up, where the agents are: ``agents.SingleSeat`` and the
 Gymnasium id ``env121/SingleSeat-v1`` are :class:`agents.environments.SingleSeat`,
 this class with its opponents built from specs.
 """
@@ -258,7 +258,7 @@ def _opponent_list(opponents: Opponent | Sequence[Opponent]) -> list[Opponent]:
     if isinstance(given, Sequence) and any(isinstance(o, str) for o in given):
         raise ValueError(
             f"opponents={opponents!r} is not valid here: this class takes built agents or "
-            "policies; agent specs are built one layer up, by env121.SingleSeat "
+            "policies; agent specs are built one layer up, by agents.SingleSeat "
             "(agents.environments.SingleSeat) or gym.make('env121/SingleSeat-v1', opponents=…)"
         )
     if callable(opponents) or isinstance(opponents, Agent):

@@ -15,6 +15,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
+import agents
 import env121
 from agents.environments import SingleSeat
 from agents.greedy import GreedyAgent
@@ -79,12 +80,14 @@ def test_opponents_as_specs_one_for_all_seats_or_three():
     assert seat.opponents[0] is seat.opponents[2]  # one agent plays all three, as one given
     assert seat.env.config.num_van == 2 and seat.env.reward_mode == "rank"
 
-    mixed = env121.SingleSeat(opponents=["mc:budget=8", RandomAgent(), "greedy"], seat=1)
+    mixed = agents.SingleSeat(opponents=["mc:budget=8", RandomAgent(), "greedy"], seat=1)
     first, *others = mixed.opponents
     assert isinstance(first, MCAgent) and first.spec == "mc:budget=8"
     assert [type(o) for o in others] == [RandomAgent, GreedyAgent]
     assert mixed.reset(seed=3)[1]["seat"] == 1
-    assert env121.SingleSeat is SingleSeat
+    assert agents.SingleSeat is SingleSeat
+    with pytest.raises(AttributeError, match=r"moved in env121 0\.2\.0: use agents\.SingleSeat"):
+        env121.SingleSeat  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_a_bad_spec_names_itself_and_the_base_class_names_where_specs_are_built():
@@ -92,7 +95,7 @@ def test_a_bad_spec_names_itself_and_the_base_class_names_where_specs_are_built(
         gym.make(SINGLE_SEAT_ID, opponents="gredy")
     with pytest.raises(AgentSpecError, match=r"'mc' has no parameter 'budjet'"):
         SingleSeat(opponents=["random", "mc:budjet=8", "random"])
-    with pytest.raises(ValueError, match=r"opponents='greedy'.*env121\.SingleSeat"):
+    with pytest.raises(ValueError, match=r"opponents='greedy'.*agents\.SingleSeat"):
         single_seat.SingleSeat(opponents="greedy")  # type: ignore[arg-type]
 
 

@@ -61,7 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quick", action="store_true", help="the suite's quick tier (minutes)")
     parser.add_argument("--suite", default=SUITE_VERSION, help="the suite version")
     parser.add_argument(
-        "--out", type=Path, help=f"output directory (default {DEFAULT_OUT}/<agent>-<suite>-<tier>)"
+        "--out",
+        type=Path,
+        help=f"output directory (default {DEFAULT_OUT}/<agent>-<suite>-<tier>; with --league "
+        "the directory that holds one such folder per agent)",
     )
     parser.add_argument("--no-plot", action="store_true", help="do not write scorecard.png")
     parser.add_argument(
@@ -95,11 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return error_line(str(error))
     cards = []
     for spec in agents:
-        out = (
-            args.out
-            if args.out is not None and not args.league
-            else default_out(spec, suite.version, tier)
-        )
+        if args.league:
+            out = default_out(spec, suite.version, tier, args.out or DEFAULT_OUT)
+        else:
+            out = args.out or default_out(spec, suite.version, tier)
         try:
             card = run_benchmark(spec, suite, tier, out, args, [*PROG.split(), *arguments])
         except ValueError as error:  # a log that is not this benchmark's (arena.journal.LogError)
@@ -117,10 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def default_out(spec: str, suite: str, tier: str) -> Path:
-    """``benchmark_results/<agent>-<suite>-<tier>``, the agent spec made a file name."""
+def default_out(spec: str, suite: str, tier: str, root: Path = DEFAULT_OUT) -> Path:
+    """``ROOT/<agent>-<suite>-<tier>`` (``ROOT`` by default ``benchmark_results``),
+    the agent spec made a file name."""
     slug = re.sub(r"[^A-Za-z0-9._=-]+", "_", spec).strip("_")[:80]
-    return DEFAULT_OUT / f"{slug}-{suite}-{tier}"
+    return root / f"{slug}-{suite}-{tier}"
 
 
 def run_benchmark(

@@ -16,9 +16,9 @@ from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled.config import kernel_config
 from env121.rules.compiled.win_table import win_points as compiled_win_points
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import score_hand
-from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
+from env121.rules.waits import GAP, fill_gap
 from tests.support.compiled import SCORING_CONFIGS, pool_hand
+from tests.support.scorer import nhat_ban_arrangements, score_hand
 
 
 @pytest.mark.parametrize("name", SCORING_CONFIGS)

@@ -40,9 +40,9 @@ from env121.play.turn import Turn
 from env121.rules.bonuses import THUONG_BY_ID
 from env121.rules.cards import NUM_CARDS, card
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import is_completed, score_hand
-from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
+from env121.rules.waits import GAP, fill_gap
 from tests.support.play import random_play_states
+from tests.support.scorer import is_completed, nhat_ban_arrangements, score_hand
 
 CONFIGS = {
     "default": RuleConfig(),

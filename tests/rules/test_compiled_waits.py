@@ -12,16 +12,15 @@ import numpy as np
 
 from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled import waits as compiled
-from env121.rules.scoring import is_completed
-from env121.rules.waits import (
-    GAP,
-    fill_gap,
+from env121.rules.waits import GAP, fill_gap
+from tests.support.compiled import pool_hand
+from tests.support.scorer import (
     has_nhat_ban_wait,
+    is_completed,
     nhat_ban_arrangements,
     waiting_gaps,
     waiting_next_cards,
 )
-from tests.support.compiled import pool_hand
 
 
 def _hands(seed: int, n: int) -> list[tuple[int, ...]]:

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from env121.rules.cards import format_cards
 from env121.rules.config import RuleConfig
-from env121.rules.search import achievable_thes
-from env121.rules.thes import THE_BY_ID, Table, completed_shape, thes_matching
+from env121.rules.thes import THE_BY_ID, Table
+from tests.support.scorer import achievable_thes, completed_shape, thes_matching
 from tests.support.strategies import pattern_hands
 
 CONFIGS = {

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from env121.rules import thes as reference
+from env121.rules import thes as registry
 from env121.rules.cards import NUM_SUITS, Suit
 from env121.rules.compiled.tables import (
     CARD_FIG,
@@ -484,16 +484,16 @@ ALSO_NONE, ALSO_SAME_SUITS_IN_VARIANT, ALSO_DIFFERENT_FIGURES, ALSO_SAME_FIGURE 
 ALSO_PAIRED_BY_THE_OTHER_KIND = 4
 _ALSO_PORTS = {
     None: ALSO_NONE,
-    reference._same_suits_in_variant: ALSO_SAME_SUITS_IN_VARIANT,
-    reference._different_figures: ALSO_DIFFERENT_FIGURES,
-    reference._same_figure: ALSO_SAME_FIGURE,
-    reference._paired_by_the_other_kind: ALSO_PAIRED_BY_THE_OTHER_KIND,
+    registry._same_suits_in_variant: ALSO_SAME_SUITS_IN_VARIANT,
+    registry._different_figures: ALSO_DIFFERENT_FIGURES,
+    registry._same_figure: ALSO_SAME_FIGURE,
+    registry._paired_by_the_other_kind: ALSO_PAIRED_BY_THE_OTHER_KIND,
 }
 
 
 def _also_codes() -> np.ndarray:
     codes = []
-    for the in reference.THES:
+    for the in registry.THES:
         also = the.halves.also if the.halves else None
         if also not in _ALSO_PORTS:
             raise RuntimeError(
@@ -580,7 +580,7 @@ _PORTED = (
 """The Thế whose predicate is code (not Halves, not decided by the indicators):
 each has the kernel of its name above and its branch in :func:`searched_predicate`."""
 
-_in_code = {t.id for t in reference.THES if t.halves is None and not t.needs_chi_diem}
+_in_code = {t.id for t in registry.THES if t.halves is None and not t.needs_chi_diem}
 if _in_code != set(_PORTED):
     raise RuntimeError(
         "the compiled Thế predicates are out of step with the registry: "

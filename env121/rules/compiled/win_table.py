@@ -2,11 +2,10 @@
 :func:`env121.engine.win_table.win_points` (what :func:`~env121.engine.win_table.seat_win_points`
 gives for a seat), the Điểm of Ù on each card were it on offer now.
 
-The reference asks its scorer only on the cards a sixth-card filter keeps;
-here every card outside the seat's five and the indicators is scored, the
+Every card outside the seat's five and the indicators is scored, the
 search's own gates making the non-wins cheap (the costs are in
-``docs/measurements.md``). Tự thân and Kết chung are left out, as there: they depend on how the
-card comes, not on the card.
+``docs/measurements.md``). Tự thân and Kết chung are left out: they depend on
+how the card comes, not on the card.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ from numba import njit
 
 from env121.rules.bonuses import WinSituation
 from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.win_table import win_points as compiled_win_points
 from env121.rules.compiled.wins import is_win
@@ -103,9 +104,8 @@ def _score_win_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> int
     arrangement = np.zeros(6, dtype=np.int64)
     points = 0
     for i in range(hands.shape[0]):
-        result = score_win(
-            hands[i], False, False, chi[i], an_si, 0, False, False, False, kc, arrangement
-        )
+        public = PublicCards(chi[i], an_si, 0)
+        result = score_win(hands[i], False, False, public, False, False, False, kc, arrangement)
         points += result[3]
     return points
 
@@ -117,7 +117,8 @@ def _win_points_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> in
     out = np.zeros(121, dtype=np.int16)
     total = 0
     for i in range(hands.shape[0]):
-        compiled_win_points(hands[i, :5], 5, none, 0, False, none, chi[i], an_si, 0, False, kc, out)
+        public = PublicCards(chi[i], an_si, 0)
+        compiled_win_points(hands[i, :5], 5, none, 0, False, none, public, False, kc, out)
         total += out.sum()
     return total
 

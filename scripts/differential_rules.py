@@ -35,6 +35,7 @@ from numba import njit
 from env121.rules.bonuses import WinSituation
 from env121.rules.cards import NUM_CARDS, NUM_FIGURES, NUM_SUITS, format_card, format_cards
 from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.search import search, sort_six
 from env121.rules.compiled.tables import BONUS_IDS, THE_IDS
@@ -149,9 +150,7 @@ def _compiled(
             six,
             locked,
             nhat_ban,
-            cards[r, 6],
-            cards[r, 7:],
-            n_an_si[r],
+            PublicCards(cards[r, 6], cards[r, 7:], n_an_si[r]),
             flags[r, 2],
             flags[r, 3],
             flags[r, 4],

@@ -27,6 +27,7 @@ import numpy as np
 from env121.rules.bonuses import WinSituation
 from env121.rules.cards import NUM_CARDS, format_card, format_cards
 from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import MAX_AN_SI, public_cards
 from env121.rules.compiled.scoring import (
     Six,
     completed_in_some_order,
@@ -38,8 +39,6 @@ from env121.rules.compiled.search import search, sort_six
 from env121.rules.compiled.tables import BONUS_IDS, QUOC_SI_FAMILY_MASK, THE_IDS
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.thes import THE_BY_ID, Table
-
-MAX_AN_SI = 4
 
 
 @dataclass(frozen=True)
@@ -127,16 +126,12 @@ def _score(
 ) -> HandScore | None:
     """:func:`score_valid_hand`, remembered: a hand asked again (a search
     agent's playouts, the same offer seen by each seat) costs a lookup."""
-    revealed = np.full(MAX_AN_SI, -1, dtype=np.int64)
-    revealed[: len(table.an_si)] = table.an_si
     arrangement = np.zeros(6, dtype=np.int64)
     valid, the, tier, points, bonuses, indicators = score_win(
         np.array(hand, dtype=np.int64),
         locked,
         nhat_ban,
-        -1 if table.chi_diem is None else table.chi_diem,
-        revealed,
-        len(table.an_si),
+        public_cards(table.chi_diem, table.an_si),
         situation.dealer,
         situation.self_drawn,
         situation.last_card,
@@ -182,15 +177,8 @@ def thes_of(
     config = DEFAULT_CONFIG if config is None else config
     hand = _six_cards(arrangement, "arrangement")
     table = _table(hand, chi_diem, an_si, config)
-    revealed = np.full(MAX_AN_SI, -1, dtype=np.int64)
-    revealed[: len(table.an_si)] = table.an_si
-    found = matching(
-        np.asarray(hand, dtype=np.int64),
-        -1 if table.chi_diem is None else table.chi_diem,
-        revealed,
-        len(table.an_si),
-        _kernel_config(config),
-    )
+    public = public_cards(table.chi_diem, table.an_si)
+    found = matching(np.asarray(hand, dtype=np.int64), public, _kernel_config(config))
     return frozenset(the for t, the in enumerate(THE_IDS) if found >> t & 1)
 
 

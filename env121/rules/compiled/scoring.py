@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.search import search, sort_six
 from env121.rules.compiled.tables import (
     CARD_BITS_UNFACED,
@@ -101,13 +102,13 @@ def _indicator_hits(a: Six, indicator: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def indicator_points(a: Six, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
-    """The indicator points of the Chỉ Điểm (none when ``chi_diem < 0``) and the
-    ``n_an_si`` revealed Ẩn Sĩ: each gives +1 if any card has its figure and +1
+def indicator_points(a: Six, public: PublicCards) -> int:
+    """The indicator points of the Chỉ Điểm (none when unknown) and the
+    revealed Ẩn Sĩ: each gives +1 if any card has its figure and +1
     if any card has its suit, however many do (§6)."""
-    points = 0 if chi_diem < 0 else _indicator_hits(a, chi_diem)
-    for k in range(n_an_si):
-        points += _indicator_hits(a, an_si[k])
+    points = 0 if public.chi_diem < 0 else _indicator_hits(a, public.chi_diem)
+    for k in range(public.n_an_si):
+        points += _indicator_hits(a, public.an_si[k])
     return points
 
 
@@ -175,13 +176,13 @@ def completed_in_some_order(six: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
+def achievable(h: Six, kc: KernelConfig, public: PublicCards) -> int:
     """Every Thế some order of the ascending six allows: the searched Thế plus
     the indicator-decided Quốc Sĩ members the table allows (they need the six
     pairwise unrelated, i.e. a ``quoc_si``)."""
     found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
     if found >> QUOC_SI_INDEX & 1:
-        clean = clean_an_si_count(h, chi_diem, an_si, n_an_si)
+        clean = clean_an_si_count(h, public)
         for n in range(INDICATOR_THES.shape[0]):
             t = INDICATOR_THES[n]
             if clean >= THE_AN_SI_NEEDED[t]:
@@ -193,9 +194,7 @@ def achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_
 def score_normal(
     h: Six,
     locked: bool,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
@@ -203,12 +202,12 @@ def score_normal(
 ) -> tuple[bool, int, int, int, int, int]:
     """:func:`score_win` of the ascending six of a normal hand, without the
     arrangement: ``(valid, the_index, tier, points, bonus_mask, indicator_points)``."""
-    found = achievable(h, kc, chi_diem, an_si, n_an_si)
+    found = achievable(h, kc, public)
     if locked:
         found &= ~QUOC_SI_FAMILY_MASK
     if found == 0:
         return False, -1, 0, 0, 0, 0
-    indicators = 0 if locked else indicator_points(h, chi_diem, an_si, n_an_si)
+    indicators = 0 if locked else indicator_points(h, public)
     best = select_best(found, indicators)
     counted = 0 if NO_INDICATORS_MASK >> best & 1 else indicators
     bonuses = bonus_mask(h, kc.left_figures, dealer, self_drawn, last_card)
@@ -219,9 +218,7 @@ def score_normal(
 @njit(cache=True, nogil=True)
 def score_nhat_ban(
     a: Six,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
@@ -230,19 +227,15 @@ def score_nhat_ban(
     """:func:`score_win` of a Nhất Bản arrangement ``a`` with the card in its gap
     (§5.6, §6): only this order counts, indicators never do. Only the Thế some
     order of the six allows can match this order, so only they are asked."""
-    candidates = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
-    return score_arranged(
-        a, candidates, chi_diem, an_si, n_an_si, dealer, self_drawn, last_card, kc
-    )
+    candidates = achievable(sort_six(a), kc, public)
+    return score_arranged(a, candidates, public, dealer, self_drawn, last_card, kc)
 
 
 @njit(cache=True, nogil=True)
 def score_arranged(
     a: Six,
     candidates: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
@@ -253,9 +246,7 @@ def score_arranged(
     caller scoring one six in several arrangements searches it once."""
     on_it = 0
     for t in range(NUM_THES):
-        if candidates >> t & 1 and matches(
-            t, a, kc.left_figures, kc.phe_phe_same_suits, chi_diem, an_si, n_an_si
-        ):
+        if candidates >> t & 1 and matches(t, a, kc.left_figures, kc.phe_phe_same_suits, public):
             on_it |= 1 << t
     if on_it:
         best = select_best(on_it, 0)
@@ -269,15 +260,13 @@ def score_arranged(
 
 
 @njit(cache=True, nogil=True)
-def matching(
-    six: np.ndarray, chi_diem: int, an_si: np.ndarray, n_an_si: int, kc: KernelConfig
-) -> int:
+def matching(six: np.ndarray, public: PublicCards, kc: KernelConfig) -> int:
     """The mask of every Thế this exact order of six cards matches (spec §4);
-    those that need the Chỉ Điểm never match when ``chi_diem < 0``."""
+    those that need the Chỉ Điểm never match while it is unknown."""
     a = (six[0], six[1], six[2], six[3], six[4], six[5])
     found = 0
     for t in range(NUM_THES):
-        if matches(t, a, kc.left_figures, kc.phe_phe_same_suits, chi_diem, an_si, n_an_si):
+        if matches(t, a, kc.left_figures, kc.phe_phe_same_suits, public):
             found |= 1 << t
     return found
 
@@ -287,9 +276,7 @@ def score_win(
     six: np.ndarray,
     locked: bool,
     nhat_ban: bool,
-    chi_diem: int,
-    revealed_an_si: np.ndarray,
-    n_revealed: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
@@ -300,24 +287,21 @@ def score_win(
 
     ``six``: any order, or with ``nhat_ban`` the fixed arrangement with the card
     in its gap (``locked`` is then ignored: Nhất Bản cannot be declared in Bội
-    ước). ``chi_diem``: the Chỉ Điểm, -1 when unknown; the first ``n_revealed``
-    of ``revealed_an_si`` are the revealed Ẩn Sĩ. Returns ``(valid, the_index,
+    ước). ``public``: the Chỉ Điểm and the revealed Ẩn Sĩ. Returns ``(valid, the_index,
     tier, points, bonus_mask, indicator_points)``; ``the_index`` is -1 for a Nhất
     Bản completed hand without a Thế. The scored order goes to
     ``out_arrangement`` (6 entries; untouched when not valid).
     """
     if nhat_ban:
         a = (six[0], six[1], six[2], six[3], six[4], six[5])
-        result = score_nhat_ban(
-            a, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
-        )
+        result = score_nhat_ban(a, public, dealer, self_drawn, last_card, kc)
         if result[0]:
             for i in range(6):
                 out_arrangement[i] = a[i]
         return result
     h = sort_six(six)
     valid, best, tier, points, bonuses, counted = score_normal(
-        h, locked, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
+        h, locked, public, dealer, self_drawn, last_card, kc
     )
     if not valid:
         return False, -1, 0, 0, 0, 0

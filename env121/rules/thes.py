@@ -18,7 +18,7 @@ is all the code knows about that Thế:
 
 Nothing else in the code names a Thế. The compiled scorer
 (:mod:`env121.rules.compiled`) reads this registry: its search walks the cuts
-of each shape and asks the Thế of that shape (:data:`THES_BY_SHAPE`), a
+of each shape and asks the Thế of that shape (:attr:`The.shape`), a
 two-triple Thế through its halves, the others through their predicates ported
 one by one (importing the port fails on a Thế without one); the win table's
 sixth-card filter reasons per shape and reads the halves. So adding a Thế of
@@ -738,10 +738,5 @@ THES: tuple[The, ...] = (
 )  # fmt: skip
 
 THE_BY_ID: dict[str, The] = {t.id: t for t in THES}
-THE_ORDER: dict[str, int] = {t.id: i for i, t in enumerate(THES)}
-THES_BY_SHAPE: dict[Shape, tuple[The, ...]] = {
-    shape: tuple(t for t in THES if t.shape is shape) for shape in Shape
-}
-"""The Thế of each shape, in registry order: what the search asks on each cut."""
 QUOC_SI_VO_SONG = "quoc_si_vo_song"
 """Wins the whole match (§7)."""

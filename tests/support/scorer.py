@@ -69,19 +69,24 @@ from env121.rules.scoring import _table as _checked_table
 from env121.rules.thes import (
     QUOC_SI,
     THE_BY_ID,
-    THE_ORDER,
     THES,
-    THES_BY_SHAPE,
     TRIPLE_GROUPS,
     Layout,
     Predicate,
     Shape,
     Table,
+    The,
     Triple,
     clean_an_si_count,
 )
 
 Arrangement = tuple[int, ...]
+THE_ORDER: dict[str, int] = {t.id: i for i, t in enumerate(THES)}
+"""Each Thế's place in the registry: the last tie-break of :func:`select_best`."""
+THES_BY_SHAPE: dict[Shape, tuple[The, ...]] = {
+    shape: tuple(t for t in THES if t.shape is shape) for shape in Shape
+}
+"""The Thế of each shape, in registry order: what the search asks on each cut."""
 
 # ---------------------------------------------------- Thưởng and indicators (§6)
 

@@ -120,7 +120,7 @@ def score_valid_hand(
     return _score(tuple(hand), table, situation, locked, nhat_ban)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _score(
     hand: tuple[int, ...], table: Table, situation: WinSituation, locked: bool, nhat_ban: bool
 ) -> HandScore | None:

@@ -8,8 +8,9 @@ differential tests (``tests/engine/test_batched_differential.py``) and the
 100,000-vòng script (``scripts/differential.py``) play both in lock-step and
 compare every field, event and result. Same API as :mod:`env121.engine.game`
 (:func:`new_game`, :func:`legal_actions`, :func:`apply`, :func:`step`); the
-scorer, the Nhất Bản waits and the win checks it calls are those of
-:mod:`env121.rules`.
+scorer, the Nhất Bản waits and the win checks it calls are the readable Python
+ones of :mod:`tests.support.scorer`, not the compiled ones the kernel and
+:mod:`env121.rules` ask, so the lock-step comparison proves those too.
 
 The phases and the rule points the spec leaves open are documented, as both
 engines implement them, in :mod:`env121.engine.game`.

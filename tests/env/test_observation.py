@@ -42,7 +42,8 @@ from env121.rules.cards import NUM_CARDS, card
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP, fill_gap
 from tests.support.play import random_play_states
-from tests.support.scorer import is_completed, nhat_ban_arrangements, score_hand
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import nhat_ban_arrangements, score_hand
 
 CONFIGS = {
     "default": RuleConfig(),
@@ -365,7 +366,7 @@ def test_nhat_ban_win_points_equal_the_scorer_on_the_fixed_arrangement(config):
                 continue
             filled = fill_gap(arrangement, c)
             expected = 0
-            if is_completed(filled):
+            if reference_is_completed(filled):
                 score = score_hand(
                     filled, chi_diem=chi, an_si=an_si, nhat_ban=True, dealer=dealer, config=config
                 )

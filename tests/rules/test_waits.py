@@ -10,7 +10,8 @@ import pytest
 
 from env121.rules.cards import NUM_CARDS, format_cards, parse_cards
 from env121.rules.waits import GAP, all_arrangements, has_nhat_ban_wait, nhat_ban_arrangements
-from tests.support.scorer import arrangement_has_wait, completed_shape, winning_cards
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import arrangement_has_wait, winning_cards
 
 
 def brute_winning_cards(arrangement: tuple[int, ...]) -> set[int]:
@@ -18,7 +19,8 @@ def brute_winning_cards(arrangement: tuple[int, ...]) -> set[int]:
     return {
         c
         for c in range(NUM_CARDS)
-        if c not in arrangement and completed_shape((*arrangement[:g], c, *arrangement[g + 1 :]))
+        if c not in arrangement
+        and reference_is_completed((*arrangement[:g], c, *arrangement[g + 1 :]))
     }
 
 

@@ -71,8 +71,8 @@ from env121.rules.payment import den_payments, win_payments
 from env121.rules.scoring import HandScore
 from env121.rules.thes import QUOC_SI_VO_SONG, Table
 from env121.rules.waits import GAP, fill_gap, placement_order
+from tests.support.reference import reference_is_completed
 from tests.support.scorer import (
-    completed_shape,
     has_nhat_ban_wait,
     may_have_the,
     score_valid_hand,
@@ -157,7 +157,7 @@ def win_score(state: State, seat: int) -> HandScore | None:
     card = state.offer_card
     if state.nhat_ban[seat]:
         cards = fill_gap(state.nb_arrangement[seat], card)
-        if not completed_shape(cards):
+        if not reference_is_completed(cards):
             return None
     else:
         cards = (*state.hands[seat], *state.locked[seat], card)

@@ -13,8 +13,10 @@ the spec without the registry; ``tests/rules/test_search.py`` and
 ``test_reference_agreement.py`` hold this module to it.
 
 * Thưởng and indicator points (:func:`thuongs_of`, :func:`indicator_points`);
-* completed hands, the Thế one order matches, the reported Thế
-  (:func:`completed_shape`, :func:`thes_matching`, :func:`select_best`);
+* the Thế one order matches and the reported Thế (:func:`thes_matching`,
+  :func:`select_best`); whether an order is a completed hand (§3) is the
+  brute force's :func:`~tests.support.reference.reference_is_completed`, the
+  one Python definition of the shapes;
 * the Thế search over the cuts of each shape (:func:`achievable_thes`);
 * the engine's old necessary-condition filter (:func:`may_have_the`);
 * Nhất Bản waits read off the clause table (:func:`has_nhat_ban_wait`,
@@ -63,7 +65,7 @@ from env121.rules.compiled.waits import (
     placement_order,
 )
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
-from env121.rules.groups import Kind, cung, luc, ngu, pair, phe, phu, run_kind
+from env121.rules.groups import Kind, pair, phe, phu, run_kind
 from env121.rules.scoring import HandScore, _six_cards
 from env121.rules.scoring import _table as _checked_table
 from env121.rules.thes import (
@@ -79,6 +81,7 @@ from env121.rules.thes import (
     Triple,
     clean_an_si_count,
 )
+from tests.support.reference import reference_is_completed
 
 Arrangement = tuple[int, ...]
 THE_ORDER: dict[str, int] = {t.id: i for i, t in enumerate(THES)}
@@ -108,7 +111,7 @@ def indicator_points(cards: Sequence[int], indicators: Sequence[int]) -> int:
     return sum((FIG[i] in figures) + (SUIT[i] in suits) for i in indicators)
 
 
-# ------------------------------------------- completed hands and the best Thế (§3)
+# --------------------------------------------- the Thế of an order, the best (§3)
 
 
 def thes_matching(arrangement: Arrangement, table: Table) -> frozenset[str]:
@@ -118,28 +121,6 @@ def thes_matching(arrangement: Arrangement, table: Table) -> frozenset[str]:
 
 
 # ---------------------------------------------------- completed hands (§3)
-
-
-def _three_a_triple(h: Arrangement) -> bool:
-    return bool(phu(h[0], h[1], h[2])) or bool(phe(h[0], h[1], h[2]))
-
-
-def completed_shape(a: Arrangement) -> int:
-    """The number (1–6) of the first completed-hand shape of spec §3 that this
-    order matches, or 0 when it is not a completed hand."""
-    if _three_a_triple(a[0:3]) and _three_a_triple(a[3:6]):
-        return 1
-    if pair(a[0], a[1]) and pair(a[2], a[3]) and pair(a[4], a[5]):
-        return 2
-    if cung(a[0:4]) and pair(a[4], a[5]):
-        return 3
-    if cung(a[0:4]) and _three_a_triple(a[3:6]):
-        return 4
-    if ngu(a[0:5]) and pair(a[4], a[5]):
-        return 5
-    if luc(a) or pairwise_unrelated(a):
-        return 6
-    return 0
 
 
 def select_best(candidates: dict[str, int]) -> str:
@@ -743,7 +724,7 @@ def _score_nhat_ban(
     if thes:
         best: str | None = select_best({i: THE_BY_ID[i].tier for i in thes})
         tier = THE_BY_ID[best].tier if best else 0
-    elif completed_shape(arrangement):
+    elif reference_is_completed(arrangement):
         best, tier = None, 0
     else:
         return None
@@ -808,7 +789,7 @@ def explain_no_win(
     if locked and found and set(found) <= _QUOC_SI_FAMILY:
         names = ", ".join(sorted(found))
         return f"only Quốc Sĩ-family Thế ({names}), which Bội ước forbids"
-    if any(completed_shape(order) for order in permutations(hand)):
+    if any(reference_is_completed(order) for order in permutations(hand)):
         return "completed hand but no Thế: Cấm thủ"
     return "not a completed hand in any order"
 
@@ -816,8 +797,3 @@ def explain_no_win(
 def the_trang_eligible(hand: Sequence[int]) -> bool:
     """Thế trắng (§5.3): five cards pairwise unrelated with no honor card."""
     return not any(IS_HONOR[c] for c in hand) and pairwise_unrelated(hand)
-
-
-def is_completed(arrangement: Sequence[int]) -> bool:
-    """Whether this exact order of six cards is a completed hand (spec §3)."""
-    return completed_shape(tuple(arrangement)) > 0

@@ -21,12 +21,11 @@ from hypothesis import strategies as st
 
 from env121.rules import scoring
 from env121.rules.cards import format_card, format_cards
-from env121.rules.compiled.search import achievable_thes as compiled_achievable_thes
 from env121.rules.config import RuleConfig
 from env121.rules.thes import THES
 from tests.rules.test_patterns import NEGATIVE, POSITIVE
 from tests.support import scorer
-from tests.support.compiled import SCORING_CONFIGS, six_card_hands
+from tests.support.compiled import SCORING_CONFIGS, compiled_achievable_thes, six_card_hands
 from tests.support.strategies import FAMILY_NAMES, random_cases, scoring_cases
 
 HYPOTHESIS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -35,12 +35,9 @@ the scorer finds the witness of its best Thế by stopping at that Thế.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numba import njit
 
-from env121.rules.compiled.config import kernel_config
 from env121.rules.compiled.tables import (
     CARD_FIG,
     CARD_SUIT,
@@ -56,13 +53,11 @@ from env121.rules.compiled.tables import (
     SHAPE_SEARCHED,
     SHAPE_THREE_PAIRS,
     SUIT_IN_A_PHE,
-    THE_IDS,
     TRIPLE_GROUP_BITS,
     TRIPLE_GROUP_SET,
     TRIPLE_SPLITS,
 )
 from env121.rules.compiled.thes import pair, searched_predicate, triple_key
-from env121.rules.config import RuleConfig
 
 Six = tuple[int, int, int, int, int, int]
 
@@ -300,18 +295,3 @@ def search(
 
 SEARCHED_MASK = int(np.bitwise_or.reduce(SHAPE_SEARCHED))
 """Every searched Thế (all but the indicator-decided Quốc Sĩ members)."""
-
-
-def achievable_thes(cards: Sequence[int], config: RuleConfig) -> dict[str, tuple[int, ...]]:
-    """Every searched Thế some order of the six cards matches, with its witness,
-    through :func:`search` (for the tests, which compare it with the Python
-    search; the kernels keep masks)."""
-    kc = kernel_config(config)
-    h = sort_six(np.asarray(cards, dtype=np.int64))
-    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
-    witnesses = {}
-    for t, the_id in enumerate(THE_IDS):
-        if found >> t & 1:
-            _, witness = search(h, kc.left_figures, kc.phe_phe_same_suits, 1 << t)
-            witnesses[the_id] = tuple(int(c) for c in witness)
-    return witnesses

@@ -61,6 +61,7 @@ from env121.engine.kernel.record import PHASES
 from env121.engine.state import NUM_SEATS, Phase
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import (
     achievable,
     bonus_mask,
@@ -168,9 +169,7 @@ def hand_wins(
     locked: bool,
     unseen: np.ndarray,
     n_unseen: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int]:
@@ -187,9 +186,7 @@ def hand_wins(
         if not may_win(sixth, c):
             continue
         six = sort_six((five[0], five[1], five[2], five[3], five[4], c))
-        valid, _, _, diem, _, _ = score_normal(
-            six, locked, chi_diem, an_si, n_an_si, dealer, False, False, kc
-        )
+        valid, _, _, diem, _, _ = score_normal(six, locked, public, dealer, False, False, kc)
         if valid:
             points += diem
             if diem > 0:
@@ -203,16 +200,14 @@ def hand_value(
     locked: bool,
     unseen: np.ndarray,
     n_unseen: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
 ) -> float:
     """:meth:`agents.knowledge.HandJudge.value` of five cards (any order) in a
     normal hand (Bội ước with ``locked``): the points of :func:`hand_wins`
     plus the related-pairs term."""
-    points, _ = hand_wins(five, locked, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc)
+    points, _ = hand_wins(five, locked, unseen, n_unseen, public, dealer, kc)
     return float(points) + RELATED_PAIR_WEIGHT * related_pairs(five)
 
 
@@ -223,9 +218,7 @@ def arrangement_bound(
     n_unseen: int,
     found: np.ndarray,
     bounds: np.ndarray,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int]:
@@ -247,7 +240,7 @@ def arrangement_bound(
             continue
         if bounds[k] < 0:
             if found[k] < 0:
-                found[k] = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
+                found[k] = achievable(sort_six(a), kc, public)
             tier = 0
             for t in range(NUM_THES):
                 if found[k] >> t & 1:
@@ -267,9 +260,7 @@ def arrangement_wins(
     unseen: np.ndarray,
     n_unseen: int,
     found: np.ndarray,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int]:
@@ -291,10 +282,8 @@ def arrangement_wins(
         if completed_shape(a) == 0:
             continue
         if found[k] < 0:
-            found[k] = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
-        valid, _, _, diem, _, _ = score_arranged(
-            a, found[k], chi_diem, an_si, n_an_si, dealer, False, False, kc
-        )
+            found[k] = achievable(sort_six(a), kc, public)
+        valid, _, _, diem, _, _ = score_arranged(a, found[k], public, dealer, False, False, kc)
         if valid:
             points += diem
             if diem != 0:
@@ -357,9 +346,7 @@ def best_arrangement(
     own: np.ndarray,
     unseen: np.ndarray,
     n_unseen: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int, int, int]:
@@ -384,7 +371,7 @@ def best_arrangement(
             continue
         six[_HAND] = c
         valid, _, _, diem, _, _ = score_win(
-            six, False, False, chi_diem, an_si, n_an_si, dealer, False, False, kc, witness
+            six, False, False, public, dealer, False, False, kc, witness
         )
         if not valid:
             continue
@@ -420,7 +407,7 @@ def best_arrangement(
         if candidate[n]:
             row_cards(own, n, arrangement)
             bound, _ = arrangement_bound(
-                arrangement, cards, n_cards, found, bounds, chi_diem, an_si, n_an_si, dealer, kc
+                arrangement, cards, n_cards, found, bounds, public, dealer, kc
             )
             order_keys[n_candidates] = -(bound * NUM_ARRANGEMENTS + n)
             n_candidates += 1
@@ -431,9 +418,7 @@ def best_arrangement(
         if bound < best_points or (bound == best_points and row < best):
             break  # neither this (points, row) nor a later one can exceed the best's
         row_cards(own, row, arrangement)
-        points, waits = arrangement_wins(
-            arrangement, cards, n_cards, found, chi_diem, an_si, n_an_si, dealer, kc
-        )
+        points, waits = arrangement_wins(arrangement, cards, n_cards, found, public, dealer, kc)
         if points > best_points or (points == best_points and row > best):
             best, best_points, best_waits = row, points, waits
     return best, best_points, best_waits, free_points
@@ -486,9 +471,7 @@ def moment_key(
     own: np.ndarray,
     unseen: np.ndarray,
     n_unseen: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     key: np.ndarray,
 ) -> bool:
@@ -499,9 +482,9 @@ def moment_key(
     new = np.full(MOMENT_SIZE, -1, dtype=np.int64)
     for i in range(_HAND):
         new[i] = own[i]
-    new[_KEY_CHI_DIEM] = chi_diem
-    for k in range(n_an_si):
-        new[_KEY_AN_SI + k] = an_si[k]
+    new[_KEY_CHI_DIEM] = public.chi_diem
+    for k in range(public.n_an_si):
+        new[_KEY_AN_SI + k] = public.an_si[k]
     new[_KEY_DEALER] = dealer
     new[_KEY_UNSEEN] = 0
     new[_KEY_UNSEEN + 1] = 0
@@ -529,23 +512,21 @@ def remembered_arrangement(
     own: np.ndarray,
     unseen: np.ndarray,
     n_unseen: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int, int, int]:
     """:func:`best_arrangement`, from the game's memory ``plans`` when it holds
     this moment (the rules are the engine's, the same for every moment of a
     memory), else searched and remembered."""
-    if moment_key(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, plans[:MOMENT_SIZE]):
+    if moment_key(own, unseen, n_unseen, public, dealer, plans[:MOMENT_SIZE]):
         return (
             plans[MOMENT_SIZE],
             plans[MOMENT_SIZE + 1],
             plans[MOMENT_SIZE + 2],
             plans[MOMENT_SIZE + 3],
         )
-    answer = best_arrangement(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc)
+    answer = best_arrangement(own, unseen, n_unseen, public, dealer, kc)
     for i in range(_PLAN):
         plans[MOMENT_SIZE + i] = answer[i]
     return answer
@@ -567,13 +548,11 @@ def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def seat_knowledge(
-    r: Record, seat: int
-) -> tuple[np.ndarray, int, np.ndarray, int, int, bool, np.ndarray]:
+def seat_knowledge(r: Record, seat: int) -> tuple[np.ndarray, int, PublicCards, bool, np.ndarray]:
     """What ``seat`` of game record ``r`` judges hands with (a
-    :class:`agents.knowledge.HandJudge`'s view): ``(unseen, n_unseen, an_si,
-    n_an_si, chi_diem, dealer, own)`` — its unseen cards, the Ẩn Sĩ turned, the
-    Chỉ Điểm, whether it deals, and its five cards sorted."""
+    :class:`agents.knowledge.HandJudge`'s view): ``(unseen, n_unseen, public,
+    dealer, own)`` — its unseen cards, the Chỉ Điểm and the Ẩn Sĩ turned,
+    whether it deals, and its five cards sorted."""
     unseen = np.empty(NUM_CARDS, dtype=np.int64)
     n_unseen = unseen_cards(r, seat, unseen)
     an_si = np.empty(NUM_AN_SI, dtype=np.int64)
@@ -582,7 +561,8 @@ def seat_knowledge(
         an_si[k] = r.an_si[k]
     own = np.empty(_HAND, dtype=np.int64)
     own_cards(r, seat, own)
-    return unseen, n_unseen, an_si, n_an_si, int(r.chi_diem), r.dealer == seat, own
+    public = PublicCards(int(r.chi_diem), an_si, n_an_si)
+    return unseen, n_unseen, public, r.dealer == seat, own
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -621,7 +601,7 @@ def greedy_action(
         if r.legal[i] == THE_TRANG:
             return THE_TRANG
     seat = r.to_act
-    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, seat)
     if r.phase == _OFFER:  # best_swap
         cuop = is_cuop(r, seat)
         best = PASS
@@ -635,22 +615,15 @@ def greedy_action(
             if not CARD_BASE <= action < CARD_BASE + NUM_CARDS:
                 continue
             if not valued:
-                keep = hand_value(
-                    own, locked, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
-                )
+                keep = hand_value(own, locked, unseen, n_unseen, public, dealer, kc)
                 valued = True
             swapped_five(own, action - CARD_BASE, r.offer_card, five)
-            gain = (
-                hand_value(
-                    five, locked or cuop, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
-                )
-                - keep
-            )
+            gain = hand_value(five, locked or cuop, unseen, n_unseen, public, dealer, kc) - keep
             if gain > best_gain:
                 best, best_gain = action, gain
         return best
     best_row, points, waits, free_points = remembered_arrangement(
-        plans, own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+        plans, own, unseen, n_unseen, public, dealer, kc
     )
     if r.phase == _NB_CHOICE:  # nhat_ban_plan
         if best_row < 0 or waits < nhat_ban_waits:

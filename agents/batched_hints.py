@@ -81,7 +81,7 @@ def swap_wins(r: Record, kc: KernelConfig, out: np.ndarray) -> None:
     if r.phase != _OFFER:
         return
     seat = r.to_act
-    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, seat)
     locked = r.n_locked[seat] > 0
     cuop = is_cuop(r, seat)
     five = np.empty(_HAND, dtype=np.int64)
@@ -89,21 +89,17 @@ def swap_wins(r: Record, kc: KernelConfig, out: np.ndarray) -> None:
         action = int(r.legal[i])
         if CARD_BASE <= action < CARD_BASE + NUM_CARDS:
             swapped_five(own, action - CARD_BASE, r.offer_card, five)
-            points, waits = hand_wins(
-                five, locked or cuop, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
-            )
+            points, waits = hand_wins(five, locked or cuop, unseen, n_unseen, public, dealer, kc)
         elif action == PASS and r.nhat_ban[seat]:
             arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
             for slot in range(NUM_SLOTS):
                 arrangement[slot] = r.nb_arrangement[seat, slot]
             found = np.full(n_unseen, -1, dtype=np.int64)
             points, waits = arrangement_wins(
-                arrangement, unseen, n_unseen, found, chi_diem, an_si, n_an_si, dealer, kc
+                arrangement, unseen, n_unseen, found, public, dealer, kc
             )
         elif action == PASS:
-            points, waits = hand_wins(
-                own, locked, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
-            )
+            points, waits = hand_wins(own, locked, unseen, n_unseen, public, dealer, kc)
         else:
             continue
         out[_POINTS + action] = points / SWAP_POINTS_SCALE
@@ -172,9 +168,9 @@ def nb_wins(r: Record, kc: KernelConfig, memory: np.ndarray, out: np.ndarray) ->
     if r.phase != _NB_CHOICE and r.phase != _NB_GAP and r.phase != _NB_PLACE:
         return
     seat = r.to_act
-    unseen, n_unseen, an_si, n_an_si, chi_diem, dealer, own = seat_knowledge(r, seat)
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, seat)
     m = memory[seat]
-    if not moment_key(own, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, m[:MOMENT_SIZE]):
+    if not moment_key(own, unseen, n_unseen, public, dealer, m[:MOMENT_SIZE]):
         m[MOMENT_SIZE:] = -1
     best_points = np.full(NUM_ACTIONS, -1, dtype=np.int64)
     best_waits = np.zeros(NUM_ACTIONS, dtype=np.int64)
@@ -183,7 +179,7 @@ def nb_wins(r: Record, kc: KernelConfig, memory: np.ndarray, out: np.ndarray) ->
         legal_action[r.legal[i]] = True
     if r.phase == _NB_CHOICE:
         best_points[PASS], best_waits[PASS] = hand_wins(
-            own, r.n_locked[seat] > 0, unseen, n_unseen, chi_diem, an_si, n_an_si, dealer, kc
+            own, r.n_locked[seat] > 0, unseen, n_unseen, public, dealer, kc
         )
     legal = legal_arrangements(own, kc)
     next_slot = PLACEMENT_ORDER[r.nb_gap, r.n_placed] if r.phase == _NB_PLACE else -1
@@ -207,7 +203,7 @@ def nb_wins(r: Record, kc: KernelConfig, memory: np.ndarray, out: np.ndarray) ->
             continue
         if m[_ROW_BOUND + n] < 0:
             m[_ROW_BOUND + n], m[_ROW_WAITS_BOUND + n] = arrangement_bound(
-                arrangement, cards, n_cards, found, bounds, chi_diem, an_si, n_an_si, dealer, kc
+                arrangement, cards, n_cards, found, bounds, public, dealer, kc
             )
         action_of[n] = action
         order_keys[n_open] = -(m[_ROW_BOUND + n] * NUM_ARRANGEMENTS + n)
@@ -225,7 +221,7 @@ def nb_wins(r: Record, kc: KernelConfig, memory: np.ndarray, out: np.ndarray) ->
             if bound > 0:
                 row_cards(own, row, arrangement)
                 points, waits = arrangement_wins(
-                    arrangement, cards, n_cards, found, chi_diem, an_si, n_an_si, dealer, kc
+                    arrangement, cards, n_cards, found, public, dealer, kc
                 )
             m[_ROW_POINTS + row], m[_ROW_WAITS + row] = points, waits
         points, waits = m[_ROW_POINTS + row], m[_ROW_WAITS + row]

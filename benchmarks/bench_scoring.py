@@ -2,14 +2,18 @@
 
 Prints, measured in the same run on one core:
 
-* cold — every hand scored for the first time (empty cache),
-* warm — the same hands scored again (the Thế search is cached),
-* the 720-order brute force of ``tests/reference.py`` on a sample, as the
-  peer figure: what a plain implementation of the spec costs;
-* the compiled kernels of :mod:`env121.rules.compiled` next to the reference
+* ``env121.score_hand``, the public face over the compiled scorer, one Python
+  call per hand (kernels loaded before timing), cold (empty cache) and warm
+  (the same hands again: the face remembers its answers);
+* the readable Python scorer it replaced (``tests/support/scorer.py``), cold
+  (every hand scored for the first time, empty cache) and warm (the same hands
+  again: its Thế search is cached);
+* the 720-order brute force of ``tests/support/reference.py`` on a sample, as
+  the peer figure: what a plain implementation of the spec costs;
+* the compiled kernels of :mod:`env121.rules.compiled` next to the Python
   question they answer, each called in a numba loop over the same hands (as
   the batched engine calls them): the win check (``is_win`` against the
-  engine's ``may_have_the`` + ``score_valid_hand``), the score (``score_win``),
+  Python ``may_have_the`` + ``score_valid_hand``), the score (``score_win``),
   and a seat's win table (``win_points``, on the first five cards of each hand,
   against its definition: the Python scorer on every card, cold cache).
 
@@ -27,14 +31,16 @@ from numba import njit
 
 from env121.rules.bonuses import WinSituation
 from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.win_table import win_points as compiled_win_points
 from env121.rules.compiled.wins import is_win
 from env121.rules.config import DEFAULT_CONFIG
-from env121.rules.scoring import score_hand, score_valid_hand
-from env121.rules.search import achievable_thes
+from env121.rules.scoring import clear_score_cache, score_hand
 from env121.rules.thes import Table
-from env121.rules.wins import may_have_the
+from tests.support.reference import reference_score
+from tests.support.scorer import achievable_thes, may_have_the, score_valid_hand
+from tests.support.scorer import score_hand as python_score_hand
 
 Case = tuple[tuple[int, ...], int]
 
@@ -98,9 +104,8 @@ def _score_win_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> int
     arrangement = np.zeros(6, dtype=np.int64)
     points = 0
     for i in range(hands.shape[0]):
-        result = score_win(
-            hands[i], False, False, chi[i], an_si, 0, False, False, False, kc, arrangement
-        )
+        public = PublicCards(chi[i], an_si, 0)
+        result = score_win(hands[i], False, False, public, False, False, False, kc, arrangement)
         points += result[3]
     return points
 
@@ -112,7 +117,8 @@ def _win_points_loop(hands: np.ndarray, chi: np.ndarray, kc: KernelConfig) -> in
     out = np.zeros(121, dtype=np.int16)
     total = 0
     for i in range(hands.shape[0]):
-        compiled_win_points(hands[i, :5], 5, none, 0, False, none, chi[i], an_si, 0, False, kc, out)
+        public = PublicCards(chi[i], an_si, 0)
+        compiled_win_points(hands[i, :5], 5, none, 0, False, none, public, False, kc, out)
         total += out.sum()
     return total
 
@@ -148,35 +154,33 @@ def main() -> None:
     args = parser.parse_args()
 
     cases = random_cases(args.hands, args.seed)
+    for scorer in (score_hand, python_score_hand):  # load the kernels, warm both up
+        calls_per_second(random_cases(2_000, args.seed + 1), scorer)
+    clear_score_cache()
     achievable_thes.cache_clear()
-    cold = calls_per_second(cases, score_hand)
-    warm = calls_per_second(cases, score_hand)
-    wins = sum(score_hand(c, chi_diem=chi) is not None for c, chi in cases)
-    rows = [("env121.score_hand, cold cache", cold), ("env121.score_hand, warm cache", warm)]
-    try:
-        from tests.support.reference import reference_score
-    except ImportError:  # run from an installed package without the tests
-        pass
-    else:
-        sample = cases[: args.reference_hands]
-        rows.append(
-            (
-                "brute force, 720 orders (tests/reference.py)",
-                calls_per_second(sample, reference_score),
-            )
-        )
+    rows = [
+        ("env121.score_hand (compiled), cold cache", calls_per_second(cases, score_hand)),
+        ("env121.score_hand (compiled), warm cache", calls_per_second(cases, score_hand)),
+        ("Python scorer score_hand, cold cache", calls_per_second(cases, python_score_hand)),
+        ("Python scorer score_hand, warm cache", calls_per_second(cases, python_score_hand)),
+        (
+            "brute force, 720 orders (tests/support/reference.py)",
+            calls_per_second(cases[: args.reference_hands], reference_score),
+        ),
+    ]
 
     start = time.perf_counter()
     compiled = compiled_rates(cases)
     load = time.perf_counter() - start
     rows += [
-        ("win check, reference (may_have_the + score, cold)", reference_is_win(cases)),
+        ("win check, Python (may_have_the + score, cold)", reference_is_win(cases)),
         ("win check, compiled is_win", compiled["is_win"]),
         ("score, compiled score_win", compiled["score_win"]),
         ("win table, Python scorer card by card (cold)", reference_win_tables(cases[:300])),
         ("win table, compiled win_points", compiled["win_points"]),
     ]
 
+    wins = sum(score_hand(c, chi_diem=chi) is not None for c, chi in cases)
     print(f"{len(cases)} uniform random hands, {wins} of them wins (seed {args.seed})")
     for name, rate in rows:
         print(f"{name:<48} {rate:>12,.0f} calls/s")

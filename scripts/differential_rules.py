@@ -1,11 +1,12 @@
-"""The compiled rules against the reference on millions of hands: zero differences.
+"""The compiled rules against the readable Python scorer (``tests/support/scorer.py``)
+on millions of hands: zero differences.
 
 For every hand, under each rule variant that changes a score ([R-1] facing,
 [R-2] literal Phe – Phe, both): the compiled ``score_win`` against
 ``score_valid_hand`` (valid, Thế, tier, points, bonuses, indicator points,
 arrangement), the compiled ``is_win`` against ``score_valid_hand(...) is not
 None``, and the Thế the compiled search finds against
-``search.achievable_thes``. Hands come in four kinds (:func:`deal`): uniform,
+``achievable_thes``. Hands come in four kinds (:func:`deal`): uniform,
 from a small pool of figures and suits (wins are common), eleven pairwise
 unrelated cards dealt as hand, Chỉ Điểm and Ẩn Sĩ (the Quốc Sĩ family and its
 indicator members), and images of the table-driven cases of every Thế under
@@ -34,14 +35,14 @@ from numba import njit
 from env121.rules.bonuses import WinSituation
 from env121.rules.cards import NUM_CARDS, NUM_FIGURES, NUM_SUITS, format_card, format_cards
 from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.search import search, sort_six
 from env121.rules.compiled.tables import BONUS_IDS, THE_IDS
 from env121.rules.compiled.wins import is_win
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import score_valid_hand
-from env121.rules.search import achievable_thes
 from env121.rules.thes import THES, Table
+from tests.support.scorer import achievable_thes, score_valid_hand
 
 VARIANTS = {
     "default": RuleConfig(),
@@ -149,9 +150,7 @@ def _compiled(
             six,
             locked,
             nhat_ban,
-            cards[r, 6],
-            cards[r, 7:],
-            n_an_si[r],
+            PublicCards(cards[r, 6], cards[r, 7:], n_an_si[r]),
             flags[r, 2],
             flags[r, 3],
             flags[r, 4],

@@ -94,10 +94,9 @@ from env121.engine.state import NUM_SEATS, Phase, State, SwapKind, VongStarted
 from env121.rules.bonuses import WinSituation
 from env121.rules.compiled.config import KernelConfig, kernel_config
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
-from env121.rules.scoring import HandScore, is_completed, score_valid_hand
+from env121.rules.scoring import HandScore, score_valid_hand
 from env121.rules.thes import Table
 from env121.rules.waits import fill_gap, has_nhat_ban_wait
-from env121.rules.wins import may_have_the
 
 
 class IllegalActionError(ValueError):
@@ -193,14 +192,9 @@ def win_score(state: State, seat: int) -> HandScore | None:
     self_drawn = state.offer_flipped and state.offer_exposer == seat
     last_card = state.offer_flipped and state.noc_left == 0
     if state.nhat_ban[seat]:
-        arrangement = state.nb_arrangement[seat]
-        cards = fill_gap(arrangement, card)
-        if not is_completed(cards):
-            return None
+        cards = fill_gap(state.nb_arrangement[seat], card)
     else:
         cards = (*state.hands[seat], *state.locked[seat], card)
-        if not may_have_the(cards):
-            return None
     table = Table(state.config, state.chi_diem, state.revealed_an_si)
     situation = WinSituation(
         state.config, dealer=dealer, self_drawn=self_drawn, last_card=last_card

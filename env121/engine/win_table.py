@@ -26,6 +26,7 @@ import numpy as np
 
 from env121.engine.state import State
 from env121.rules.cards import NUM_CARDS
+from env121.rules.compiled.public_cards import public_cards
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP
 
@@ -75,8 +76,6 @@ def win_points(
     # The kernel reads Bội ước from a locked count; which of the five is locked
     # does not change a score, so the last one stands for them.
     n_locked = 1 if locked else 0
-    revealed = np.zeros(4, dtype=np.int64)
-    revealed[: len(an_si)] = an_si
     out = np.zeros(NUM_CARDS, dtype=np.int16)
     _compiled_win_points()(
         five,
@@ -85,9 +84,7 @@ def win_points(
         n_locked,
         bool(nb_arrangement),
         np.array(nb_arrangement, dtype=np.int64) if nb_arrangement else _NO_ARRANGEMENT,
-        chi_diem,
-        revealed,
-        len(an_si),
+        public_cards(chi_diem, an_si),
         dealer,
         _kernel_config(config),
         out,

@@ -62,6 +62,7 @@ from env121.engine.state import MAX_CUOP, NUM_SEATS, Phase, State
 from env121.play.observation import OBS_SIZE, OBSERVATION_LAYOUT, PHASES, POINTS_SCALE, SWAP_KINDS
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.waits import PLACEMENT_ORDER
 from env121.rules.compiled.win_table import win_points
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
@@ -300,9 +301,7 @@ def seat_win_points(
         n_locked,
         fixed,
         arrangement,
-        r.chi_diem,
-        revealed,
-        n_revealed,
+        PublicCards(r.chi_diem, revealed, n_revealed),
         r.dealer == seat,
         kc,
         points,

@@ -102,27 +102,9 @@ NHAT_BAN_BONUS = "nhat_ban"
 """Not a Thưởng but reported with them: +1 for a win under Nhất Bản (§5.6)."""
 
 
-def thuongs_of(cards: Sequence[int], situation: WinSituation) -> frozenset[str]:
-    """Ids of every Thưởng the six cards and the situation earn."""
-    bits = card_bits(situation.config)
-    common = -1
-    for c in cards:
-        common &= bits[c]
-    return frozenset(t.id for t in THUONGS if t.condition(common, situation))
-
-
-def indicator_points(cards: Sequence[int], indicators: Sequence[int]) -> int:
-    """Each indicator (Chỉ Điểm, revealed Ẩn Sĩ) gives +1 if any card has its
-    figure and +1 if any card has its suit, however many do (§6)."""
-    figures = {FIG[c] for c in cards}
-    suits = {SUIT[c] for c in cards}
-    return sum((FIG[i] in figures) + (SUIT[i] in suits) for i in indicators)
-
-
 def indicator_hits(cards: Sequence[int], indicator: int) -> list[str]:
     """What ``indicator`` scores on ``cards``, by Vietnamese name: its figure if
-    a card has it, then its suit if a card has it (each +1, see
-    :func:`indicator_points`)."""
+    a card has it, then its suit if a card has it (each +1, §6)."""
     hits = [FIGURE_NAMES_VI[FIG[indicator]]] if any(FIG[c] == FIG[indicator] for c in cards) else []
     if any(SUIT[c] == SUIT[indicator] for c in cards):
         hits.append(SUIT_NAMES_VI[SUIT[indicator]])

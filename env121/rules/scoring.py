@@ -3,12 +3,15 @@
 * :func:`score_hand` — the best score of a win (spec §3–§6), or ``None``.
 * :func:`thes_of` — the Thế one exact arrangement matches.
 * :func:`is_completed` — whether one exact arrangement is a completed hand.
+* :func:`explain_no_win` — why six cards are not a win, in words.
 
-A normal win is laid out automatically [R-14]: :func:`score_hand` takes the
-order with the most points. It never tries the 720 orders: the Thế the six
-cards allow come from :func:`env121.rules.search.achievable_thes` (cached), and
-everything else about the points (Thưởng, indicators) does not depend on the
-order. A Nhất Bản win scores only the fixed arrangement.
+These are thin faces over the compiled scorer (:mod:`env121.rules.compiled`),
+the one implementation the engine, the agents and these functions share: they
+check their input, ask the kernel and turn its answer into Python values (a
+:class:`HandScore`, a set of Thế ids). A normal win is laid out automatically
+[R-14]: :func:`score_hand` takes the order with the most points, found without
+trying the 720 orders (:mod:`env121.rules.compiled.scoring`). A Nhất Bản win
+scores only the fixed arrangement.
 """
 
 from __future__ import annotations
@@ -16,34 +19,26 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import permutations
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast
 
-from env121.rules.bonuses import (
-    NHAT_BAN_BONUS,
-    WinSituation,
-    indicator_points,
-    thuongs_of,
-)
+import numpy as np
+
+from env121.rules.bonuses import WinSituation
 from env121.rules.cards import NUM_CARDS, format_card, format_cards
-from env121.rules.config import DEFAULT_CONFIG, RuleConfig
-from env121.rules.search import achievable_thes
-from env121.rules.thes import (
-    QUOC_SI,
-    THE_BY_ID,
-    THES,
-    Layout,
-    Table,
-    clean_an_si_count,
+from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.public_cards import MAX_AN_SI, public_cards
+from env121.rules.compiled.scoring import (
+    Six,
+    completed_in_some_order,
     completed_shape,
-    select_best,
-    thes_matching,
+    matching,
+    score_win,
 )
-
-MAX_AN_SI = 4
-_INDICATOR_THES = tuple(t for t in THES if t.needs_chi_diem)
-_QUOC_SI_FAMILY = frozenset(t.id for t in THES if t.quoc_si_family)
-_NO_INDICATORS = frozenset(t.id for t in THES if not t.counts_indicators)
+from env121.rules.compiled.search import search, sort_six
+from env121.rules.compiled.tables import BONUS_IDS, QUOC_SI_FAMILY_MASK, THE_IDS
+from env121.rules.config import DEFAULT_CONFIG, RuleConfig
+from env121.rules.thes import THE_BY_ID, Table
 
 
 @dataclass(frozen=True)
@@ -111,7 +106,7 @@ def score_hand(
 
 
 def score_valid_hand(
-    hand: tuple[int, ...],
+    hand: Sequence[int],
     table: Table,
     situation: WinSituation,
     *,
@@ -119,72 +114,51 @@ def score_valid_hand(
     nhat_ban: bool = False,
 ) -> HandScore | None:
     """:func:`score_hand` without its input checks, for callers whose input is
-    valid by construction (the engine, the win table): six distinct card ids,
-    a table with a Chỉ Điểm and distinct revealed Ẩn Sĩ outside the hand, and
-    not both ``locked`` and ``nhat_ban``."""
-    if nhat_ban:
-        return _score_nhat_ban(hand, table, situation)
-    witness = _achievable(hand, table)
-    if locked:
-        witness = {i: a for i, a in witness.items() if i not in _QUOC_SI_FAMILY}
-    if not witness:
-        return None
-    indicators = 0 if locked else indicator_points(hand, table.indicators)
-    counted = {i: (0 if i in _NO_INDICATORS else indicators) for i in witness}
-    best = select_best({i: THE_BY_ID[i].tier + counted[i] for i in witness})
-    tier = THE_BY_ID[best].tier
-    bonuses = thuongs_of(hand, situation)
-    return HandScore(
-        the=best,
-        tier=tier,
-        points=tier + len(bonuses) + counted[best],
-        bonuses=bonuses,
-        indicator_points=counted[best],
-        arrangement=witness[best],
-    )
+    valid by construction (the engine, the agents): six distinct card ids, a
+    table with distinct revealed Ẩn Sĩ outside the hand, and not both
+    ``locked`` and ``nhat_ban``."""
+    return _score(tuple(hand), table, situation, locked, nhat_ban)
 
 
-def _achievable(hand: tuple[int, ...], table: Table) -> dict[str, tuple[int, ...]]:
-    """Every Thế some order of the six allows under ``table``, with one
-    arrangement each: the cached search plus the indicator-decided Quốc Sĩ
-    members (they need the six pairwise unrelated, i.e. a ``quoc_si``)."""
-    found = achievable_thes(tuple(sorted(hand)), table.config)
-    if QUOC_SI not in found:
-        return found
-    witness = dict(found)
-    clean = clean_an_si_count(found[QUOC_SI], table)
-    for the in _INDICATOR_THES:
-        if the.an_si_needed is not None and clean >= the.an_si_needed:
-            witness[the.id] = found[QUOC_SI]
-    return witness
-
-
-def _score_nhat_ban(
-    arrangement: tuple[int, ...], table: Table, situation: WinSituation
+@lru_cache(maxsize=1 << 14)
+def _score(
+    hand: tuple[int, ...], table: Table, situation: WinSituation, locked: bool, nhat_ban: bool
 ) -> HandScore | None:
-    """A Nhất Bản win: only the fixed order counts, indicators never do (§5.6, §6).
-
-    Only the Thế some order of the six allows can match this order, so only
-    their positional predicates are asked."""
-    candidates = _achievable(arrangement, table)
-    layout = Layout(arrangement)
-    thes = [i for i in candidates if THE_BY_ID[i].predicate(layout, table)]
-    if thes:
-        best: str | None = select_best({i: THE_BY_ID[i].tier for i in thes})
-        tier = THE_BY_ID[best].tier if best else 0
-    elif completed_shape(arrangement):
-        best, tier = None, 0
-    else:
-        return None
-    bonuses = thuongs_of(arrangement, situation) | {NHAT_BAN_BONUS}
-    return HandScore(
-        the=best,
-        tier=tier,
-        points=tier + len(bonuses),
-        bonuses=bonuses,
-        indicator_points=0,
-        arrangement=arrangement,
+    """:func:`score_valid_hand`, remembered: a hand asked again (a search
+    agent's playouts, the same offer seen by each seat) costs a lookup."""
+    arrangement = np.zeros(6, dtype=np.int64)
+    valid, the, tier, points, bonuses, indicators = score_win(
+        np.array(hand, dtype=np.int64),
+        locked,
+        nhat_ban,
+        public_cards(table.chi_diem, table.an_si),
+        situation.dealer,
+        situation.self_drawn,
+        situation.last_card,
+        _kernel_config(table.config),
+        arrangement,
     )
+    if not valid:
+        return None
+    return HandScore(
+        the=THE_IDS[the] if the >= 0 else None,
+        tier=int(tier),
+        points=int(points),
+        bonuses=frozenset(b for i, b in enumerate(BONUS_IDS) if bonuses >> i & 1),
+        indicator_points=int(indicators),
+        arrangement=tuple(int(c) for c in arrangement),
+    )
+
+
+def clear_score_cache() -> None:
+    """Forget the remembered scores (for benchmarks that time a cold start)."""
+    _score.cache_clear()
+
+
+@lru_cache(maxsize=16)
+def _kernel_config(config: RuleConfig) -> KernelConfig:
+    """The kernels' form of ``config``, made once per config."""
+    return kernel_config(config)
 
 
 def thes_of(
@@ -202,7 +176,10 @@ def thes_of(
     """
     config = DEFAULT_CONFIG if config is None else config
     hand = _six_cards(arrangement, "arrangement")
-    return thes_matching(hand, _table(hand, chi_diem, an_si, config))
+    table = _table(hand, chi_diem, an_si, config)
+    public = public_cards(table.chi_diem, table.an_si)
+    found = matching(np.asarray(hand, dtype=np.int64), public, _kernel_config(config))
+    return frozenset(the for t, the in enumerate(THE_IDS) if found >> t & 1)
 
 
 def is_completed(arrangement: Sequence[int], config: RuleConfig | None = None) -> bool:
@@ -211,8 +188,8 @@ def is_completed(arrangement: Sequence[int], config: RuleConfig | None = None) -
     No rule variant changes the completed-hand shapes; ``config`` is accepted
     so every scoring function takes the same arguments.
     """
-    _six_cards(arrangement, "arrangement")
-    return completed_shape(arrangement) > 0
+    hand = cast("Six", _six_cards(arrangement, "arrangement"))
+    return bool(completed_shape(hand) > 0)
 
 
 # ----------------------------------------------------------- input checks
@@ -287,10 +264,12 @@ def explain_no_win(
     hand = _six_cards(cards, "cards")
     if nhat_ban:
         return "the fixed Nhất Bản arrangement is not a completed hand"
-    found = achievable_thes(tuple(sorted(hand)), config)
-    if locked and found and set(found) <= _QUOC_SI_FAMILY:
-        names = ", ".join(sorted(found))
+    six = np.asarray(hand, dtype=np.int64)
+    kc = _kernel_config(config)
+    found, _ = search(sort_six(six), kc.left_figures, kc.phe_phe_same_suits, 0)
+    if locked and found and not found & ~QUOC_SI_FAMILY_MASK:
+        names = ", ".join(sorted(the for t, the in enumerate(THE_IDS) if found >> t & 1))
         return f"only Quốc Sĩ-family Thế ({names}), which Bội ước forbids"
-    if any(completed_shape(order) for order in permutations(hand)):
+    if completed_in_some_order(six):
         return "completed hand but no Thế: Cấm thủ"
     return "not a completed hand in any order"

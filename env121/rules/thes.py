@@ -16,18 +16,16 @@ is all the code knows about that Thế:
 * ``tier``, ``supersedes`` (what it is preferred over at equal points and
   tier), its Quốc Sĩ family membership, its names.
 
-Nothing else in the code names a Thế. The fast search
-(:mod:`env121.rules.search`) walks the cuts of each shape and asks the
-predicates of the Thế of that shape (:data:`THES_BY_SHAPE`); the
-necessary-condition filters (:func:`env121.rules.wins.may_have_the` and the
-win table's sixth-card filter) reason per shape and read the halves of the
-two-triple Thế. So adding a Thế of an existing shape is one record here plus
-its cases in ``tests/rules/test_patterns.py`` (and its row in RULES.md); the
-brute force over all 720 orders in ``tests/rules/test_search.py`` checks the
-search finds it exactly.
-
-Also here: the completed-hand shapes of §3 (:func:`completed_shape`) and the
-choice of the reported Thế among those a hand allows (:func:`select_best`).
+Nothing else in the code names a Thế. The compiled scorer
+(:mod:`env121.rules.compiled`) reads this registry: its search walks the cuts
+of each shape and asks the Thế of that shape (:attr:`The.shape`), a
+two-triple Thế through its halves, the others through their predicates ported
+one by one (importing the port fails on a Thế without one); the win table's
+sixth-card filter reasons per shape and reads the halves. So adding a Thế of
+an existing shape is one record here, its port, and its cases in
+``tests/rules/test_patterns.py`` (and its row in RULES.md); the brute force
+over all 720 orders in ``tests/rules/test_search.py`` checks the search finds
+it exactly, and ``tests/support/scorer.py`` asks these predicates as written.
 """
 
 from __future__ import annotations
@@ -57,7 +55,6 @@ from env121.rules.groups import (
     cung,
     edo3,
     kyoto3,
-    luc,
     ngu,
     pair,
     phe,
@@ -185,7 +182,7 @@ class Shape(Enum):
 
     Every Thế implies a completed hand (spec §3), so it lives on one of these
     cuts; the search lays the six cards out only in the orders of each cut
-    (:mod:`env121.rules.search` says which) and asks the Thế of that shape.
+    (:mod:`env121.rules.compiled.search` says which) and asks the Thế of that shape.
     """
 
     QUOC_SI = "six pairwise-unrelated cards, in any order (§3 shape 6)"
@@ -741,53 +738,5 @@ THES: tuple[The, ...] = (
 )  # fmt: skip
 
 THE_BY_ID: dict[str, The] = {t.id: t for t in THES}
-THE_ORDER: dict[str, int] = {t.id: i for i, t in enumerate(THES)}
-THES_BY_SHAPE: dict[Shape, tuple[The, ...]] = {
-    shape: tuple(t for t in THES if t.shape is shape) for shape in Shape
-}
-"""The Thế of each shape, in registry order: what the search asks on each cut."""
 QUOC_SI_VO_SONG = "quoc_si_vo_song"
 """Wins the whole match (§7)."""
-
-
-def thes_matching(arrangement: Arrangement, table: Table) -> frozenset[str]:
-    """Ids of every Thế this exact order of six cards matches."""
-    layout = Layout(arrangement)
-    return frozenset(t.id for t in THES if t.predicate(layout, table))
-
-
-# ---------------------------------------------------- completed hands (§3)
-
-
-def _triple(h: Arrangement) -> bool:
-    return bool(phu(h[0], h[1], h[2])) or bool(phe(h[0], h[1], h[2]))
-
-
-def completed_shape(a: Arrangement) -> int:
-    """The number (1–6) of the first completed-hand shape of spec §3 that this
-    order matches, or 0 when it is not a completed hand."""
-    if _triple(a[0:3]) and _triple(a[3:6]):
-        return 1
-    if pair(a[0], a[1]) and pair(a[2], a[3]) and pair(a[4], a[5]):
-        return 2
-    if cung(a[0:4]) and pair(a[4], a[5]):
-        return 3
-    if cung(a[0:4]) and _triple(a[3:6]):
-        return 4
-    if ngu(a[0:5]) and pair(a[4], a[5]):
-        return 5
-    if luc(a) or pairwise_unrelated(a):
-        return 6
-    return 0
-
-
-def select_best(candidates: dict[str, int]) -> str:
-    """The reported Thế among candidates mapped to their total points (spec §3):
-    most points, then highest tier, minus the superseded, then the first listed."""
-    best_points = max(candidates.values())
-    kept = [i for i, p in candidates.items() if p == best_points]
-    best_tier = max(THE_BY_ID[i].tier for i in kept)
-    kept = [i for i in kept if THE_BY_ID[i].tier == best_tier]
-    superseded = set().union(*(THE_BY_ID[i].supersedes for i in kept))
-    kept = [i for i in kept if i not in superseded]
-    return min(kept, key=THE_ORDER.__getitem__)

@@ -30,8 +30,9 @@ from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled.sixth import gap_cards, may_win, sixth_cards
 from env121.rules.compiled.waits import INDEX_ARRANGEMENTS
 from env121.rules.config import RuleConfig
-from env121.rules.waits import GAP, completing_cards
+from env121.rules.waits import GAP
 from tests.support.compiled import SCORING_CONFIGS, six_card_hands
+from tests.support.scorer import completing_cards
 
 GAMES = 8
 """Games per case: even ones all greedy, odd ones greedy in seats 0 and 2 only."""

@@ -14,11 +14,12 @@ import pytest
 from env121.engine.win_table import win_points
 from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled.config import kernel_config
+from env121.rules.compiled.public_cards import public_cards
 from env121.rules.compiled.win_table import win_points as compiled_win_points
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import score_hand
-from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
+from env121.rules.waits import GAP, fill_gap
 from tests.support.compiled import SCORING_CONFIGS, pool_hand
+from tests.support.scorer import nhat_ban_arrangements, score_hand
 
 
 @pytest.mark.parametrize("name", SCORING_CONFIGS)
@@ -49,8 +50,6 @@ def test_win_points(name: str) -> None:
             n_locked = int(rng.choice([0, 0, 1, 2]))
         free, locked = five[n_locked:], five[:n_locked]
         expected = scored_by_card(five, bool(locked), chi_diem, an_si, dealer, arrangement, config)
-        revealed = np.zeros(4, dtype=np.int64)
-        revealed[: len(an_si)] = an_si
         compiled_win_points(
             np.array(free, dtype=np.int64),
             len(free),
@@ -58,9 +57,7 @@ def test_win_points(name: str) -> None:
             len(locked),
             bool(arrangement),
             np.array(arrangement or (GAP,) * 6, dtype=np.int64),
-            chi_diem,
-            revealed,
-            len(an_si),
+            public_cards(chi_diem, an_si),
             dealer,
             kc,
             out,

@@ -17,9 +17,8 @@ from env121.play.match import play_agents
 from env121.play.random_agent import RandomAgent
 from env121.rules.cards import parse_card
 from env121.rules.config import RuleConfig
-from env121.rules.waits import nhat_ban_arrangements
-from env121.rules.wins import the_trang_eligible
 from tests.support.play import past_the_trang, random_play_states
+from tests.support.scorer import nhat_ban_arrangements, the_trang_eligible
 
 
 def mid_game_states(seed: int, config: RuleConfig | None = None, every: int = 23) -> list[State]:

@@ -1,9 +1,10 @@
-"""The engine's fast rule questions against the slow authorities they replace.
+"""The Python scorer's fast rule questions (``tests/support/scorer.py``) against
+the slow authorities they replace, and the engine against them.
 
-* :func:`env121.rules.wins.may_have_the` never rejects a hand that has a Thế
-  (:func:`env121.rules.search.achievable_thes` / :func:`env121.rules.scoring.score_hand`);
-* :func:`env121.rules.waits.has_nhat_ban_wait` (reasoned on the card set) agrees
-  with the waiting-arrangement table (:func:`env121.rules.waits.nhat_ban_arrangements`);
+* ``may_have_the`` never rejects a hand that has a Thế (``achievable_thes`` /
+  ``score_hand``);
+* ``has_nhat_ban_wait`` (reasoned on the card set) agrees with the
+  waiting-arrangement table (``nhat_ban_arrangements``);
 * the Nhất Bản placement steps reach exactly the legal arrangements, with no
   dead ends, through the engine itself;
 * in real play, Ù is legal exactly when ``score_hand`` says the win is valid.
@@ -25,17 +26,18 @@ from env121.play.turn import Turn
 from env121.rules.cards import NUM_CARDS, card, format_cards, parse_cards
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.groups import phe
-from env121.rules.scoring import score_hand
-from env121.rules.search import achievable_thes
-from env121.rules.waits import (
-    GAP,
+from env121.rules.waits import GAP
+from tests.support.play import past_the_trang
+from tests.support.scorer import (
+    achievable_thes,
     has_nhat_ban_wait,
+    may_have_the,
     nhat_ban_arrangements,
+    score_hand,
+    the_trang_eligible,
     waiting_gaps,
     waiting_next_cards,
 )
-from env121.rules.wins import may_have_the, the_trang_eligible
-from tests.support.play import past_the_trang
 
 PHE_SUITS = [
     (s1, s2, s3)

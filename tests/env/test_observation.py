@@ -43,9 +43,10 @@ from env121.play.turn import Turn
 from env121.rules.bonuses import THUONG_BY_ID
 from env121.rules.cards import NUM_CARDS, card
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import is_completed, score_hand
-from env121.rules.waits import GAP, fill_gap, nhat_ban_arrangements
+from env121.rules.waits import GAP, fill_gap
 from tests.support.play import random_play_states
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import nhat_ban_arrangements, score_hand
 
 CONFIGS = {
     "default": RuleConfig(),
@@ -372,7 +373,7 @@ def test_nhat_ban_win_points_equal_the_scorer_on_the_fixed_arrangement(config):
                 continue
             filled = fill_gap(arrangement, c)
             expected = 0
-            if is_completed(filled):
+            if reference_is_completed(filled):
                 score = score_hand(
                     filled, chi_diem=chi, an_si=an_si, nhat_ban=True, dealer=dealer, config=config
                 )

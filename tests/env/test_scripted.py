@@ -21,7 +21,8 @@ from env121.envs.aec_env import raw_env
 from env121.play.observation import POINTS_SCALE, views
 from env121.rules.cards import parse_card, parse_cards
 from env121.rules.scoring import score_hand
-from env121.rules.waits import GAP, fill_gap, winning_cards
+from env121.rules.waits import GAP, fill_gap
+from tests.support.scorer import winning_cards
 
 DEAL = Deal.from_notation(
     [

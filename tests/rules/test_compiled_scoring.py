@@ -1,7 +1,8 @@
-"""The compiled scorer against the reference: ``score_win`` is ``score_valid_hand``.
+"""The compiled scorer against the readable Python one (``tests/support/scorer.py``).
 
-Every field of the answer is compared, through :func:`hand_score` (which turns
-the kernel's tuple back into a :class:`HandScore`): the Thế, tier, points, the
+Every field of the answer is compared, through the public face
+:func:`env121.score_hand` (which asks ``score_win`` and turns the kernel's
+tuple into a :class:`HandScore`): the Thế, tier, points, the
 bonuses (a mask over ``BONUS_IDS``), the indicator points and the arrangement,
 the witness order the reference reports. Cases: the table-driven hands of every
 Thế (``test_patterns.py``) with their tables and every flag, seeded random
@@ -18,16 +19,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from env121.rules import scoring
 from env121.rules.cards import format_card, format_cards
-from env121.rules.compiled.config import kernel_config
-from env121.rules.compiled.scoring import hand_score
-from env121.rules.compiled.search import achievable_thes as compiled_achievable_thes
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import score_hand
-from env121.rules.search import achievable_thes
 from env121.rules.thes import THES
 from tests.rules.test_patterns import NEGATIVE, POSITIVE
-from tests.support.compiled import SCORING_CONFIGS, six_card_hands
+from tests.support import scorer
+from tests.support.compiled import SCORING_CONFIGS, compiled_achievable_thes, six_card_hands
 from tests.support.strategies import FAMILY_NAMES, random_cases, scoring_cases
 
 HYPOTHESIS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,8 +43,8 @@ def _describe(case: dict[str, Any], config: RuleConfig) -> str:
 
 def _compare(case: dict[str, Any], config: RuleConfig) -> bool:
     """Assert the compiled and the reference score agree; whether it is a win."""
-    expected = score_hand(config=config, **case)
-    got = hand_score(config=config, kc=kernel_config(config), **case)
+    expected = scorer.score_hand(config=config, **case)
+    got = scoring.score_hand(config=config, **case)
     assert got == expected, f"{_describe(case, config)}:\n  compiled  {got}\n  reference {expected}"
     return expected is not None
 
@@ -78,7 +76,8 @@ def test_the_hands_of_every_the() -> None:
         _compare(case, config)
         cards = case["cards"]
         witnesses = compiled_achievable_thes(cards, config)
-        assert witnesses == achievable_thes(tuple(sorted(cards)), config), format_cards(cards)
+        expected = scorer.achievable_thes(tuple(sorted(cards)), config)
+        assert witnesses == expected, format_cards(cards)
         found |= set(witnesses)
     assert found == {t.id for t in THES if not t.needs_chi_diem}  # every searched Thế met
 
@@ -88,7 +87,7 @@ def test_search_and_witnesses_on_random_hands(name: str) -> None:
     """Every Thế the search finds, with its witness, not only the best one."""
     config = SCORING_CONFIGS[name]
     for cards in six_card_hands(seed=77, n=2_000):
-        expected = achievable_thes(tuple(sorted(cards)), config)
+        expected = scorer.achievable_thes(tuple(sorted(cards)), config)
         assert compiled_achievable_thes(cards, config) == expected, format_cards(cards)
 
 
@@ -106,3 +105,24 @@ def test_built_hands_of_each_family(family: str, data: st.DataObject) -> None:
     config = SCORING_CONFIGS[name]
     case = data.draw(scoring_cases(config.left_figures, family=family), label="case")
     _compare(case, config)
+
+
+def test_thes_of_and_explain_no_win() -> None:
+    """The faces :func:`env121.thes_of` and :func:`explain_no_win` give the Python
+    scorer's answers on the table-driven hands (every Thế, and its near misses),
+    under every variant: every Thế met, every reason for no win given."""
+    matched: set[str] = set()
+    reasons: set[str] = set()
+    for case, _ in _pattern_cases():
+        cards = case["cards"]
+        table = {"chi_diem": case["chi_diem"], "an_si": case.get("an_si", ())}
+        for config in SCORING_CONFIGS.values():
+            got = scoring.thes_of(cards, config=config, **table)
+            assert got == scorer.thes_of(cards, config=config, **table), format_cards(cards)
+            matched |= got
+            flags = {"locked": case.get("locked", False), "nhat_ban": case.get("nhat_ban", False)}
+            reason = scoring.explain_no_win(cards, config=config, **flags)
+            assert reason == scorer.explain_no_win(cards, config=config, **flags)
+            reasons.add(reason.split(" (")[0])
+    assert matched == {t.id for t in THES}
+    assert len(reasons) == 4, reasons

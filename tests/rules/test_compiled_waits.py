@@ -3,7 +3,7 @@
 On seeded five-card hands (uniform and from small pools, where waits are
 common): the waiting arrangements, ``has_nhat_ban_wait``, ``waiting_gaps``,
 ``waiting_next_cards`` along every placement path, and the win check on a fixed
-arrangement (``nhat_ban_wins`` is ``is_completed(fill_gap(...))``).
+arrangement (``nhat_ban_wins`` is ``reference_is_completed(fill_gap(...))``).
 """
 
 from __future__ import annotations
@@ -12,16 +12,15 @@ import numpy as np
 
 from env121.rules.cards import NUM_CARDS, format_cards
 from env121.rules.compiled import waits as compiled
-from env121.rules.scoring import is_completed
-from env121.rules.waits import (
-    GAP,
-    fill_gap,
+from env121.rules.waits import GAP, fill_gap
+from tests.support.compiled import pool_hand
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import (
     has_nhat_ban_wait,
     nhat_ban_arrangements,
     waiting_gaps,
     waiting_next_cards,
 )
-from tests.support.compiled import pool_hand
 
 
 def _hands(seed: int, n: int) -> list[tuple[int, ...]]:
@@ -83,7 +82,7 @@ def test_nhat_ban_win_check_on_fixed_arrangements() -> None:
         for arrangement in list(nhat_ban_arrangements(hand))[:4] or [(*hand, GAP)]:
             fixed = np.array(arrangement, dtype=np.int64)
             for card in rng.choice([c for c in range(NUM_CARDS) if c not in hand], 40):
-                expected = is_completed(fill_gap(arrangement, int(card)))
+                expected = reference_is_completed(fill_gap(arrangement, int(card)))
                 got = compiled.nhat_ban_wins(fixed, int(card))
                 assert got == expected, f"{format_cards(c for c in arrangement if c != GAP)}"
                 wins += expected

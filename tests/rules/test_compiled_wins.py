@@ -16,11 +16,11 @@ from env121.rules.cards import format_cards
 from env121.rules.compiled.config import kernel_config
 from env121.rules.compiled.wins import is_win, the_trang_eligible
 from env121.rules.config import RuleConfig
-from env121.rules.scoring import score_valid_hand
 from env121.rules.thes import Table
-from env121.rules.wins import the_trang_eligible as reference_the_trang_eligible
 from tests.rules.test_patterns import NEGATIVE, POSITIVE
 from tests.support.compiled import SCORING_CONFIGS, pool_hand, six_card_hands
+from tests.support.scorer import score_valid_hand
+from tests.support.scorer import the_trang_eligible as reference_the_trang_eligible
 
 
 def _reference_is_win(hand: tuple[int, ...], locked: bool, config: RuleConfig) -> bool:

@@ -1,12 +1,13 @@
 """The registry's records as the search and the filters read them.
 
-A Thế is one record of :mod:`env121.rules.thes`; the fast search and the
-necessary-condition filters use its shape and, for a two-triple Thế, its
+A Thế is one record of :mod:`env121.rules.thes`; the searches (compiled, and
+the Python one of ``tests/support/scorer.py``) and the necessary-condition
+filters use its shape and, for a two-triple Thế, its
 :class:`~env121.rules.thes.Halves`. These tests pin what they rely on: a
 two-triple Thế declares its halves, the halves mean what the spec's "either
 order" says, the witness lays the first-named half first, the table of the
 groups a half can be (``TRIPLE_GROUPS``) agrees with the groups, and the
-filter :func:`~env121.rules.wins.may_have_the` keeps every Thế's hand.
+filter ``may_have_the`` keeps every Thế's hand.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from env121.rules.thes import (
     ba_doi,
     triple_key,
 )
-from env121.rules.wins import may_have_the
 from tests.rules.test_patterns import POSITIVE, Hand
+from tests.support.scorer import may_have_the
 
 PHE_KYOTO = Halves(Triple.PHE, Triple.KYOTO3)
 PHE_THEN_KYOTO = "GEN/FR INS/FB MER/FP GEN/KY MUS/KY NIN/KY"

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 from env121.rules.cards import format_cards
 from env121.rules.config import RuleConfig
-from env121.rules.search import achievable_thes
-from env121.rules.thes import THE_BY_ID, Table, completed_shape, thes_matching
+from env121.rules.thes import THE_BY_ID, Table
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import achievable_thes, thes_matching
 from tests.support.strategies import pattern_hands
 
 CONFIGS = {
@@ -32,7 +33,7 @@ def brute_force(cards: tuple[int, ...], config: RuleConfig) -> set[str]:
     table = Table(config)
     found: set[str] = set()
     for order in permutations(cards):
-        if completed_shape(order):
+        if reference_is_completed(order):
             found |= thes_matching(order, table)
     return found
 

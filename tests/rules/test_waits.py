@@ -1,4 +1,5 @@
-"""Nhất Bản waits agree with a brute force over every card and every shape."""
+"""Nhất Bản waits agree with a brute force over every card and every shape: the
+public faces (the compiled kernels) and the Python reading of the clause table."""
 
 from __future__ import annotations
 
@@ -8,15 +9,9 @@ import numpy as np
 import pytest
 
 from env121.rules.cards import NUM_CARDS, format_cards, parse_cards
-from env121.rules.thes import completed_shape
-from env121.rules.waits import (
-    GAP,
-    all_arrangements,
-    arrangement_has_wait,
-    has_nhat_ban_wait,
-    nhat_ban_arrangements,
-    winning_cards,
-)
+from env121.rules.waits import GAP, all_arrangements, has_nhat_ban_wait, nhat_ban_arrangements
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import arrangement_has_wait, winning_cards
 
 
 def brute_winning_cards(arrangement: tuple[int, ...]) -> set[int]:
@@ -24,7 +19,8 @@ def brute_winning_cards(arrangement: tuple[int, ...]) -> set[int]:
     return {
         c
         for c in range(NUM_CARDS)
-        if c not in arrangement and completed_shape((*arrangement[:g], c, *arrangement[g + 1 :]))
+        if c not in arrangement
+        and reference_is_completed((*arrangement[:g], c, *arrangement[g + 1 :]))
     }
 
 

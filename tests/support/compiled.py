@@ -5,17 +5,22 @@
   together;
 * :func:`six_card_hands` — seeded six-card hands, half uniform, half from
   small pools of figures and suits so that wins are frequent;
+* :func:`compiled_achievable_thes` — the compiled search's answer with a
+  witness per Thế, as the Python search gives it;
 * :func:`built_cases` — the table-driven cases of ``tests/rules/test_patterns.py``
   (a positive and a negative case for every Thế, with their tables).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
 from env121.rules.cards import NUM_CARDS, NUM_FIGURES, NUM_SUITS
+from env121.rules.compiled.config import kernel_config
+from env121.rules.compiled.search import search, sort_six
+from env121.rules.compiled.tables import THE_IDS
 from env121.rules.config import RuleConfig
 
 SCORING_CONFIGS: dict[str, RuleConfig] = {
@@ -47,3 +52,20 @@ def six_card_hands(seed: int, n: int) -> Iterator[tuple[int, ...]]:
             yield tuple(int(c) for c in rng.choice(NUM_CARDS, 6, replace=False))
         else:
             yield pool_hand(rng, 6)
+
+
+def compiled_achievable_thes(
+    cards: Sequence[int], config: RuleConfig
+) -> dict[str, tuple[int, ...]]:
+    """Every searched Thế some order of the six cards matches, with its witness,
+    through the compiled :func:`~env121.rules.compiled.search.search` (the kernels
+    keep masks; the Python search answers in this form)."""
+    kc = kernel_config(config)
+    h = sort_six(np.asarray(cards, dtype=np.int64))
+    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
+    witnesses = {}
+    for t, the_id in enumerate(THE_IDS):
+        if found >> t & 1:
+            _, witness = search(h, kc.left_figures, kc.phe_phe_same_suits, 1 << t)
+            witnesses[the_id] = tuple(int(c) for c in witness)
+    return witnesses

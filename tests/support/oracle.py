@@ -8,8 +8,9 @@ differential tests (``tests/engine/test_batched_differential.py``) and the
 100,000-vòng script (``scripts/differential.py``) play both in lock-step and
 compare every field, event and result. Same API as :mod:`env121.engine.game`
 (:func:`new_game`, :func:`legal_actions`, :func:`apply`, :func:`step`); the
-scorer, the Nhất Bản waits and the win checks it calls are those of
-:mod:`env121.rules`.
+scorer, the Nhất Bản waits and the win checks it calls are the readable Python
+ones of :mod:`tests.support.scorer`, not the compiled ones the kernel and
+:mod:`env121.rules` ask, so the lock-step comparison proves those too.
 
 The phases and the rule points the spec leaves open are documented, as both
 engines implement them, in :mod:`env121.engine.game`.
@@ -34,7 +35,7 @@ from env121.engine.actions import (
     format_actions,
 )
 from env121.engine.deal import Deal
-from env121.engine.game import IllegalActionError, nhat_ban_allowed, swap_kind, win_score
+from env121.engine.game import IllegalActionError, swap_kind
 from env121.engine.state import (
     MAX_CUOP,
     NUM_SEATS,
@@ -64,17 +65,21 @@ from env121.engine.state import (
     VongStarted,
     Won,
 )
+from env121.rules.bonuses import WinSituation
 from env121.rules.config import DEFAULT_CONFIG, RuleConfig
 from env121.rules.payment import den_payments, win_payments
 from env121.rules.scoring import HandScore
-from env121.rules.thes import QUOC_SI_VO_SONG
-from env121.rules.waits import (
-    GAP,
-    placement_order,
+from env121.rules.thes import QUOC_SI_VO_SONG, Table
+from env121.rules.waits import GAP, fill_gap, placement_order
+from tests.support.reference import reference_is_completed
+from tests.support.scorer import (
+    has_nhat_ban_wait,
+    may_have_the,
+    score_valid_hand,
+    the_trang_eligible,
     waiting_gaps,
     waiting_next_cards,
 )
-from env121.rules.wins import the_trang_eligible
 
 T = TypeVar("T")
 
@@ -141,6 +146,38 @@ def _compute_legal(state: State) -> tuple[int, ...]:
     if phase == Phase.NB_PLACE:
         return tuple(CARD_BASE + c for c in _nb_next_cards(state))
     return ()
+
+
+# ------------------------------------------------- the Python scorer's answers
+
+
+def win_score(state: State, seat: int) -> HandScore | None:
+    """The score if ``seat`` declared Ù on the card on offer now; None if invalid
+    (the readable scorer of :mod:`tests.support.scorer`, not the kernel's)."""
+    card = state.offer_card
+    if state.nhat_ban[seat]:
+        cards = fill_gap(state.nb_arrangement[seat], card)
+        if not reference_is_completed(cards):
+            return None
+    else:
+        cards = (*state.hands[seat], *state.locked[seat], card)
+        if not may_have_the(cards):
+            return None
+    table = Table(state.config, state.chi_diem, state.revealed_an_si)
+    situation = WinSituation(
+        state.config,
+        dealer=seat == state.dealer,
+        self_drawn=state.offer_flipped and state.offer_exposer == seat,
+        last_card=state.offer_flipped and state.noc_left == 0,
+    )
+    return score_valid_hand(
+        cards, table, situation, locked=bool(state.locked[seat]), nhat_ban=state.nhat_ban[seat]
+    )
+
+
+def nhat_ban_allowed(config: RuleConfig, hand: Sequence[int]) -> bool:
+    """Whether Nhất Bản may be declared with these five free cards ([R-8])."""
+    return not config.nhat_ban_requires_wait or has_nhat_ban_wait(hand)
 
 
 # ---------------------------------------------------------- Nhất Bản helpers

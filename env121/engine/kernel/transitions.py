@@ -73,6 +73,7 @@ from env121.engine.state import (
     Won,
 )
 from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import score_win
 from env121.rules.compiled.tables import THE_IDS
 from env121.rules.compiled.waits import (
@@ -582,9 +583,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
             six,
             r.n_locked[seat] > 0,
             nhat_ban,
-            r.chi_diem,
-            r.an_si,
-            r.an_si_revealed,
+            PublicCards(r.chi_diem, r.an_si, r.an_si_revealed),
             seat == r.dealer,
             r.offer_flipped and r.offer_exposer == seat,
             r.offer_flipped and r.noc_pos == NOC_SIZE,

@@ -1,19 +1,24 @@
 """The rules compiled with numba, for the batched engine (:mod:`env121.engine.batched`).
 
-The Python modules of :mod:`env121.rules` are the readable definition of the
-rules; everything here is a port proven equal to them by differential tests
-(``tests/rules/test_compiled_*.py``, ``tests/engine/test_compiled_win_table.py``,
-``scripts/differential_rules.py``). Kernels take a :class:`KernelConfig`, the
+The one implementation of the Thế search, the scorer and the Nhất Bản waits:
+the engine, the agents and the Python faces of :mod:`env121.rules`
+(``score_hand``, ``thes_of``, waits) all ask it. It reads the rules as data
+from :mod:`env121.rules` (the Thế registry, the Thưởng, the groups) and is
+proven equal to the readable Python scorer it was ported from
+(``tests/support/scorer.py``) and to a brute force (``tests/support/reference.py``)
+by differential tests (``tests/rules/test_compiled_*.py``,
+``tests/engine/test_compiled_win_table.py``, ``scripts/differential_rules.py``).
+Kernels take a :class:`KernelConfig`, the
 numba-friendly form of a :class:`~env121.rules.config.RuleConfig`; cards are
 ``int64`` ids, sets of Thế and of bonuses are ``int64`` masks over
 ``tables.THE_IDS`` and ``tables.BONUS_IDS``.
 
-* :mod:`~env121.rules.compiled.tables` — the rule tables, read off the reference modules;
+* :mod:`~env121.rules.compiled.tables` — the rule tables, read off the rule modules;
 * :mod:`~env121.rules.compiled.thes` — the groups and every Thế's predicate;
 * :mod:`~env121.rules.compiled.search` — the Thế search (``search``, ``sort_six``);
 * :mod:`~env121.rules.compiled.wins` — ``is_win``, ``the_trang_eligible``;
 * :mod:`~env121.rules.compiled.scoring` — ``score_win`` (``score_normal``,
-  ``score_nhat_ban``), ``hand_score`` for Python callers;
+  ``score_nhat_ban``), ``matching``, ``completed_shape``;
 * :mod:`~env121.rules.compiled.waits` — Nhất Bản waits, ``fill_gap``, ``nhat_ban_wins``;
 * :mod:`~env121.rules.compiled.win_table` — ``win_points``, a seat's win table.
 

@@ -3,7 +3,7 @@
 numba compiles a kernel on its first call and, with ``cache=True``, keeps
 the machine code on disk for the next process. It checks only the kernel's
 own source file, though: a kernel that calls a kernel of another module, or
-reads a table the reference rules build at import (every kernel does),
+reads a table the rule modules build at import (every kernel does),
 would stay cached on old code when only that other file changes — after an
 upgrade, or an edit of the rules. So the first import of
 :mod:`env121.rules.compiled` (:func:`use_kernel_cache`) gives numba a cache

@@ -1,24 +1,29 @@
-"""The score of a win, as a numba kernel: :func:`score_win` is
-:func:`env121.rules.scoring.score_valid_hand`.
+"""The score of a win, as a numba kernel: :func:`score_win` (spec §3–§6).
+
+A normal win is laid out automatically [R-14]: the order with the most points.
+The kernel never tries the 720 orders: the Thế the six cards allow come from
+the search (:func:`env121.rules.compiled.search.search`), and everything else
+about the points (Thưởng, indicators) does not depend on the order. A Nhất Bản
+win scores only its fixed arrangement, where indicators never count.
 
 The result is a tuple of scalars, the arrangement is written to an array the
 caller owns, and sets are masks: a set of Thế has bit ``t`` for
 ``tables.THE_IDS[t]``, the bonuses bit ``i`` for ``tables.BONUS_IDS[i]``.
-:func:`hand_score` turns the kernel's answer back into the reference's
-:class:`~env121.rules.scoring.HandScore`, for the tests and for Python callers.
+Python callers ask through :mod:`env121.rules.scoring`, which turns the answer
+into a :class:`~env121.rules.scoring.HandScore`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from itertools import permutations
 
 import numpy as np
 from numba import njit
 
-from env121.rules.compiled.config import KernelConfig, kernel_config
+from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.search import search, sort_six
 from env121.rules.compiled.tables import (
-    BONUS_IDS,
     CARD_BITS_UNFACED,
     CARD_FIG,
     CARD_SUIT,
@@ -36,7 +41,6 @@ from env121.rules.compiled.tables import (
     SITUATION_LAST_CARD,
     SITUATION_SELF_DRAWN,
     THE_AN_SI_NEEDED,
-    THE_IDS,
     THE_SUPERSEDES,
     THE_TIER,
     THUONG_CARD_BITS,
@@ -50,8 +54,6 @@ from env121.rules.compiled.thes import (
     pairwise_unrelated,
     run_kind,
 )
-from env121.rules.config import DEFAULT_CONFIG, RuleConfig
-from env121.rules.scoring import HandScore
 
 Six = tuple[int, int, int, int, int, int]
 
@@ -60,7 +62,8 @@ Six = tuple[int, int, int, int, int, int]
 def bonus_mask(
     a: Six, left_figures: np.ndarray, dealer: bool, self_drawn: bool, last_card: bool
 ) -> int:
-    """:func:`env121.rules.bonuses.thuongs_of` as a mask over ``BONUS_IDS``."""
+    """The Thưởng (:data:`env121.rules.bonuses.THUONGS`) the six cards and the
+    situation earn, as a mask over ``BONUS_IDS``."""
     common = -1
     for i in range(6):
         f = CARD_FIG[a[i]]
@@ -99,18 +102,19 @@ def _indicator_hits(a: Six, indicator: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def indicator_points(a: Six, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
-    """:func:`env121.rules.bonuses.indicator_points` of the Chỉ Điểm (none when
-    ``chi_diem < 0``) and the ``n_an_si`` revealed Ẩn Sĩ."""
-    points = 0 if chi_diem < 0 else _indicator_hits(a, chi_diem)
-    for k in range(n_an_si):
-        points += _indicator_hits(a, an_si[k])
+def indicator_points(a: Six, public: PublicCards) -> int:
+    """The indicator points of the Chỉ Điểm (none when unknown) and the
+    revealed Ẩn Sĩ: each gives +1 if any card has its figure and +1
+    if any card has its suit, however many do (§6)."""
+    points = 0 if public.chi_diem < 0 else _indicator_hits(a, public.chi_diem)
+    for k in range(public.n_an_si):
+        points += _indicator_hits(a, public.an_si[k])
     return points
 
 
 @njit(cache=True, nogil=True)
 def select_best(found: int, indicators: int) -> int:
-    """:func:`env121.rules.thes.select_best` over the Thế of ``found``, each worth
+    """The reported Thế (spec §3) among those of ``found``, each worth
     its tier plus ``indicators`` (nothing for those the indicators do not count):
     most points, then highest tier, minus the superseded, then the first listed."""
     best_points = -1
@@ -138,8 +142,7 @@ def select_best(found: int, indicators: int) -> int:
 
 @njit(cache=True, nogil=True)
 def completed_shape(a: Six) -> int:
-    """:func:`env121.rules.thes.completed_shape`: the first completed-hand shape
-    (1-6) of spec §3 this order is, or 0."""
+    """The first completed-hand shape (1-6) of spec §3 this order is, or 0."""
     if is_triple(a[0], a[1], a[2]) and is_triple(a[3], a[4], a[5]):
         return 1
     tail_pair = pair(a[4], a[5]) != KIND_NONE
@@ -157,13 +160,29 @@ def completed_shape(a: Six) -> int:
     return 0
 
 
+ORDERS = np.array(list(permutations(range(6))), dtype=np.int64)
+"""The 720 orders of six positions."""
+
+
 @njit(cache=True, nogil=True)
-def achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
-    """``scoring._achievable`` of the ascending six: the searched Thế plus the
-    indicator-decided Quốc Sĩ members the table allows."""
+def completed_in_some_order(six: np.ndarray) -> bool:
+    """Whether some order of the six cards is a completed hand (spec §3)."""
+    for n in range(ORDERS.shape[0]):
+        o = ORDERS[n]
+        a = (six[o[0]], six[o[1]], six[o[2]], six[o[3]], six[o[4]], six[o[5]])
+        if completed_shape(a) > 0:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def achievable(h: Six, kc: KernelConfig, public: PublicCards) -> int:
+    """Every Thế some order of the ascending six allows: the searched Thế plus
+    the indicator-decided Quốc Sĩ members the table allows (they need the six
+    pairwise unrelated, i.e. a ``quoc_si``)."""
     found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
     if found >> QUOC_SI_INDEX & 1:
-        clean = clean_an_si_count(h, chi_diem, an_si, n_an_si)
+        clean = clean_an_si_count(h, public)
         for n in range(INDICATOR_THES.shape[0]):
             t = INDICATOR_THES[n]
             if clean >= THE_AN_SI_NEEDED[t]:
@@ -175,9 +194,7 @@ def achievable(h: Six, kc: KernelConfig, chi_diem: int, an_si: np.ndarray, n_an_
 def score_normal(
     h: Six,
     locked: bool,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
@@ -185,12 +202,12 @@ def score_normal(
 ) -> tuple[bool, int, int, int, int, int]:
     """:func:`score_win` of the ascending six of a normal hand, without the
     arrangement: ``(valid, the_index, tier, points, bonus_mask, indicator_points)``."""
-    found = achievable(h, kc, chi_diem, an_si, n_an_si)
+    found = achievable(h, kc, public)
     if locked:
         found &= ~QUOC_SI_FAMILY_MASK
     if found == 0:
         return False, -1, 0, 0, 0, 0
-    indicators = 0 if locked else indicator_points(h, chi_diem, an_si, n_an_si)
+    indicators = 0 if locked else indicator_points(h, public)
     best = select_best(found, indicators)
     counted = 0 if NO_INDICATORS_MASK >> best & 1 else indicators
     bonuses = bonus_mask(h, kc.left_figures, dealer, self_drawn, last_card)
@@ -201,29 +218,24 @@ def score_normal(
 @njit(cache=True, nogil=True)
 def score_nhat_ban(
     a: Six,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
     kc: KernelConfig,
 ) -> tuple[bool, int, int, int, int, int]:
     """:func:`score_win` of a Nhất Bản arrangement ``a`` with the card in its gap
-    (``scoring._score_nhat_ban``): only this order counts, indicators never do."""
-    candidates = achievable(sort_six(a), kc, chi_diem, an_si, n_an_si)
-    return score_arranged(
-        a, candidates, chi_diem, an_si, n_an_si, dealer, self_drawn, last_card, kc
-    )
+    (§5.6, §6): only this order counts, indicators never do. Only the Thế some
+    order of the six allows can match this order, so only they are asked."""
+    candidates = achievable(sort_six(a), kc, public)
+    return score_arranged(a, candidates, public, dealer, self_drawn, last_card, kc)
 
 
 @njit(cache=True, nogil=True)
 def score_arranged(
     a: Six,
     candidates: int,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
@@ -234,9 +246,7 @@ def score_arranged(
     caller scoring one six in several arrangements searches it once."""
     on_it = 0
     for t in range(NUM_THES):
-        if candidates >> t & 1 and matches(
-            t, a, kc.left_figures, kc.phe_phe_same_suits, chi_diem, an_si, n_an_si
-        ):
+        if candidates >> t & 1 and matches(t, a, kc.left_figures, kc.phe_phe_same_suits, public):
             on_it |= 1 << t
     if on_it:
         best = select_best(on_it, 0)
@@ -250,41 +260,48 @@ def score_arranged(
 
 
 @njit(cache=True, nogil=True)
+def matching(six: np.ndarray, public: PublicCards, kc: KernelConfig) -> int:
+    """The mask of every Thế this exact order of six cards matches (spec §4);
+    those that need the Chỉ Điểm never match while it is unknown."""
+    a = (six[0], six[1], six[2], six[3], six[4], six[5])
+    found = 0
+    for t in range(NUM_THES):
+        if matches(t, a, kc.left_figures, kc.phe_phe_same_suits, public):
+            found |= 1 << t
+    return found
+
+
+@njit(cache=True, nogil=True)
 def score_win(
     six: np.ndarray,
     locked: bool,
     nhat_ban: bool,
-    chi_diem: int,
-    revealed_an_si: np.ndarray,
-    n_revealed: int,
+    public: PublicCards,
     dealer: bool,
     self_drawn: bool,
     last_card: bool,
     kc: KernelConfig,
     out_arrangement: np.ndarray,
 ) -> tuple[bool, int, int, int, int, int]:
-    """:func:`env121.rules.scoring.score_valid_hand` of six cards.
+    """The score of six cards as a win (spec §3–§6), when they are one.
 
     ``six``: any order, or with ``nhat_ban`` the fixed arrangement with the card
     in its gap (``locked`` is then ignored: Nhất Bản cannot be declared in Bội
-    ước). ``chi_diem``: the Chỉ Điểm, -1 when unknown; the first ``n_revealed``
-    of ``revealed_an_si`` are the revealed Ẩn Sĩ. Returns ``(valid, the_index,
+    ước). ``public``: the Chỉ Điểm and the revealed Ẩn Sĩ. Returns ``(valid, the_index,
     tier, points, bonus_mask, indicator_points)``; ``the_index`` is -1 for a Nhất
     Bản completed hand without a Thế. The scored order goes to
     ``out_arrangement`` (6 entries; untouched when not valid).
     """
     if nhat_ban:
         a = (six[0], six[1], six[2], six[3], six[4], six[5])
-        result = score_nhat_ban(
-            a, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
-        )
+        result = score_nhat_ban(a, public, dealer, self_drawn, last_card, kc)
         if result[0]:
             for i in range(6):
                 out_arrangement[i] = a[i]
         return result
     h = sort_six(six)
     valid, best, tier, points, bonuses, counted = score_normal(
-        h, locked, chi_diem, revealed_an_si, n_revealed, dealer, self_drawn, last_card, kc
+        h, locked, public, dealer, self_drawn, last_card, kc
     )
     if not valid:
         return False, -1, 0, 0, 0, 0
@@ -294,49 +311,3 @@ def score_win(
     for i in range(6):
         out_arrangement[i] = witness[i]
     return True, best, tier, points, bonuses, counted
-
-
-def hand_score(
-    cards: Sequence[int],
-    *,
-    chi_diem: int | None,
-    an_si: Iterable[int] = (),
-    locked: bool = False,
-    nhat_ban: bool = False,
-    dealer: bool = False,
-    self_drawn: bool = False,
-    last_card: bool = False,
-    config: RuleConfig = DEFAULT_CONFIG,
-    kc: KernelConfig | None = None,
-) -> HandScore | None:
-    """:func:`score_win` with :func:`env121.rules.scoring.score_valid_hand`'s
-    arguments and answer (a :class:`HandScore`, or ``None``), for Python callers.
-    The input must be valid as there (six distinct cards, indicators outside
-    them); ``kc`` saves making the kernel config of ``config`` again."""
-    revealed = np.zeros(4, dtype=np.int64)
-    given = list(an_si)
-    revealed[: len(given)] = given
-    arrangement = np.zeros(6, dtype=np.int64)
-    valid, the, tier, points, bonuses, indicators = score_win(
-        np.asarray(cards, dtype=np.int64),
-        locked,
-        nhat_ban,
-        -1 if chi_diem is None else chi_diem,
-        revealed,
-        len(given),
-        dealer,
-        self_drawn,
-        last_card,
-        kernel_config(config) if kc is None else kc,
-        arrangement,
-    )
-    if not valid:
-        return None
-    return HandScore(
-        the=THE_IDS[the] if the >= 0 else None,
-        tier=int(tier),
-        points=int(points),
-        bonuses=frozenset(b for i, b in enumerate(BONUS_IDS) if bonuses >> i & 1),
-        indicator_points=int(indicators),
-        arrangement=tuple(int(c) for c in arrangement),
-    )

@@ -1,21 +1,43 @@
-"""The Thế search of :mod:`env121.rules.search`, as a numba kernel.
+"""The search for every Thế a set of six cards allows in *some* order, as a numba kernel.
 
-:func:`search` walks the cuts of each shape in the reference's order (the same
-splits, pairings, Củng and Ngũ, each laid out the same ways) and asks each
-layout the searched Thế of its shape, so the first layout a Thế matches, its
-witness, is the reference's. It can stop as soon as it finds one of a set of
-Thế: :func:`env121.rules.compiled.wins.is_win` stops at the first allowed one,
-and the scorer finds the witness of its best Thế by stopping at that Thế.
+The registry (:mod:`env121.rules.thes`) defines each Thế by a positional
+predicate on a1…a6, but trying every predicate on all 720 orders is far too
+slow for an environment that asks "can I win with this card?" on every offer.
+Each Thế also names its :class:`~env121.rules.thes.Shape`, the cut of the six
+cards it lives on, and there are few cuts. So :func:`search` walks the cuts of
+each shape, lays the cards out in the few orders that cut allows, and asks the
+Thế of that shape; the first layout a Thế matches is its witness. The layouts
+of each shape:
+
+* ``QUOC_SI`` and ``LUC_BO`` — the cards as given, when they are pairwise
+  unrelated / a Lục bộ;
+* ``TWO_TRIPLES`` — each of the 10 splits into two triples (Phu or Phe), in
+  both orders of the halves, the second half as it comes, lined up with the
+  first by figure, and lined up by suit. A two-triple Thế is asked only where
+  its halves' groups are the cut's, and in the order its halves are named;
+* ``THREE_PAIRS`` — each of the 15 splits into three pairs of one kind, each
+  pair laid lower card first;
+* ``CUNG_TAIL`` — each Củng, times its 4 choices of the card a4 the tail
+  a4a5a6 shares;
+* ``NGU_TAIL`` — each Ngũ, times its 5 choices of the card a5 next to a6.
+
+That these layouts are enough (no Thế asks anything else of the order) is
+checked, not assumed: tests compare the search with a brute force over all
+720 orders and with the readable Python search it was ported from
+(``tests/support/scorer.py``), witnesses included. Indicator-dependent members
+of the Quốc Sĩ family (Thất Sĩ and above) are not searched: they are
+``quoc_si`` plus a condition on the table (:func:`~env121.rules.compiled.scoring.achievable`).
+
+:func:`search` can stop as soon as it finds one of a set of Thế:
+:func:`env121.rules.compiled.wins.is_win` stops at the first allowed one, and
+the scorer finds the witness of its best Thế by stopping at that Thế.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 from numba import njit
 
-from env121.rules.compiled.config import kernel_config
 from env121.rules.compiled.tables import (
     CARD_FIG,
     CARD_SUIT,
@@ -31,13 +53,11 @@ from env121.rules.compiled.tables import (
     SHAPE_SEARCHED,
     SHAPE_THREE_PAIRS,
     SUIT_IN_A_PHE,
-    THE_IDS,
     TRIPLE_GROUP_BITS,
     TRIPLE_GROUP_SET,
     TRIPLE_SPLITS,
 )
 from env121.rules.compiled.thes import pair, searched_predicate, triple_key
-from env121.rules.config import RuleConfig
 
 Six = tuple[int, int, int, int, int, int]
 
@@ -158,14 +178,13 @@ def _counts(h: Six) -> tuple[int, bool, bool]:
 def search(
     h: Six, left_figures: np.ndarray, phe_phe_same_suits: bool, stop: int
 ) -> tuple[int, Six]:
-    """:func:`env121.rules.search.achievable_thes` of the ascending six ``h``: the
-    mask of the searched Thế some order of the cards matches.
+    """The mask of the searched Thế some order of the ascending six ``h`` matches.
 
     Stops as soon as it finds a Thế of the mask ``stop`` (0: never), and then
     also returns the layout it stopped on, that Thế's witness (otherwise ``h``).
     """
     largest, partnered, passes = _counts(h)
-    if not passes:  # the prefilter, cf. wins.may_have_the: most hands stop here
+    if not passes:  # the prefilter (compiled.wins says why): most hands stop here
         return 0, h
     found = 0
     if largest == 1:
@@ -276,18 +295,3 @@ def search(
 
 SEARCHED_MASK = int(np.bitwise_or.reduce(SHAPE_SEARCHED))
 """Every searched Thế (all but the indicator-decided Quốc Sĩ members)."""
-
-
-def achievable_thes(cards: Sequence[int], config: RuleConfig) -> dict[str, tuple[int, ...]]:
-    """:func:`env121.rules.search.achievable_thes` through :func:`search`: every
-    searched Thế some order of the six cards matches, with its witness (for
-    the tests; the kernels keep masks)."""
-    kc = kernel_config(config)
-    h = sort_six(np.asarray(cards, dtype=np.int64))
-    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
-    witnesses = {}
-    for t, the_id in enumerate(THE_IDS):
-        if found >> t & 1:
-            _, witness = search(h, kc.left_figures, kc.phe_phe_same_suits, 1 << t)
-            witnesses[the_id] = tuple(int(c) for c in witness)
-    return witnesses

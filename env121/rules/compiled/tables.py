@@ -1,10 +1,10 @@
-"""The rule tables the kernels read, made at import from the reference modules.
+"""The rule tables the kernels read, made at import from the rule modules.
 
 Nothing here is typed by hand: each array is read off the module that defines
 the rule (:mod:`env121.rules.cards`, :mod:`~env121.rules.groups`, the Thế
-registry :mod:`~env121.rules.thes`, :mod:`~env121.rules.search`,
-:mod:`~env121.rules.bonuses`) and turned into a numpy array once, which numba
-freezes into the compiled kernels.
+registry :mod:`~env121.rules.thes`, :mod:`~env121.rules.bonuses`), or lists the
+cuts of six positions the search walks, and is turned into a numpy array once,
+which numba freezes into the compiled kernels.
 
 Thế are numbered by their place in the registry: index ``t`` is
 ``THE_IDS[t]``, and a set of Thế is an ``int64`` mask with bit ``t`` set
@@ -15,10 +15,10 @@ the Thưởng in :data:`~env121.rules.bonuses.THUONGS` order, then ``"nhat_ban"`
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import combinations
 
 import numpy as np
 
-from env121.rules import search
 from env121.rules.bonuses import NHAT_BAN_BONUS, THUONGS, WinSituation, card_bits
 from env121.rules.cards import (
     FIG,
@@ -142,19 +142,35 @@ def _group_sets() -> tuple[np.ndarray, np.ndarray]:
 TRIPLE_GROUP_SET, HALVES_ASKED = _group_sets()
 """``TRIPLE_GROUP_SET[key]`` numbers the group mask of a triple key;
 ``HALVES_ASKED[first, second]`` is the mask of the two-triple Thế asked on a
-cut whose halves have these numbered group masks (``search._asked_on_halves``)."""
+cut whose halves have these numbered group masks ."""
 
 # ------------------------------------------------------ the search's cuts
 
-TRIPLE_SPLITS = np.array([(*a, *b) for a, b in search._TRIPLE_SPLITS], dtype=np.int64)
-"""Positions (i, j, k, p, q, r) of the sorted six: the splits into two triples."""
-PAIRINGS = np.array(
-    [[i for p in pairing for i in p] for pairing in search._PAIRINGS], dtype=np.int64
+_SIX = range(6)
+
+
+def _pairings(idx: tuple[int, ...]) -> list[list[int]]:
+    """Every way to split the positions ``idx`` into pairs, flat."""
+    if not idx:
+        return [[]]
+    first, rest = idx[0], idx[1:]
+    return [[first, p, *more] for p in rest for more in _pairings(tuple(i for i in rest if i != p))]
+
+
+TRIPLE_SPLITS = np.array(
+    [(*a, *(i for i in _SIX if i not in a)) for a in combinations(_SIX, 3) if 0 in a],
+    dtype=np.int64,
 )
+"""Positions (i, j, k, p, q, r) of the sorted six: the splits into two triples."""
+PAIRINGS = np.array(_pairings(tuple(_SIX)), dtype=np.int64)
 """Positions (i, j, k, m, n, p): the splits into three pairs."""
-QUADS = np.array([(*q, *rest) for q, rest in search._QUADS], dtype=np.int64)
+QUADS = np.array(
+    [(*q, *(i for i in _SIX if i not in q)) for q in combinations(_SIX, 4)], dtype=np.int64
+)
 """Positions (four of a Củng, the other two)."""
-FIVES = np.array([(*f, sixth) for f, sixth in search._FIVES], dtype=np.int64)
+FIVES = np.array(
+    [(*f, next(i for i in _SIX if i not in f)) for f in combinations(_SIX, 5)], dtype=np.int64
+)
 """Positions (five of a Ngũ, the sixth)."""
 
 # ----------------------------------------------------------------- bonuses

@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from env121.rules import thes as reference
+from env121.rules import thes as registry
 from env121.rules.cards import NUM_SUITS, Suit
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.tables import (
     CARD_FIG,
     CARD_IS_HONOR,
@@ -220,10 +221,11 @@ def _related(x: int, y: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def clean_an_si_count(a: tuple[int, ...], chi_diem: int, an_si: np.ndarray, n_an_si: int) -> int:
+def clean_an_si_count(a: tuple[int, ...], public: PublicCards) -> int:
     """:func:`env121.rules.thes.clean_an_si_count`: how many revealed Ẩn Sĩ can join
     the six and the Chỉ Điểm, all pairwise unrelated; -1 when the six are not a
     Quốc Sĩ or the Chỉ Điểm is unknown (``chi_diem < 0``) or related to one of them."""
+    chi_diem, an_si, n_an_si = public
     if chi_diem < 0 or not pairwise_unrelated(a, 6):
         return -1
     for i in range(6):
@@ -484,16 +486,16 @@ ALSO_NONE, ALSO_SAME_SUITS_IN_VARIANT, ALSO_DIFFERENT_FIGURES, ALSO_SAME_FIGURE 
 ALSO_PAIRED_BY_THE_OTHER_KIND = 4
 _ALSO_PORTS = {
     None: ALSO_NONE,
-    reference._same_suits_in_variant: ALSO_SAME_SUITS_IN_VARIANT,
-    reference._different_figures: ALSO_DIFFERENT_FIGURES,
-    reference._same_figure: ALSO_SAME_FIGURE,
-    reference._paired_by_the_other_kind: ALSO_PAIRED_BY_THE_OTHER_KIND,
+    registry._same_suits_in_variant: ALSO_SAME_SUITS_IN_VARIANT,
+    registry._different_figures: ALSO_DIFFERENT_FIGURES,
+    registry._same_figure: ALSO_SAME_FIGURE,
+    registry._paired_by_the_other_kind: ALSO_PAIRED_BY_THE_OTHER_KIND,
 }
 
 
 def _also_codes() -> np.ndarray:
     codes = []
-    for the in reference.THES:
+    for the in registry.THES:
         also = the.halves.also if the.halves else None
         if also not in _ALSO_PORTS:
             raise RuntimeError(
@@ -580,7 +582,7 @@ _PORTED = (
 """The Thế whose predicate is code (not Halves, not decided by the indicators):
 each has the kernel of its name above and its branch in :func:`searched_predicate`."""
 
-_in_code = {t.id for t in reference.THES if t.halves is None and not t.needs_chi_diem}
+_in_code = {t.id for t in registry.THES if t.halves is None and not t.needs_chi_diem}
 if _in_code != set(_PORTED):
     raise RuntimeError(
         "the compiled Thế predicates are out of step with the registry: "
@@ -696,16 +698,14 @@ def matches(
     a: tuple[int, ...],
     left_figures: np.ndarray,
     phe_phe_same_suits: bool,
-    chi_diem: int,
-    an_si: np.ndarray,
-    n_an_si: int,
+    public: PublicCards,
 ) -> bool:
     """``THES[t].matches(a, table)``: the spec's definition on this exact order
     (a two-triple Thế either way round where it says so; an indicator-decided
     member by the indicators)."""
     needed = THE_AN_SI_NEEDED[t]
     if needed >= 0:
-        return bool(clean_an_si_count(a, chi_diem, an_si, n_an_si) >= needed)
+        return bool(clean_an_si_count(a, public) >= needed)
     if searched_predicate(t, a, left_figures, phe_phe_same_suits):
         return True
     if HALF_FIRST[t] >= 0 and HALF_EITHER_ORDER[t]:

@@ -1,55 +1,151 @@
 """Nhất Bản waits and the Nhất Bản win check, as numba kernels.
 
-The port of :mod:`env121.rules.waits`. It reads the reference's table of the
-720 arrangements of hand *indices* (one empty slot, :data:`GAP`), each with
-the completed-hand shapes of spec §3 as clauses over per-hand features; the
-kernel works out the features of a hand (:func:`_features`, at the
-reference's offsets) and evaluates the clauses: :func:`waiting_mask` says which
+A Nhất Bản player fixes an arrangement of their 5 cards in 6 slots, one slot
+empty (:data:`GAP`). It *has a wait* when some card not in the hand, put in
+the gap, makes a completed hand (spec §3; every Thế is one, so "completed
+hand or Thế" is the same test). [R-8] allows the declaration only then.
+
+Trying all 116 outside cards on all 720 arrangements is far too slow for an
+environment. Instead a table, made here at import, lists for each of the 720
+arrangements of hand *indices* (:data:`INDEX_ARRANGEMENTS`) the completed-hand
+shapes of spec §3 as clauses over per-hand features (:data:`CLAUSES`): per
+shape, the gap's group is *fillable* whenever its other cards could be
+completed by a card of a figure or suit the hand cannot exhaust (there are 11
+cards of each figure and of each suit, and the hand holds only 5); only where
+the gap sits in two groups at once (Củng ∩ triple at a4, Ngũ ∩ pair at a5) are
+the eleven candidate cards tried. The kernel works out the features of a hand
+(:func:`_features`) and evaluates the clauses: :func:`waiting_mask` says which
 of the 720 arrangements have a wait, and the questions of the Nhất Bản phases
 read it. Hands are five card ids in any order; results list cards ascending.
+Python callers ask through :mod:`env121.rules.waits`.
+
+Tests compare every kernel here with the readable Python reading of the same
+table and with a brute force over all cards (``tests/support/scorer.py``,
+``tests/rules/test_waits.py``, ``tests/rules/test_compiled_waits.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import permutations
+
 import numpy as np
 from numba import njit
 
-from env121.rules import waits as reference
-from env121.rules.cards import NUM_FIGURES, NUM_SUITS
+from env121.rules.cards import NUM_FIGURES, NUM_SUITS, card
 from env121.rules.compiled.scoring import completed_shape
 from env121.rules.compiled.tables import CARD_FIG, CARD_SUIT, KIND_FIGURE, KIND_NONE, KIND_SUIT
 from env121.rules.compiled.thes import is_triple, pair, pairwise_unrelated
+from env121.rules.groups import phe
 
-GAP = reference.GAP
-"""The empty slot of a Nhất Bản arrangement."""
+GAP = -1
+"""Marks the empty slot of a Nhất Bản arrangement."""
 NUM_SLOTS = 6
-CLAUSES = reference._CLAUSES.astype(np.int64)
-"""[arrangement, clause, 3]: feature indices; an arrangement waits when all three
-features of one of its clauses hold (the last feature index is always false)."""
-INDEX_ARRANGEMENTS = reference._INDEX_TABLE.astype(np.int64)
-"""[arrangement, slot]: the index in the sorted hand of the card in the slot, or GAP."""
-GAP_SLOT = reference._GAP_SLOT.astype(np.int64)
-"""[arrangement]: its empty slot."""
-NUM_ARRANGEMENTS = INDEX_ARRANGEMENTS.shape[0]
-PLACEMENT_ORDER = np.array([reference.placement_order(g) for g in range(NUM_SLOTS)])
-"""[gap]: the slots filled one by one once the gap is chosen (``waits.placement_order``)."""
+
+
+def placement_order(gap: int) -> tuple[int, ...]:
+    """The slots a Nhất Bản arrangement is filled in, once the gap is chosen:
+    left to right, skipping ``gap``."""
+    return tuple(i for i in range(NUM_SLOTS) if i != gap)
+
+
+PLACEMENT_ORDER = np.array([placement_order(g) for g in range(NUM_SLOTS)])
+"""[gap]: the slots filled one by one once the gap is chosen (:func:`placement_order`)."""
 PHE_EXTENDABLE = np.array(
-    [[(s1, s2) in reference._PHE_EXTENDABLE for s2 in range(NUM_SUITS)] for s1 in range(NUM_SUITS)]
+    [
+        [
+            any(phe(card(0, s1), card(0, s2), card(0, s3)) for s3 in range(NUM_SUITS))
+            for s2 in range(NUM_SUITS)
+        ]
+        for s1 in range(NUM_SUITS)
+    ]
 )
 """[suit, suit]: a third suit can make the two a Phe."""
-_F_TRUE, _F_R2, _F_T3, _F_FILL = (
-    reference._F_TRUE,
-    reference._F_R2,
-    reference._F_T3,
-    reference._F_FILL,
-)
-_F_RUN, _F_EX4, _F_EX5, _F_SIX = (
-    reference._F_RUN,
-    reference._F_EX4,
-    reference._F_EX5,
-    reference._F_SIX,
-)
-_NUM_FEATURES = reference._NUM_FEATURES
+
+# ------------------------------------------------------ the clause table
+# The 720 arrangements of hand *indices* 0..4 (GAP = -1) and, for each, the
+# completed shapes of spec §3 as clauses over per-hand features:
+# an arrangement waits iff all features of some clause hold.
+_F_TRUE = 0
+_F_R2 = 1  # 25: pair(i, j)
+_F_T3 = _F_R2 + 25  # 125: Phu or Phe on (i, j, k)
+_F_FILL = _F_T3 + 125  # 25: some outside card makes (i, j, ·) a Phu or Phe
+_F_RUN = _F_FILL + 25  # 32: the cards of an index mask share a figure or a suit
+_F_EX4 = _F_RUN + 32  # 32·25: a4 gap: an outside card of the run's kind triples with (x, y)
+_F_EX5 = _F_EX4 + 800  # 32·5: a5 gap: an outside card of the run's kind pairs with y
+_F_SIX = _F_EX5 + 160  # the five cards are pairwise unrelated
+NUM_FEATURES = _F_SIX + 1
+"""The per-hand features the clauses read; :func:`_features` has one more,
+always false, that pads the clauses."""
+
+
+def _mask(*indices: int) -> int:
+    return sum(1 << i for i in indices)
+
+
+def _clauses(a: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The shape clauses of index arrangement ``a`` (spec §3)."""
+    g = a.index(GAP)
+
+    def others(slots: Sequence[int]) -> list[int]:
+        return [a[i] for i in slots if i != g]
+
+    def r2(i: int, j: int) -> int:
+        return _F_R2 + 5 * i + j
+
+    def t3(i: int, j: int, k: int) -> int:
+        return _F_T3 + 25 * i + 5 * j + k
+
+    def fill(pair_: Sequence[int]) -> int:
+        return _F_FILL + 5 * pair_[0] + pair_[1]
+
+    def run(cards: Sequence[int]) -> int:
+        return _F_RUN + _mask(*cards)
+
+    full, open_ = ((3, 4, 5), (0, 1, 2)) if g < 3 else ((0, 1, 2), (3, 4, 5))
+    clauses = [
+        (t3(*(a[i] for i in full)), fill(others(open_))),  # two triples
+        tuple(r2(a[i], a[i + 1]) for i in (0, 2, 4) if g not in (i, i + 1)),  # three pairs
+        (_F_SIX,),
+        (run(others(range(6))),),  # Lục bộ / Ngũ around the gap
+    ]
+    if g < 4:
+        clauses.append((run(others(range(4))), r2(a[4], a[5])))  # Củng + pair
+        clauses.append((run(others(range(5))), r2(a[4], a[5])))  # Ngũ + pair
+    else:
+        clauses.append((run(a[0:4]),))  # Củng + pair, gap in the pair
+    if g < 3:
+        clauses.append((run(others(range(4))), t3(a[3], a[4], a[5])))  # Củng + triple at a4
+    elif g == 3:
+        clauses.append((_F_EX4 + 25 * _mask(*a[0:3]) + 5 * a[4] + a[5],))
+    else:
+        clauses.append((run(a[0:4]), fill(others((3, 4, 5)))))
+    if g == 4:
+        clauses.append((_F_EX5 + 5 * _mask(*a[0:4]) + a[5],))
+    return clauses
+
+
+def _clause_table() -> tuple[np.ndarray, np.ndarray]:
+    index_arrangements = sorted(set(permutations((0, 1, 2, 3, 4, GAP))))
+    rows = [_clauses(a) for a in index_arrangements]
+    width = max(len(r) for r in rows)
+    table = np.full((len(rows), width, 3), _F_TRUE, dtype=np.int64)
+    for n, row in enumerate(rows):
+        for m, clause in enumerate(row):
+            table[n, m, : len(clause)] = clause
+        for m in range(len(row), width):
+            table[n, m, 0] = _F_TRUE + NUM_FEATURES  # an always-false padding clause
+    return np.array(index_arrangements, dtype=np.int64), table
+
+
+INDEX_ARRANGEMENTS, CLAUSES = _clause_table()
+"""``INDEX_ARRANGEMENTS[arrangement, slot]``: the index in the sorted hand of the
+card in the slot, or GAP (the 720 in ascending order). ``CLAUSES[arrangement,
+clause, 3]``: feature indices; an arrangement waits when all three features of
+one of its clauses hold (the last feature index is always false)."""
+GAP_SLOT = np.argmax(INDEX_ARRANGEMENTS == GAP, axis=1)
+"""[arrangement]: its empty slot."""
+NUM_ARRANGEMENTS = INDEX_ARRANGEMENTS.shape[0]
 
 Five = tuple[int, int, int, int, int]
 
@@ -81,7 +177,7 @@ def sort_five(hand5: np.ndarray) -> Five:
 
 @njit(cache=True, nogil=True)
 def _triple_fillable(x: int, y: int) -> bool:
-    """``waits._triple_fillable``: some card outside makes (x, y, ·) a Phu or a Phe."""
+    """Some card outside the hand makes (x, y, ·) a Phu or a Phe."""
     return bool(
         CARD_FIG[x] == CARD_FIG[y]
         or CARD_SUIT[x] == CARD_SUIT[y]
@@ -104,9 +200,9 @@ def _in_hand(c: int, h: Five) -> bool:
 
 @njit(cache=True, nogil=True)
 def _features(h: Five) -> np.ndarray:
-    """``waits._features`` of the sorted five: the per-hand features the clauses
-    read, at the reference's offsets (one always-false entry at the end)."""
-    f = np.zeros(_NUM_FEATURES + 1, dtype=np.bool_)
+    """The per-hand features of the sorted five that the clauses read (one
+    always-false entry at the end)."""
+    f = np.zeros(NUM_FEATURES + 1, dtype=np.bool_)
     f[_F_TRUE] = True
     for i in range(5):
         for j in range(i + 1, 5):
@@ -189,8 +285,8 @@ def waiting_mask(hand5: np.ndarray, out: np.ndarray) -> bool:
 
 @njit(cache=True, nogil=True)
 def has_nhat_ban_wait(hand5: np.ndarray) -> bool:
-    """:func:`env121.rules.waits.has_nhat_ban_wait`: some arrangement of the five
-    is completed by a card not in them ([R-8])."""
+    """Whether some arrangement of the five is completed by a card not in them
+    ([R-8])."""
     return waiting_mask(hand5, np.empty(NUM_ARRANGEMENTS, dtype=np.bool_))
 
 
@@ -207,8 +303,8 @@ def gap_bits(mask: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def waiting_gaps(hand5: np.ndarray, out: np.ndarray) -> int:
-    """:func:`env121.rules.waits.waiting_gaps`: the empty slots some waiting
-    arrangement uses, ascending, into ``out`` (6 entries); how many."""
+    """The empty slots some waiting arrangement uses, ascending, into ``out``
+    (6 entries); how many."""
     mask = np.empty(NUM_ARRANGEMENTS, dtype=np.bool_)
     waiting_mask(hand5, mask)
     gaps = gap_bits(mask)
@@ -250,7 +346,7 @@ def next_card_bits(
 def waiting_next_cards(
     hand5: np.ndarray, gap: int, placed: np.ndarray, n_placed: int, out: np.ndarray
 ) -> int:
-    """:func:`env121.rules.waits.waiting_next_cards`: the cards that may fill the
+    """The cards that may fill the
     next open slot after the first ``n_placed`` of ``placed``, so that a waiting
     arrangement with this gap can still be finished; ascending into ``out`` (5
     entries); how many."""
@@ -268,7 +364,7 @@ def waiting_next_cards(
 
 @njit(cache=True, nogil=True)
 def fill_gap(arrangement: np.ndarray, card: int) -> tuple[int, int, int, int, int, int]:
-    """:func:`env121.rules.waits.fill_gap`: the arrangement with ``card`` in its empty slot."""
+    """The arrangement with ``card`` in its empty slot."""
     a0, a1, a2, a3, a4, a5 = (
         arrangement[0],
         arrangement[1],

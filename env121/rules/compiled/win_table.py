@@ -2,11 +2,10 @@
 :func:`env121.engine.win_table.win_points` (what :func:`~env121.engine.win_table.seat_win_points`
 gives for a seat), the Điểm of Ù on each card were it on offer now.
 
-The reference asks its scorer only on the cards a sixth-card filter keeps;
-here every card outside the seat's five and the indicators is scored, the
+Every card outside the seat's five and the indicators is scored, the
 search's own gates making the non-wins cheap (the costs are in
-``docs/measurements.md``). Tự thân and Kết chung are left out, as there: they depend on how the
-card comes, not on the card.
+``docs/measurements.md``). Tự thân and Kết chung are left out: they depend on
+how the card comes, not on the card.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from numba import njit
 
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
+from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import completed_shape, score_nhat_ban, score_normal
 from env121.rules.compiled.search import sort_six
 from env121.rules.compiled.waits import fill_gap
@@ -29,9 +29,7 @@ def win_points(
     n_locked: int,
     nhat_ban: bool,
     nb_arrangement: np.ndarray,
-    chi_diem: int,
-    revealed_an_si: np.ndarray,
-    n_revealed: int,
+    public: PublicCards,
     dealer: bool,
     kc: KernelConfig,
     out: np.ndarray,
@@ -52,24 +50,22 @@ def win_points(
     in_bois_uoc = n_locked > 0
     for c in range(NUM_CARDS):
         out[c] = 0
-        blocked = c == chi_diem
+        blocked = c == public.chi_diem
         for i in range(5):
             blocked = blocked or five[i] == c
-        for k in range(n_revealed):
-            blocked = blocked or revealed_an_si[k] == c
+        for k in range(public.n_an_si):
+            blocked = blocked or public.an_si[k] == c
         if blocked:
             continue
         if nhat_ban:
             a = fill_gap(nb_arrangement, c)
             if completed_shape(a) == 0:
                 continue
-            valid, _, _, points, _, _ = score_nhat_ban(
-                a, chi_diem, revealed_an_si, n_revealed, dealer, False, False, kc
-            )
+            valid, _, _, points, _, _ = score_nhat_ban(a, public, dealer, False, False, kc)
         else:
             h = sort_six((five[0], five[1], five[2], five[3], five[4], c))
             valid, _, _, points, _, _ = score_normal(
-                h, in_bois_uoc, chi_diem, revealed_an_si, n_revealed, dealer, False, False, kc
+                h, in_bois_uoc, public, dealer, False, False, kc
             )
         if valid:
             out[c] = points

@@ -3,9 +3,8 @@
 :func:`is_win` is ``score_valid_hand(...) is not None`` for a normal hand
 (not Nhất Bản) without scoring it: the Thế search
 (:func:`env121.rules.compiled.search.search`) stops at the first Thế the
-hand may win with. The search opens with a necessary-condition prefilter in
-the spirit of :func:`env121.rules.wins.may_have_the`, on the figure and suit
-counts alone (a card sharing nothing must be able to sit in a Phe; with at
+hand may win with. The search opens with a necessary-condition prefilter on
+the figure and suit counts alone (a card sharing nothing must be able to sit in a Phe; with at
 most two cards of a kind only three pairs or two Phe remain): it stops about
 six uniform random hands in ten before any cut is laid out, and the shapes
 are then laid out only where the counts allow them.
@@ -40,8 +39,7 @@ def is_win(six: np.ndarray, locked: bool, kc: KernelConfig) -> bool:
 
 @njit(cache=True, nogil=True)
 def the_trang_eligible(hand5: np.ndarray) -> bool:
-    """:func:`env121.rules.wins.the_trang_eligible`: five cards pairwise unrelated,
-    no honor card (Thế trắng, §5.3)."""
+    """Five cards pairwise unrelated, no honor card (Thế trắng, §5.3)."""
     for i in range(5):
         if CARD_IS_HONOR[hand5[i]]:
             return False

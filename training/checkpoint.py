@@ -4,8 +4,12 @@
   policy (of the shape a :class:`Network` describes): the actor MLP and the action head as a
   :class:`agents.ppo.PolicyNetwork` state dict (``.safetensors`` + JSON
   sidecar, see :mod:`agents.ppo`). Self-play snapshots use the same format.
+* :func:`write_state` / :func:`read_state` write and read a training state —
+  named tensors and a JSON part recording their SHA-256 — for both trainers;
+  :func:`optimizer_tensors` / :func:`optimizer_slots` put an optimizer's state
+  into named tensors and back.
 * :func:`save_training_state` / :func:`load_training_state` write and read
-  what ``--resume`` needs: every parameter of the SB3 policy (actor, critic)
+  what the SB3 trainer's ``--resume`` needs: every parameter of the SB3 policy (actor, critic)
   and the optimizer's tensors as safetensors, the optimizer's plain settings,
   the step count and the tensors' SHA-256 as JSON. The model is rebuilt from
   the run's config and these are loaded into it, so nothing is unpickled here
@@ -28,7 +32,7 @@ import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import safetensors
 import safetensors.torch
@@ -117,10 +121,17 @@ def export_policy(
     )
 
 
-TRAINING_TENSORS = "training.safetensors"
-"""The file of a checkpoint's parameters and optimizer tensors."""
-TRAINING_JSON = "training.json"
-"""The file of a checkpoint's step count, optimizer settings and tensors' checksum."""
+class StateFiles(NamedTuple):
+    """The two files of a training state in a checkpoint directory."""
+
+    tensors: str
+    """Parameters and optimizer tensors (safetensors)."""
+    json: str
+    """Counters, settings and the tensors' SHA-256 (JSON)."""
+
+
+SB3_STATE = StateFiles("training.safetensors", "training.json")
+"""The SB3 trainer's (:func:`save_training_state`)."""
 CHECKPOINT_NAME = re.compile(r"step_(\d{12})")
 """A complete checkpoint's directory name, ``step_<N>`` (12 digits)."""
 
@@ -130,33 +141,88 @@ class CorruptCheckpointError(ValueError):
     not fitting the run's model); the message names the file and what is wrong."""
 
 
+def write_state(
+    directory: Path, tensors: dict[str, torch.Tensor], state: Mapping[str, Any], names: StateFiles
+) -> None:
+    """Write a training state: the named ``tensors`` (safetensors) and the JSON
+    ``state``, which records the tensors' SHA-256, each file atomically."""
+    data = safetensors.torch.save(tensors)
+    write_atomically(directory / names.tensors, data)
+    document = {**state, "training_sha256": hashlib.sha256(data).hexdigest()}
+    write_atomically(directory / names.json, json.dumps(document, indent=2) + "\n")
+
+
+def read_state(
+    directory: Path, names: StateFiles
+) -> tuple[dict[str, Any], dict[str, torch.Tensor]]:
+    """What :func:`write_state` wrote: the JSON state and the tensors, checked —
+    a missing, torn or overwritten file, or tensors whose checksum is not the
+    recorded one, raise :class:`CorruptCheckpointError` naming the file."""
+    path = directory / names.json
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CorruptCheckpointError(f"{path}: cannot be read ({error.strerror})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CorruptCheckpointError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(state, dict):
+        raise CorruptCheckpointError(f"{path}: expected a JSON object")
+    tensors_file = directory / names.tensors
+    try:
+        data = tensors_file.read_bytes()
+    except OSError as error:
+        raise CorruptCheckpointError(f"{tensors_file}: cannot be read ({error.strerror})") from None
+    recorded = state.get("training_sha256")  # absent in checkpoints written before it
+    if recorded is not None and recorded != hashlib.sha256(data).hexdigest():
+        raise CorruptCheckpointError(
+            f"{tensors_file}: its SHA-256 is not the one {names.json} records (torn or overwritten)"
+        )
+    try:
+        return state, safetensors.torch.load(data)
+    except safetensors.SafetensorError as error:
+        raise CorruptCheckpointError(
+            f"{tensors_file}: not a readable safetensors file ({error})"
+        ) from None
+
+
+def optimizer_tensors(optimizer: torch.optim.Optimizer, prefix: str) -> dict[str, torch.Tensor]:
+    """The optimizer's per-parameter state (Adam's moments and steps) as named
+    tensors ``{prefix}.{parameter index}.{slot}``."""
+    return {
+        f"{prefix}.{index}.{slot}": torch.as_tensor(value).detach().cpu().contiguous()
+        for index, slots in optimizer.state_dict()["state"].items()
+        for slot, value in slots.items()
+    }
+
+
+def optimizer_slots(tensors: Mapping[str, torch.Tensor], prefix: str) -> dict[int, dict[str, Any]]:
+    """:func:`optimizer_tensors` read back: the optimizer's ``state`` entry."""
+    slots: dict[int, dict[str, Any]] = {}
+    for key, value in tensors.items():
+        if key.startswith(f"{prefix}."):
+            _, index, slot = key.split(".", 2)
+            slots.setdefault(int(index), {})[slot] = value
+    return slots
+
+
 def save_training_state(
     model: MaskablePPO, directory: str | Path, extra: Mapping[str, Any]
 ) -> None:
     """Write ``model``'s parameters, optimizer state and step count to
-    ``directory`` (``training.safetensors`` + ``training.json``, which records
-    the tensors' SHA-256), each file atomically."""
+    ``directory`` (:data:`SB3_STATE`: ``training.safetensors`` + ``training.json``)."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     tensors = {
         f"policy.{k}": v.detach().cpu().contiguous() for k, v in model.policy.state_dict().items()
     }
-    optimizer = model.policy.optimizer.state_dict()
-    for index, slots in optimizer["state"].items():
-        for slot, value in slots.items():
-            tensors[f"optimizer.{index}.{slot}"] = (
-                torch.as_tensor(value).detach().cpu().contiguous()
-            )
-    data = safetensors.torch.save(tensors)
-    write_atomically(directory / TRAINING_TENSORS, data)
+    tensors.update(optimizer_tensors(model.policy.optimizer, "optimizer"))
     state = {
         "format": TRAINING_STATE_FORMAT,
         "num_timesteps": int(model.num_timesteps),
-        "optimizer_param_groups": optimizer["param_groups"],
-        "training_sha256": hashlib.sha256(data).hexdigest(),
+        "optimizer_param_groups": model.policy.optimizer.state_dict()["param_groups"],
         **extra,
     }
-    write_atomically(directory / TRAINING_JSON, json.dumps(state, indent=2) + "\n")
+    write_state(directory, tensors, state, SB3_STATE)
 
 
 def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, Any]:
@@ -167,24 +233,9 @@ def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, 
     overwritten file, tensors whose checksum is not the recorded one, or that
     do not fit the model, raise :class:`CorruptCheckpointError` naming the file."""
     directory = Path(directory)
-    state = _read_state(directory / TRAINING_JSON)
-    tensors_file = directory / TRAINING_TENSORS
-    try:
-        data = tensors_file.read_bytes()
-    except OSError as error:
-        raise CorruptCheckpointError(f"{tensors_file}: cannot be read ({error.strerror})") from None
-    recorded = state.get("training_sha256")  # absent in checkpoints written before it
-    if recorded is not None and recorded != hashlib.sha256(data).hexdigest():
-        raise CorruptCheckpointError(
-            f"{tensors_file}: its SHA-256 is not the one {TRAINING_JSON} records (torn or "
-            "overwritten)"
-        )
-    try:
-        tensors = safetensors.torch.load(data)
-    except safetensors.SafetensorError as error:
-        raise CorruptCheckpointError(
-            f"{tensors_file}: not a readable safetensors file ({error})"
-        ) from None
+    state, tensors = read_state(directory, SB3_STATE)
+    _check_sb3_state(directory / SB3_STATE.json, state)
+    tensors_file = directory / SB3_STATE.tensors
     policy = {k.removeprefix("policy."): v for k, v in tensors.items() if k.startswith("policy.")}
     expected = {k: tuple(v.shape) for k, v in model.policy.state_dict().items()}
     found = {k: tuple(v.shape) for k, v in policy.items()}
@@ -196,17 +247,14 @@ def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, 
             f"(missing {missing}, other shapes {wrong}, unexpected "
             f"{sorted(set(found) - set(expected))})"
         )
-    slots: dict[int, dict[str, torch.Tensor]] = {}
-    for key, value in tensors.items():
-        if key.startswith("optimizer."):
-            _, index, slot = key.split(".", 2)
-            slots.setdefault(int(index), {})[slot] = value
     groups = state["optimizer_param_groups"]
     for group in groups:  # JSON turned the tuples into lists
         group.update({k: tuple(v) for k, v in group.items() if k == "betas"})
     model.policy.load_state_dict(policy)
     try:
-        model.policy.optimizer.load_state_dict({"state": slots, "param_groups": groups})
+        model.policy.optimizer.load_state_dict(
+            {"state": optimizer_slots(tensors, "optimizer"), "param_groups": groups}
+        )
     except (KeyError, ValueError, RuntimeError) as error:
         raise CorruptCheckpointError(
             f"{tensors_file}: its optimizer state does not fit the model ({error})"
@@ -215,15 +263,9 @@ def load_training_state(model: MaskablePPO, directory: str | Path) -> dict[str, 
     return dict(state)
 
 
-def _read_state(path: Path) -> dict[str, Any]:
-    """The checked JSON part of a checkpoint."""
-    try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise CorruptCheckpointError(f"{path}: cannot be read ({error.strerror})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CorruptCheckpointError(f"{path}: not valid JSON ({error})") from None
-    if not isinstance(state, dict) or state.get("format") != TRAINING_STATE_FORMAT:
+def _check_sb3_state(path: Path, state: dict[str, Any]) -> None:
+    """The SB3 trainer's JSON part has its format, step count and optimizer settings."""
+    if state.get("format") != TRAINING_STATE_FORMAT:
         raise CorruptCheckpointError(
             f'{path}: not an env121 training state (expected "format": "{TRAINING_STATE_FORMAT}")'
         )
@@ -232,7 +274,6 @@ def _read_state(path: Path) -> dict[str, Any]:
         raise CorruptCheckpointError(
             f"{path}: expected num_timesteps (an integer >= 0) and optimizer_param_groups"
         )
-    return state
 
 
 class CheckpointDirectory:
@@ -336,11 +377,17 @@ def _remove_tree(path: Path) -> None:
 
 __all__ = [
     "CHECKPOINT_NAME",
+    "SB3_STATE",
     "CheckpointDirectory",
     "CorruptCheckpointError",
     "Network",
+    "StateFiles",
     "export_policy",
     "load_training_state",
+    "optimizer_slots",
+    "optimizer_tensors",
     "policy_state_dict",
+    "read_state",
     "save_training_state",
+    "write_state",
 ]

@@ -82,7 +82,7 @@ from env121.envs.vector import VectorSingleSeat
 from env121.rules.config import RuleConfig
 from training import settings
 from training.checkpoint import (
-    TRAINING_JSON,
+    SB3_STATE,
     CorruptCheckpointError,
     Network,
     export_policy,
@@ -498,7 +498,7 @@ def _load(model: MaskablePPO, directory: Path, step: int) -> None:
     state = load_training_state(model, directory)
     if state["num_timesteps"] != step:
         raise CorruptCheckpointError(
-            f"{directory / TRAINING_JSON}: num_timesteps is {state['num_timesteps']}, "
+            f"{directory / SB3_STATE.json}: num_timesteps is {state['num_timesteps']}, "
             f"not the {step} of its directory's name"
         )
 

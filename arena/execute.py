@@ -101,25 +101,42 @@ def play_all(
         units = work_units(tasks, cache, 1 if jobs == 1 else UNITS_PER_PROCESS * jobs)
     else:
         units = [Unit((t,), False) for t in tasks]
-    position = {game_key(task): i for i, task in enumerate(tasks)}
-    records: list[GameRecord | None] = [None] * len(tasks)
-    done = 0
-
-    def finished(record: GameRecord) -> None:
-        nonlocal done
-        records[position[game_key(record)]] = record
-        done += 1
-        if on_game is not None:
-            on_game(record)
-        if progress is not None:
-            progress(done, len(tasks))
-
+    ended = EndedGames(tasks, progress, on_game)
     if jobs == 1 or len(units) <= 1:
         for unit in units:
-            play_unit(unit, cache, finished)
+            play_unit(unit, cache, ended.add)
     else:
-        _play_in_pool(units, jobs, finished, on_game)
-    return [record for record in records if record is not None]
+        _play_in_pool(units, jobs, ended.add, on_game)
+    return ended.in_task_order()
+
+
+class EndedGames:
+    """The records of ``tasks`` as their games end, in whatever order: each is
+    passed to ``on_game`` and counted to ``progress`` when it comes, and kept
+    in its task's place (the contract of :func:`play_all` and of every
+    :class:`Backend`)."""
+
+    def __init__(
+        self, tasks: Sequence[GameTask], progress: Progress | None, on_game: OnGame | None
+    ) -> None:
+        self._position = {game_key(task): i for i, task in enumerate(tasks)}
+        self._records: list[GameRecord | None] = [None] * len(tasks)
+        self._ended = 0
+        self._progress = progress
+        self._on_game = on_game
+
+    def add(self, record: GameRecord) -> None:
+        """Keep the record of a game that just ended, then call the callbacks."""
+        self._records[self._position[game_key(record)]] = record
+        self._ended += 1
+        if self._on_game is not None:
+            self._on_game(record)
+        if self._progress is not None:
+            self._progress(self._ended, len(self._records))
+
+    def in_task_order(self) -> list[GameRecord]:
+        """The records kept so far, in the order of the tasks."""
+        return [record for record in self._records if record is not None]
 
 
 @dataclass(frozen=True)
@@ -236,6 +253,7 @@ __all__ = [
     "BATCH_GAMES",
     "UNITS_PER_PROCESS",
     "Backend",
+    "EndedGames",
     "OnGame",
     "Progress",
     "Unit",

@@ -50,13 +50,14 @@ from typing import Any
 
 from arena.execute import (
     UNITS_PER_PROCESS,
+    EndedGames,
     OnGame,
     Progress,
     Unit,
     play_unit_in_worker,
     work_units,
 )
-from arena.play import AgentCache, GameRecord, GameTask, game_key
+from arena.play import AgentCache, GameRecord, GameTask
 from env121.extras import install_command
 
 INSTALL_HINT = install_command("ray")
@@ -154,10 +155,8 @@ class RayBackend:
         remote = ray.remote(num_cpus=1, max_retries=self.max_retries)(play_unit_in_worker)
         units = work_units(tasks, AgentCache(), UNITS_PER_PROCESS * self.slots)
         index = {remote.remote(unit): unit for unit in units}
-        position = {game_key(task): i for i, task in enumerate(tasks)}
-        records: list[GameRecord | None] = [None] * len(tasks)
+        ended = EndedGames(tasks, progress, on_game)
         waiting = list(index)
-        finished = 0
         try:
             while waiting:
                 ready, waiting = ray.wait(waiting, num_returns=1)
@@ -166,18 +165,13 @@ class RayBackend:
                     ready += more
                 for ref in ready:
                     for record in self._result(ray, ref, index[ref]):
-                        records[position[game_key(record)]] = record
-                        finished += 1
-                        if on_game is not None:
-                            on_game(record)
-                        if progress is not None:
-                            progress(finished, len(tasks))
+                        ended.add(record)
         except BaseException:
             # A game failed or the user interrupted: the games not finished are dropped.
             for ref in waiting:
                 ray.cancel(ref)
             raise
-        return [record for record in records if record is not None]
+        return ended.in_task_order()
 
     def _result(self, ray: ModuleType, ref: Any, unit: Unit) -> list[GameRecord]:
         """The records of a finished unit, or the error that ended it."""

@@ -31,7 +31,7 @@ from env121.rules.compiled.sixth import gap_cards, may_win, sixth_cards
 from env121.rules.compiled.waits import INDEX_ARRANGEMENTS
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP
-from tests.support.compiled import SCORING_CONFIGS, six_card_hands
+from tests.support.compiled import SCORING_CONFIGS, seeded_hands
 from tests.support.scorer import completing_cards
 
 GAMES = 8
@@ -152,7 +152,7 @@ def test_batched_greedy_plays_the_agents_actions(name):
 def test_sixth_cards_keeps_every_card_that_wins(config_name):
     config = SCORING_CONFIGS[config_name]
     kept = 0
-    for six in six_card_hands(15, 300):
+    for six in seeded_hands(15, 300):
         five, chi_diem = tuple(sorted(six[:5])), six[5]
         table = win_points(
             five, locked=False, chi_diem=chi_diem, an_si=(), dealer=False, nb_arrangement=(),
@@ -169,7 +169,7 @@ def test_sixth_cards_keeps_every_card_that_wins(config_name):
 def test_gap_cards_keeps_every_card_that_completes_an_arrangement():
     rng = np.random.default_rng(16)
     kept = 0
-    for six in six_card_hands(16, 600):
+    for six in seeded_hands(16, 600):
         arrangement = tuple(GAP if i == 0 else c for i, c in enumerate(six))
         arrangement = tuple(arrangement[i] for i in rng.permutation(len(arrangement)))
         completing = np.flatnonzero(completing_cards(arrangement)).tolist()

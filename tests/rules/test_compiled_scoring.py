@@ -25,7 +25,7 @@ from env121.rules.config import RuleConfig
 from env121.rules.thes import THES
 from tests.rules.test_patterns import NEGATIVE, POSITIVE
 from tests.support import scorer
-from tests.support.compiled import SCORING_CONFIGS, compiled_achievable_thes, six_card_hands
+from tests.support.compiled import SCORING_CONFIGS, compiled_achievable_thes, seeded_hands
 from tests.support.strategies import FAMILY_NAMES, random_cases, scoring_cases
 
 HYPOTHESIS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -86,7 +86,7 @@ def test_the_hands_of_every_the() -> None:
 def test_search_and_witnesses_on_random_hands(name: str) -> None:
     """Every Thế the search finds, with its witness, not only the best one."""
     config = SCORING_CONFIGS[name]
-    for cards in six_card_hands(seed=77, n=2_000):
+    for cards in seeded_hands(seed=77, n=2_000):
         expected = scorer.achievable_thes(tuple(sorted(cards)), config)
         assert compiled_achievable_thes(cards, config) == expected, format_cards(cards)
 

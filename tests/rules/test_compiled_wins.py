@@ -18,7 +18,7 @@ from env121.rules.compiled.wins import is_win, the_trang_eligible
 from env121.rules.config import RuleConfig
 from env121.rules.thes import Table
 from tests.rules.test_patterns import NEGATIVE, POSITIVE
-from tests.support.compiled import SCORING_CONFIGS, pool_hand, six_card_hands
+from tests.support.compiled import SCORING_CONFIGS, pool_hand, seeded_hands
 from tests.support.scorer import score_valid_hand
 from tests.support.scorer import the_trang_eligible as reference_the_trang_eligible
 
@@ -45,7 +45,7 @@ def _check(hands: list[tuple[int, ...]], config: RuleConfig) -> int:
 @pytest.mark.parametrize("name", SCORING_CONFIGS)
 def test_is_win_on_random_hands(name: str) -> None:
     config = SCORING_CONFIGS[name]
-    hands = list(six_card_hands(seed=15, n=4_000))
+    hands = list(seeded_hands(seed=15, n=4_000))
     wins = _check(hands, config)
     assert wins > 700  # the pools make wins common enough to test both answers
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from itertools import permutations
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +17,7 @@ from hypothesis import strategies as st
 from env121.rules.cards import format_cards
 from env121.rules.config import RuleConfig
 from env121.rules.thes import THE_BY_ID, Table
+from tests.support.compiled import seeded_hands
 from tests.support.reference import reference_is_completed
 from tests.support.scorer import achievable_thes, thes_matching
 from tests.support.strategies import pattern_hands
@@ -38,29 +38,12 @@ def brute_force(cards: tuple[int, ...], config: RuleConfig) -> set[str]:
     return found
 
 
-def biased_hands(seed: int, n: int) -> list[tuple[int, ...]]:
-    """Hands from small pools of figures × suits (so most are wins), and some uniform."""
-    rng = np.random.default_rng(seed)
-    hands: list[tuple[int, ...]] = []
-    while len(hands) < n:
-        if len(hands) % 4 == 3:
-            cards = rng.choice(121, 6, replace=False)
-        else:
-            figures = rng.choice(11, rng.integers(2, 5), replace=False)
-            suits = rng.choice(11, rng.integers(2, 5), replace=False)
-            pool = [11 * f + s for f in figures for s in suits]
-            if len(pool) < 6:
-                continue
-            cards = rng.choice(pool, 6, replace=False)
-        hands.append(tuple(sorted(int(c) for c in cards)))
-    return hands
-
-
 @pytest.mark.parametrize("name", CONFIGS)
 def test_search_finds_exactly_what_brute_force_finds(name: str) -> None:
     config = CONFIGS[name]
     table = Table(config)
-    for hand in biased_hands(seed=len(name), n=150):
+    for cards in seeded_hands(seed=len(name), n=150):
+        hand = tuple(sorted(cards))
         found = achievable_thes(hand, config)
         expected = brute_force(hand, config)
         assert set(found) == expected, (

@@ -10,6 +10,7 @@ import pytest
 
 from env121.rules.cards import NUM_CARDS, format_cards, parse_cards
 from env121.rules.waits import GAP, all_arrangements, has_nhat_ban_wait, nhat_ban_arrangements
+from tests.support.compiled import seeded_hands
 from tests.support.reference import reference_is_completed
 from tests.support.scorer import arrangement_has_wait, winning_cards
 
@@ -24,26 +25,9 @@ def brute_winning_cards(arrangement: tuple[int, ...]) -> set[int]:
     }
 
 
-def sample_hands(seed: int, n: int) -> list[tuple[int, ...]]:
-    rng = np.random.default_rng(seed)
-    hands: list[tuple[int, ...]] = []
-    while len(hands) < n:
-        if len(hands) % 3 == 2:
-            cards = rng.choice(NUM_CARDS, 5, replace=False)
-        else:
-            figures = rng.choice(11, rng.integers(1, 4), replace=False)
-            suits = rng.choice(11, rng.integers(2, 6), replace=False)
-            pool = [11 * f + s for f in figures for s in suits]
-            if len(pool) < 5:
-                continue
-            cards = rng.choice(pool, 5, replace=False)
-        hands.append(tuple(int(c) for c in cards))
-    return hands
-
-
 def test_arrangement_has_wait_matches_brute_force() -> None:
     rng = np.random.default_rng(7)
-    for hand in sample_hands(seed=1, n=100):
+    for hand in seeded_hands(seed=1, n=100, size=5):
         arrangements = sorted(all_arrangements(hand))
         for index in rng.choice(len(arrangements), 30, replace=False):
             a = arrangements[index]
@@ -52,13 +36,13 @@ def test_arrangement_has_wait_matches_brute_force() -> None:
 
 
 def test_winning_cards_matches_brute_force() -> None:
-    for hand in sample_hands(seed=2, n=20):
+    for hand in seeded_hands(seed=2, n=20, size=5):
         for a in sorted(all_arrangements(hand))[::37]:
             assert winning_cards(a) == brute_winning_cards(a)
 
 
 def test_waiting_arrangements_and_has_wait_agree() -> None:
-    for hand in sample_hands(seed=3, n=6):
+    for hand in seeded_hands(seed=3, n=6, size=5):
         waiting = nhat_ban_arrangements(hand)
         assert waiting == {a for a in permutations((*hand, GAP)) if brute_winning_cards(a)}
         assert has_nhat_ban_wait(hand) == bool(waiting)

@@ -3,7 +3,7 @@
 * :data:`SCORING_CONFIGS` — every rule variant that changes a score: the
   facing of the figures ([R-1]) and the literal Phe – Phe ([R-2]), alone and
   together;
-* :func:`six_card_hands` — seeded six-card hands, half uniform, half from
+* :func:`seeded_hands` — seeded hands (six cards, or five to wait), half uniform, half from
   small pools of figures and suits so that wins are frequent;
 * :func:`compiled_achievable_thes` — the compiled search's answer with a
   witness per Thế, as the Python search gives it;
@@ -44,14 +44,15 @@ def pool_hand(rng: np.random.Generator, size: int) -> tuple[int, ...]:
             return tuple(int(c) for c in rng.choice(pool, size, replace=False))
 
 
-def six_card_hands(seed: int, n: int) -> Iterator[tuple[int, ...]]:
-    """``n`` seeded six-card hands: even ones uniform, odd ones from a small pool."""
+def seeded_hands(seed: int, n: int, size: int = 6) -> Iterator[tuple[int, ...]]:
+    """``n`` seeded hands of ``size`` cards: even ones uniform, odd ones from a
+    small pool (:func:`pool_hand`, so that many win or wait)."""
     rng = np.random.default_rng(seed)
     for i in range(n):
         if i % 2 == 0:
-            yield tuple(int(c) for c in rng.choice(NUM_CARDS, 6, replace=False))
+            yield tuple(int(c) for c in rng.choice(NUM_CARDS, size, replace=False))
         else:
-            yield pool_hand(rng, 6)
+            yield pool_hand(rng, size)
 
 
 def compiled_achievable_thes(

@@ -118,19 +118,25 @@ def test_seat_is_drawn_per_episode_unless_fixed():
     assert {fixed.reset(seed=s)[1]["seat"] for s in range(5)} == {1}
 
 
-def test_reset_seed_fixes_the_whole_episode():
-    a, b = SingleSeat(), SingleSeat()
-    obs_a, info_a = a.reset(seed=9)
-    obs_b, info_b = b.reset(seed=9)
-    np.testing.assert_array_equal(obs_a, obs_b)
-    assert info_a == info_b
-    for _ in range(40):
+def assert_same_steps(a: SingleSeat, b: SingleSeat, steps: int = 40) -> None:
+    """Step both with the same actions (the highest legal one of ``a``) until the
+    episode ends or ``steps`` are taken: every step's five outputs agree."""
+    for _ in range(steps):
         action = int(np.flatnonzero(a.action_masks())[-1])
         out_a, out_b = a.step(action), b.step(action)
         np.testing.assert_array_equal(out_a[0], out_b[0])
         assert out_a[1:] == out_b[1:]
         if out_a[2]:
             break
+
+
+def test_reset_seed_fixes_the_whole_episode():
+    a, b = SingleSeat(), SingleSeat()
+    obs_a, info_a = a.reset(seed=9)
+    obs_b, info_b = b.reset(seed=9)
+    np.testing.assert_array_equal(obs_a, obs_b)
+    assert info_a == info_b
+    assert_same_steps(a, b)
 
 
 def test_opponents_get_their_observation_and_mask():
@@ -203,13 +209,7 @@ def test_pickle_round_trip_mid_episode():
     for _ in range(25):
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     copy = pickle.loads(pickle.dumps(env))
-    for _ in range(40):
-        action = int(np.flatnonzero(env.action_masks())[-1])
-        out_a, out_b = env.step(action), copy.step(action)
-        np.testing.assert_array_equal(out_a[0], out_b[0])
-        assert out_a[1:] == out_b[1:]
-        if out_a[2]:
-            break
+    assert_same_steps(env, copy)
 
 
 def test_subproc_vec_env_runs_copies():

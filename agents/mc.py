@@ -8,8 +8,8 @@ choice), the agent
    hand has a wait) and once not — or, on a Cướp, the ``width`` swaps
    :class:`~agents.greedy.GreedyAgent` values most (all when ``width`` is 0);
    at the Nhất Bản choice, declining and declaring;
-2. draws determinizations of what the seat knows
-   (:meth:`env121.play.turn.Turn.determinization`) and, in each, plays every plan
+2. draws determinizations of what the seat knows, a look's worlds at once in
+   the kernel (:meth:`env121.play.turn.Turn.worlds`), and in each plays every plan
    on a copy: the plan (a declared arrangement is the one greedy would lay
    out), then the *playout*. The same determinizations serve every plan
    (common random numbers), so each plan's *gain* over greedy's is measured
@@ -20,6 +20,10 @@ choice), the agent
    a clear gain stops the search at once, and a gain that is not even one
    standard error above zero stops it with greedy's plan, so the budget goes
    to the close decisions.
+
+Every plan in every world of a look is played in one kernel call
+(:func:`agents.batched_mc.play_plans`, on game records; the per-plan reference
+it is proven equal to is ``tests/support/mc_reference.py``).
 
 The playout (``leaf``, the default): the card the plan leaves on offer — the
 card a swap put out, or on a pass the card passed — goes round its remaining

@@ -242,8 +242,7 @@ def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
     plans = searcher.plans(turn)
     if len({action for action, _ in plans}) == 1:
         return hints
-    playouts = searcher.playouts(turn, plans)
-    gains, z = plan_gains(np.array([next(playouts) for _ in range(FIRST_LOOK)]))
+    gains, z = plan_gains(searcher.results(turn, plans, searcher.decision_seed(), 0, FIRST_LOOK))
     best: dict[int, int] = {}  # action -> index of its best plan
     for index, (action, _) in enumerate(plans):
         if action not in best or gains[index] > gains[best[action]]:

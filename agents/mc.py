@@ -8,8 +8,8 @@ choice), the agent
    hand has a wait) and once not — or, on a Cướp, the ``width`` swaps
    :class:`~agents.greedy.GreedyAgent` values most (all when ``width`` is 0);
    at the Nhất Bản choice, declining and declaring;
-2. draws determinizations of what the seat knows
-   (:meth:`env121.play.turn.Turn.determinization`) and, in each, plays every plan
+2. draws determinizations of what the seat knows, a look's worlds at once in
+   the kernel (:meth:`env121.play.turn.Turn.worlds`), and in each plays every plan
    on a copy: the plan (a declared arrangement is the one greedy would lay
    out), then the *playout*. The same determinizations serve every plan
    (common random numbers), so each plan's *gain* over greedy's is measured
@@ -20,6 +20,10 @@ choice), the agent
    a clear gain stops the search at once, and a gain that is not even one
    standard error above zero stops it with greedy's plan, so the budget goes
    to the close decisions.
+
+Every plan in every world of a look is played in one kernel call
+(:func:`agents.batched_mc.play_plans`, on game records; the per-plan reference
+it is proven equal to is ``tests/support/mc_reference.py``).
 
 The playout (``leaf``, the default): the card the plan leaves on offer — the
 card a swap put out, or on a pass the card passed — goes round its remaining
@@ -43,29 +47,20 @@ does, and places a Nhất Bản arrangement as greedy would.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import numpy as np
 
+from agents.batched_greedy import new_plans
+from agents.batched_mc import play_plans
 from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
-from agents.leaf import leaf_value
-from agents.showdown import showdown
 from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
-from env121.engine.game import (
-    apply,
-    kernel_record,
-    legal_actions,
-    nhat_ban_allowed,
-    swap_kind_between,
-)
-from env121.engine.state import Phase, State, SwapKind
-from env121.engine.win_table import seat_win_points
+from env121.engine.game import kernel_config_of, nhat_ban_allowed, swap_kind_between
+from env121.engine.kernel.record import GAME_DTYPE
+from env121.engine.state import Phase, SwapKind
 from env121.play.turn import Turn
-from env121.rules.payment import win_payments
+from env121.rules.config import RuleConfig
 
-_OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
-PlacementKey = tuple[Phase, tuple[int, ...], int, tuple[int, ...]]
 FIRST_LOOK = 12
 """Determinizations drawn before the first test; each further test doubles them."""
 Plan = tuple[int, bool]
@@ -158,75 +153,60 @@ class MCAgent:
 
     def search(self, turn: Turn, plans: list[Plan]) -> int:
         """The index of the plan to play (0: greedy's); see the module docstring."""
-        rows: list[list[float]] = []
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
+        seed = self.decision_seed()
         look = min(FIRST_LOOK, self.budget)
-        playouts = self.playouts(turn, plans)
+        results = self.results(turn, plans, seed, 0, look)
         while True:
-            rows.append(next(playouts))
             out_of_time = deadline is not None and time.perf_counter() >= deadline
-            if len(rows) < look and not out_of_time:
-                continue
-            best, z = best_gain(np.array(rows))
+            best, z = best_gain(results)
             if z >= self.confidence:
                 return best
-            if z < 1 or out_of_time or len(rows) >= self.budget:
+            if z < 1 or out_of_time or len(results) >= self.budget:
                 return 0
-            look = min(2 * look, self.budget)
+            more = min(2 * look, self.budget) - look
+            results = np.vstack([results, self.results(turn, plans, seed, look, more)])
+            look += more
 
-    def playouts(self, turn: Turn, plans: list[Plan]) -> Iterator[list[float]]:
-        """Endlessly, one row per new determinization: each plan's playout result
-        (the seat's points in the vòng), the same world for every plan."""
-        placements: dict[PlacementKey, int] = {}
-        while True:
-            world = turn.determinization(self.rng)
-            kernel_record(world)  # written once: each plan's copy then copies it
-            yield [self._playout(world, turn.seat, plan, placements) for plan in plans]
+    def decision_seed(self) -> int:
+        """A new draw of worlds from the agent's generator (one per decision)."""
+        return int(self.rng.integers(2**63))
 
-    def _playout(
-        self,
-        world: State,
-        seat: int,
-        plan: Plan,
-        placements: dict[PlacementKey, int],
-    ) -> float:
-        """The seat's result in the vòng: the plan, with ``chain`` greedy for
-        every seat until the next flip, then the leaf value (or, without
-        ``leaf``, the win-or-pass showdown)."""
-        state = self._play_plan(world, seat, plan, placements)
-        if self.chain:
-            flips = state.noc_pos
-            while len(state.results) == len(world.results) and state.noc_pos == flips:
-                apply(state, self.greedy.act(Turn(state, state.current_player)))
-        if len(state.results) > len(world.results) or state.phase != Phase.OFFER:
-            return float(state.scores[seat] - world.scores[seat])
-        tables = [seat_win_points(state, s) for s in range(4)]
-        if self.leaf:
-            return leaf_value(state, seat, tables)
-        winner, points = showdown(state, tables)
-        if winner < 0:
-            return 0.0
-        return float(win_payments(points, winner, state.config)[seat])
+    def results(
+        self, turn: Turn, plans: list[Plan], seed: int, first: int, count: int
+    ) -> np.ndarray:
+        """``results[w, p]``: plan ``p``'s playout result (the seat's points in
+        the vòng) in world ``first + w`` of the draw ``seed``
+        (:meth:`~env121.play.turn.Turn.worlds`), for ``count`` worlds — the same
+        worlds for every plan."""
+        return self.play(turn.worlds(seed, first, count), turn.seat, plans, turn.config)
 
-    def _play_plan(
-        self, world: State, seat: int, plan: Plan, placements: dict[PlacementKey, int]
-    ) -> State:
-        """A copy of ``world`` after the plan's action and the seat's own follow-up
-        (the Nhất Bản choice as planned, the arrangement greedy would lay out —
-        memoized: it depends only on what the seat knows)."""
-        action, declare = plan
-        state = world.clone()
-        apply(state, action)
-        while state.current_player == seat and state.phase in _OWN_FOLLOW_UP:
-            if state.phase == Phase.NB_CHOICE:
-                move = NHAT_BAN if declare and NHAT_BAN in legal_actions(state) else PASS
-            else:
-                key = (state.phase, state.hands[seat], state.nb_gap, state.nb_placed)
-                move = placements.get(key, -1)
-                if move < 0:
-                    move = placements[key] = self.greedy.act(Turn(state, seat))
-            apply(state, move)
-        return state
+    def play(
+        self, worlds: np.ndarray, seat: int, plans: list[Plan], config: RuleConfig
+    ) -> np.ndarray:
+        """``results[w, p]``: the seat's result of plan ``p`` played in the game
+        record ``worlds[w]`` — the plan, the seat's follow-up, with ``chain``
+        greedy for every seat until the next flip, then the leaf value (or,
+        without ``leaf``, the win-or-pass showdown): every plan in every world
+        in one kernel call (:func:`agents.batched_mc.play_plans`)."""
+        games = np.repeat(worlds, len(plans))  # games[w * P + p] is world w
+        results = np.empty((len(worlds), len(plans)))
+        play_plans(
+            games,
+            kernel_config_of(config),
+            seat,
+            np.array([action for action, _ in plans], dtype=np.int64),
+            np.array([declare for _, declare in plans], dtype=np.bool_),
+            self.chain,
+            self.leaf,
+            float(self.greedy.cuop_margin),
+            int(self.greedy.nhat_ban_waits),
+            new_plans(len(plans)),
+            new_plans(len(games) if self.chain else 1),
+            np.empty(len(games), dtype=GAME_DTYPE),
+            results,
+        )
+        return results
 
 
 def plan_gains(results: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.mc import MCAgent, Plan
+from env121.engine.game import kernel_record
 from env121.play.turn import Turn
 
 
@@ -44,9 +45,8 @@ class OracleAgent(MCAgent):
     def search(self, turn: Turn, plans: list[Plan]) -> int:
         """The index of the plan with the best playout on the true state (0,
         greedy's, on ties)."""
-        world = turn.true_state()
-        results = [self._playout(world, turn.seat, plan, {}) for plan in plans]
-        return int(np.argmax(results))
+        world = kernel_record(turn.true_state())
+        return int(np.argmax(self.play(world, turn.seat, plans, turn.config)[0]))
 
 
 __all__ = ["OracleAgent"]

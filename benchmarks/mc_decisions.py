@@ -29,7 +29,6 @@ import argparse
 import statistics
 import time
 from collections import defaultdict
-from itertools import islice
 
 import numpy as np
 
@@ -101,7 +100,7 @@ def main() -> None:
                 plans = mc.plans(turn)
                 if len({action for action, _ in plans}) > 1:
                     decisions += 1
-                    results = np.array(list(islice(mc.playouts(turn, plans), args.budget)))
+                    results = mc.results(turn, plans, mc.decision_seed(), 0, args.budget)
                     thinking += time.perf_counter() - start
                     best, z = best_gain(results)
                     if best:

@@ -140,7 +140,7 @@ def new_game(
     games = allocate(1)
     games["seed"], games["rotation"] = seed, rotation
     write_first_deal(games[0], first_deal)
-    reset_games(games, _kernel_config(config))
+    reset_games(games, kernel_config_of(config))
     state = State(_canonical(config), seed, rotation, first_deal)
     state.record = games
     state.events.extend(decode_events(games[0]))
@@ -248,7 +248,7 @@ def advance(state: State, action: int) -> None:
     games = kernel_record(state)
     scratch = _SCRATCH.arrays
     scratch.action[0] = action
-    step_games(games, _kernel_config(state.config), scratch.action, 1, scratch.finals)
+    step_games(games, kernel_config_of(state.config), scratch.action, 1, scratch.finals)
     if games["terminated"][0]:
         games[0] = scratch.finals[0]  # the match as it ended, not the next one dealt
     state.actions.append(action)
@@ -301,7 +301,7 @@ def _canonical(config: RuleConfig) -> RuleConfig:
 
 
 @functools.lru_cache(maxsize=64)
-def _kernel_config(config: RuleConfig) -> KernelConfig:
+def kernel_config_of(config: RuleConfig) -> KernelConfig:
     """The kernel's form of ``config``, made once per rule variant."""
     return kernel_config(config)
 
@@ -311,7 +311,7 @@ def kernel_record(state: State) -> np.ndarray:
     compiled observation and search read), written from its fields if it has none."""
     if state.record is None:
         games = allocate(1)
-        write_state(state, games, _kernel_config(state.config))
+        write_state(state, games, kernel_config_of(state.config))
         state.record = games
         state.legal_cache = tuple(read_legal(games[0]))
     return state.record
@@ -339,6 +339,7 @@ __all__ = [
     "apply",
     "current_player",
     "is_terminal",
+    "kernel_config_of",
     "kernel_record",
     "legal_actions",
     "new_game",

@@ -31,6 +31,7 @@ import numpy as np
 
 from env121.engine.actions import NUM_SLOTS
 from env121.engine.game import legal_actions
+from env121.engine.kernel.determinize import MAX_TRIES
 from env121.engine.state import (
     NUM_SEATS,
     Event,
@@ -42,8 +43,6 @@ from env121.engine.state import (
 )
 from env121.rules.waits import GAP, has_nhat_ban_wait, nhat_ban_arrangements, placement_order
 from env121.rules.wins import the_trang_eligible
-
-MAX_TRIES = 200
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,10 @@ three forms, each computed only when asked for:
 * :attr:`Turn.action_mask` / :attr:`Turn.legal_actions` — the legal ids.
 
 Search agents may also call :meth:`Turn.determinization` for full states
-consistent with what the seat knows (:func:`env121.engine.view.sample_determinization`);
-the caller grants it only to agents that declare they search, so a plain agent
+consistent with what the seat knows (:func:`env121.engine.view.sample_determinization`),
+or :meth:`Turn.worlds` for a batch of them drawn by the kernel as game records
+(:func:`env121.engine.kernel.determinize.draw_worlds`); the caller grants them
+only to agents that declare they search, so a plain agent
 cannot look behind the seat's view. The engine state itself is exposed only
 through :meth:`Turn.true_state`, granted to the diagnostic agents that declare
 ``sees_all_hands`` (the ``oracle``: :func:`env121.play.protocol.sees_all_hands`).
@@ -22,7 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from env121.engine.game import legal_actions
+from env121.engine.game import kernel_config_of, kernel_record, legal_actions
+from env121.engine.kernel.determinize import draw_worlds
+from env121.engine.kernel.record import GAME_DTYPE
 from env121.engine.state import State
 from env121.engine.view import SeatView, observe, sample_determinization
 from env121.play.batched_observation import encode_observation
@@ -104,12 +108,34 @@ class Turn:
     def determinization(self, rng: np.random.Generator) -> State:
         """A fresh full state consistent with the seat's knowledge, hidden parts
         drawn from ``rng``; only for turns created with ``search_allowed``."""
+        self._require_search("a determinization")
+        return sample_determinization(self._state, self.seat, rng)
+
+    def worlds(self, seed: int, first: int, count: int) -> np.ndarray:
+        """Worlds ``first .. first + count - 1`` of the draw seeded ``seed``
+        (an int in 0..2**64-1): ``count`` game records
+        (:mod:`env121.engine.kernel.record`), each a full state consistent with
+        the seat's knowledge, drawn by the kernel
+        (:func:`env121.engine.kernel.determinize.draw_worlds`; the distribution
+        of :meth:`determinization`); only for turns created with ``search_allowed``."""
+        self._require_search("a batch of worlds")
+        if count < 1 or first < 0 or not 0 <= seed < 2**64:
+            raise ValueError(
+                f"worlds(seed={seed}, first={first}, count={count}) is not valid: expected "
+                "a seed in 0..2**64-1, first ≥ 0 and count ≥ 1"
+            )
+        games = np.empty(count, dtype=GAME_DTYPE)
+        config = kernel_config_of(self._state.config)
+        draw_worlds(kernel_record(self._state), self.seat, config, seed, first, games)
+        return games
+
+    def _require_search(self, what: str) -> None:
+        """Raise :class:`DeterminizationNotGranted` unless the turn allows search."""
         if not self.search_allowed:
             raise DeterminizationNotGranted(
-                f"seat {self.seat} asked for a determinization, but this turn does not allow "
+                f"seat {self.seat} asked for {what}, but this turn does not allow "
                 "search: only agents that declare uses_search=True are granted one"
             )
-        return sample_determinization(self._state, self.seat, rng)
 
     def true_state(self) -> State:
         """A copy of the true state — every hand and the Nọc's order; only for

@@ -167,16 +167,21 @@ def test_mc_leaves_greedys_plan_only_for_a_clear_gain(monkeypatch, gains, chosen
     noise = np.random.default_rng(0)
     calls: list[int] = []
 
-    def playout(world, seat, plan, placements):
-        index = plans.index(plan)
-        calls.append(index)
-        gain = gains.get(index, 0.0)
-        return float(noise.normal(0, 50)) if gain == "noise" else 10.0 + gain
+    def play(worlds, seat, plans_played, config):
+        assert plans_played == plans
+        calls.append(len(worlds))
+        out = np.full((len(worlds), len(plans)), 10.0)
+        for index, gain in gains.items():
+            if gain == "noise":
+                out[:, index] = noise.normal(0, 50, len(worlds))
+            else:
+                out[:, index] += gain
+        return out
 
-    monkeypatch.setattr(agent, "_playout", playout)
+    monkeypatch.setattr(agent, "play", play)
     assert agent.search(turn, plans) == chosen
     if samples is not None:
-        assert len(calls) == samples * len(plans)
+        assert calls == [samples]  # one look: its worlds drawn and played as one batch
 
 
 def test_only_search_agents_are_granted_determinizations():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from agents import make_agent
@@ -9,7 +10,7 @@ from agents.mc import MCAgent
 from agents.oracle import OracleAgent
 from arena.tournament import plan_tournament
 from env121.cli.game import seat_agents
-from env121.engine.game import apply, new_game
+from env121.engine.game import apply, kernel_record, new_game
 from env121.envs.single_seat import SingleSeat
 from env121.play.match import play_agents
 from env121.play.protocol import UnfairAgentError, require_fair, sees_all_hands
@@ -20,7 +21,10 @@ from env121.web.config import ConfigError, ServerConfig, agent_menu
 def test_the_oracle_is_mc_whose_determinizations_are_the_true_state(monkeypatch):
     # mc with every determinization replaced by the true state: its samples
     # are identical, so it takes the best plan on the true state, as the oracle.
-    monkeypatch.setattr(Turn, "determinization", lambda turn, rng: turn.true_state())
+    def true_worlds(turn, seed, first, count):
+        return np.repeat(kernel_record(turn.true_state()), count)
+
+    monkeypatch.setattr(Turn, "worlds", true_worlds)
     oracle, mc, greedy = OracleAgent(), MCAgent(budget=12), make_agent("greedy")
     decisions = departures = 0
     for seed in range(3):

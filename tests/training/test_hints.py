@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import gymnasium
@@ -227,7 +226,7 @@ def searched_offers(count: int, seed: int) -> list[Turn]:
 
 
 class ScriptedSearch(MCAgent):
-    """An mc whose playouts return scripted rows for scripted plans."""
+    """An mc whose looks return scripted rows for scripted plans."""
 
     def __init__(self, plans: list[Plan], rows: np.ndarray) -> None:
         super().__init__()
@@ -236,9 +235,12 @@ class ScriptedSearch(MCAgent):
     def plans(self, turn: Turn) -> list[Plan]:
         return self.scripted_plans
 
-    def playouts(self, turn: Turn, plans: list[Plan]) -> Iterator[list[float]]:
+    def results(
+        self, turn: Turn, plans: list[Plan], seed: int, first: int, count: int
+    ) -> np.ndarray:
         assert plans == self.scripted_plans
-        yield from self.rows.tolist()
+        rows: np.ndarray = self.rows[first : first + count]
+        return rows
 
 
 def test_search_hints_give_each_planned_action_its_best_plans_gain_and_z():

@@ -195,7 +195,7 @@ def _swap_kind(exposer: int, seat: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _win_payments(diem: int, winner: int, kc: KernelConfig, out: np.ndarray) -> None:
+def win_payments_into(diem: int, winner: int, kc: KernelConfig, out: np.ndarray) -> None:
     """:func:`env121.rules.payment.win_payments` into ``out``."""
     neighbour = 30 * diem
     if kc.payment_hundreds:
@@ -470,7 +470,7 @@ def _the_trang(r: Record, seat: int, declare: bool, kc: KernelConfig) -> None:
             r.events[e, 2 + i] = r.hands[seat, i]
         _set_result(r, _WON_THE_TRANG, seat, -1, False)
         r.res_points = 1
-        _win_payments(1, seat, kc, r.res_payments)
+        win_payments_into(1, seat, kc, r.res_payments)
         for i in range(HAND_SIZE):
             r.res_arrangement[i] = r.hands[seat, i]
         r.res_n_arrangement = HAND_SIZE
@@ -616,7 +616,7 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
     r.res_bonus_mask = bonus_mask
     r.res_indicator_points = indicator_points
     r.res_nhat_ban = nhat_ban
-    _win_payments(points, seat, kc, r.res_payments)
+    win_payments_into(points, seat, kc, r.res_payments)
     e = _push(r, _E_WON)
     r.events[e, 1] = seat
     r.events[e, 2] = card
@@ -900,4 +900,5 @@ __all__ = [
     "refresh_games",
     "reset_games",
     "step_games",
+    "win_payments_into",
 ]

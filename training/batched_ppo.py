@@ -1,58 +1,21 @@
 """Self-play PPO on the batched engine: one policy for all four seats, learned from scratch.
 
 Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
-``batched_ppo``); ``--set key=value`` overrides any :class:`Config` field and
-``--resume RUN_DIR`` continues a run from its last checkpoint.
+``batched_ppo``); ``--set key=value`` overrides any
+:class:`~training.batched_config.Config` field and ``--resume RUN_DIR``
+continues a run from its last checkpoint. ``training/README.md`` ("Learn from
+scratch") explains the method, the run folder and the measured runs.
 
-The algorithm, in the CleanRL manner: this file is the loop, read top to
-bottom; the networks are :mod:`training.actor_critic`, the rollout buffer and
-the per-stream advantages :mod:`training.rollout`, the evaluation
-:func:`training.evaluation.duplicate_advantage` and the run's lifecycle
-:mod:`training.run`.
-
-* **Simulation.** ``num_games`` matches run in one
-  :class:`~env121.engine.batched.BatchedEngine`; every engine step moves every
-  game by one decision. Each game is a *table* drawn when its match starts
-  (``table_weights``): ``self`` — the learner in all four seats (one policy
-  shared by the seats); or one learner seat against three copies of a frozen
-  ``pool`` snapshot, of ``greedy`` or of ``random``, so the learner does not
-  chase its own tail. Forced moves (one legal action) are played without
-  asking anyone and are not training samples.
-* **Actor.** :class:`agents.ppo.PolicyNetwork` reading ``inputs``: the seat's
-  observation (``env121_v1``), by default followed by the ``swap_wins`` part —
-  per candidate swap, what the resulting hand could win on, the rules'
-  knowledge of the hand and nothing of any agent's judgement. It is what the
-  shipped checkpoint holds, so the arena, ``env121 play`` and the AEC env play
-  it as ``ppo:<checkpoint>``.
-* **Critic** (training only). With ``critic: perfect`` it also reads the three
-  other seats' hidden hands (PerfectDou's perfect-information critic: the value
-  may know what the actor may not; the actor never sees it).
-* **Returns.** Each seat's decisions in a game form a stream; the points a
-  step pays a seat are credited to that seat's last decision. With ``horizon:
-  vong`` a stream ends at each vòng's end (a vòng's decisions decide its
-  payment; later vòng add only noise), with ``match`` at the match's end.
-  Advantages are GAE(γ, λ) along each stream; a stream still open when the
-  rollout ends bootstraps on its last decision's value, and that last decision
-  waits for its rewards and is trained in the next update.
-* **Update.** PPO's clipped objective, value loss, entropy bonus, Adam, advantages
-  normalised per minibatch, gradient clipping, learning rate annealed to 0.
-* **Measurement.** Every ``eval_every`` engine steps the actor plays its
-  argmax in the duplicate 1-vs-3 format against each of ``eval_opponents``
-  on ``eval_deals`` deals (each played in the four seats), all in one batched
-  engine: the advantage in points per ván with its 95% interval clustered by
-  deal. These deals (``eval_seed``) choose the best checkpoint; claims are
-  made in the arena on other seeds.
-
-A run directory holds ``config.yaml``, ``tb/`` (TensorBoard), ``progress.jsonl``
-(one row per update: speed, losses), ``eval.csv`` / ``eval.jsonl``,
-``pool/`` (snapshots), ``checkpoints/`` (resumable: actor, critic, optimiser,
-counters, the generator), ``policy.safetensors`` (the latest actor, with its
-sidecar: ``ppo:RUN_DIR/policy.safetensors``), ``best.safetensors`` (the best
-evaluated against the first of ``eval_opponents``) and ``curves.png``.
-Every file is written whole or not at all, and a checkpoint appears only when
-complete; Ctrl-C stops with a checkpoint (:mod:`training.run`). A resumed run
-restores everything that learns and continues with new deals (the games in
-flight are not saved).
+The algorithm, in the CleanRL manner, read top to bottom: :class:`Learner`
+deals each game a *table* (self-play, or one learner seat against three
+copies of a pool snapshot, ``greedy`` or ``random``), steps every game one
+decision at a time collecting the learner's samples (forced moves are not
+samples), credits each step's points to each seat's last decision, and runs
+PPO's clipped update over per-seat streams (GAE in :mod:`training.rollout`);
+:func:`train` is the loop: rollouts, snapshots, duplicate evaluations
+(:func:`training.evaluation.duplicate_advantage`) and checkpoints, in the run
+lifecycle of :mod:`training.run`. The networks are
+:mod:`training.actor_critic`, the settings :mod:`training.batched_config`.
 """
 
 from __future__ import annotations
@@ -61,35 +24,32 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import safetensors.torch
 import torch
 from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.batched_greedy import BatchedGreedy
 from agents.batched_ppo import (
-    BATCHED_INPUTS,
     BatchedPPO,
     InputEncoder,
     legal_masks,
 )
-from agents.ppo import ACTIVATIONS, PolicyNetwork, hint_blocks, save_policy
+from agents.ppo import PolicyNetwork, save_policy
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
-from env121.engine.files import append_atomically, write_atomically
+from env121.engine.files import append_atomically
 from env121.engine.state import NUM_SEATS
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
-from env121.rules.config import RuleConfig
 from training import settings
 from training.actor_critic import ActorCritic, hidden_hands, masked_logits
-from training.checkpoint import CorruptCheckpointError
+from training.batched_config import ALGORITHM, TABLES, Config, load_config, renamed_fields
+from training.batched_state import restore, save_checkpoint
 from training.evaluation import append_row, duplicate_advantage
-from training.hardware import busy_note, check_device, resolve_device, use_threads
+from training.hardware import busy_note, resolve_device, use_threads
 from training.interrupt import StopRequest, stop_on_ctrl_c
 from training.progress import Progress
 from training.rollout import Samples, stream_advantages
@@ -100,172 +60,6 @@ from training.run import (
     roll_back,
     start_run,
 )
-from training.settings import check_at_least, check_choice
-
-ALGORITHM = "batched_ppo"
-"""The ``algorithm`` a preset names to be trained by this module."""
-TABLES = ("self", "pool", "greedy", "random")
-"""What a game's table can be (see the module docstring)."""
-HORIZONS = ("vong", "match")
-"""Where a seat's stream of decisions ends (``Config.horizon``)."""
-CRITICS = ("perfect", "observation")
-"""What the critic reads besides the actor's input (``Config.critic``)."""
-
-
-@dataclass
-class Config:
-    """Everything a run depends on (a preset is a YAML file of these)."""
-
-    description: str = ""
-    """What the preset is for (free text)."""
-    algorithm: str = ALGORITHM
-    """Which trainer runs the preset (this one: ``batched_ppo``)."""
-
-    # --- run
-    seed: int = 0
-    """Seeds the networks, the deals and every draw of the trainer."""
-    total_steps: int = 20_000_000
-    """Engine steps to train for (all games; rounded up to whole rollouts)."""
-    num_games: int = 512
-    """Games stepped together."""
-    rollout_steps: int = 64
-    """Engine steps per rollout (each moves every game)."""
-    threads: int = 0
-    """Threads of the engine, the input encoder, the greedy opponents and torch
-    (they run one after another); 0: ``ENV121_THREADS`` if set, else every core."""
-    device: str = "auto"
-    """Where the networks act and learn: ``auto`` (a GPU when torch sees one),
-    ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
-    rules: dict[str, Any] = field(default_factory=dict)
-    """:class:`~env121.rules.config.RuleConfig` fields (default: the spec)."""
-
-    # --- tables
-    table_weights: dict[str, float] = field(
-        default_factory=lambda: {"self": 0.5, "pool": 0.2, "greedy": 0.2, "random": 0.1}
-    )
-    """How often each kind of table (``TABLES``) is drawn for a new match."""
-    pool_max_size: int = 8
-    """Snapshots in play; the oldest retire."""
-    snapshot_every: int = 2_000_000
-    """Add a snapshot of the learner to the pool every this many engine steps."""
-
-    # --- networks
-    inputs: str = "observation+swap_wins"
-    """What the actor reads (a key of ``agents.hints.INPUTS`` without agent hints)."""
-    hint_head: bool = True
-    """Each action's logit also reads that action's entries of the input's
-    trailing per-action part, through one weight per block."""
-    hint_head_lr_scale: float = 10.0
-    """The hint head's learning rate is ``learning_rate`` × this. Adam moves a
-    weight by about its learning rate per step, and the head's few weights
-    must grow to several units to weigh the per-action values against the
-    rest of the logit: at the base rate that takes thousands of updates."""
-    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
-    """Hidden layer widths of the actor and of the critic."""
-    activation: str = "relu"
-    """``"tanh"`` or ``"relu"``."""
-    critic: str = "perfect"
-    """``"perfect"``: the critic also reads the other seats' hands; ``"observation"``: not."""
-
-    # --- PPO
-    learning_rate: float = 3e-4
-    """Adam step size (at the start when ``anneal_lr``)."""
-    anneal_lr: bool = True
-    """Decay the learning rate linearly to 0 over ``total_steps``."""
-    n_epochs: int = 2
-    """Passes over each rollout's samples."""
-    minibatch_size: int = 4096
-    """Samples per gradient step."""
-    gamma: float = 1.0
-    """Discount per decision of a seat."""
-    gae_lambda: float = 0.95
-    """GAE's λ."""
-    horizon: str = "vong"
-    """Where a seat's stream of decisions ends: ``"vong"`` or ``"match"``."""
-    reward_scale: float = 1.0
-    """Rewards are Điểm × this."""
-    clip_range: float = 0.2
-    """PPO's policy clipping."""
-    ent_coef: float = 0.01
-    """Entropy bonus."""
-    vf_coef: float = 0.5
-    """Value loss weight."""
-    max_grad_norm: float = 0.5
-    """Gradient clipping norm."""
-
-    # --- checkpoints, evaluation
-    checkpoint_every: int = 2_000_000
-    """Write a resumable checkpoint every this many engine steps (and at the end)."""
-    keep_checkpoints: int = 2
-    """Checkpoints kept on disk."""
-    eval_every: int = 2_000_000
-    """Evaluate every this many engine steps, and at the end (0: only at the end)."""
-    eval_opponents: list[str] = field(default_factory=lambda: ["greedy", "random"])
-    """References of the duplicate 1-vs-3 evaluations (``greedy``, ``random``)."""
-    eval_deals: int = 64
-    """Duplicate deals per evaluation (each played in the four seats)."""
-    eval_seed: int = 2024
-    """Seed of the evaluation deals (the same every time, so evaluations compare)."""
-
-    def check(self) -> None:
-        """Raise ``ValueError`` naming the first field whose value is not accepted."""
-        check_choice("algorithm", self.algorithm, (ALGORITHM,))
-        check_choice("activation", self.activation, tuple(ACTIVATIONS))
-        check_choice("critic", self.critic, CRITICS)
-        check_choice("horizon", self.horizon, HORIZONS)
-        check_choice("inputs", self.inputs, BATCHED_INPUTS)
-        if self.hint_head and not hint_blocks(self.inputs):
-            raise ValueError(
-                f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
-                "a per-action part"
-            )
-        check_device(self.device)
-        check_at_least("threads", self.threads, 0)
-        for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size"):
-            check_at_least(name, getattr(self, name), 1)
-        if not self.hidden_sizes:
-            raise ValueError("hidden_sizes=[] is not valid: expected one or more widths")
-        settings.check_ppo(self)
-        unknown = sorted(set(self.table_weights) - set(TABLES))
-        if unknown or any(w < 0 for w in self.table_weights.values()):
-            raise ValueError(
-                f"table_weights={self.table_weights!r} is not valid: expected non-negative "
-                f"weights for some of {TABLES}"
-            )
-        if sum(self.table_weights.values()) <= 0:
-            raise ValueError("table_weights is not valid: expected a positive total weight")
-        for opponent in self.eval_opponents:
-            check_choice("eval_opponents", opponent, ("greedy", "random"))
-        for name in ("reward_scale", "hint_head_lr_scale"):
-            settings.check_in_range(name, getattr(self, name), 0, math.inf, "> 0")
-
-    @property
-    def rule_config(self) -> RuleConfig:
-        """The rules the games are played under."""
-        return RuleConfig(**self.rules)
-
-
-def _renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> dict[str, Any]:
-    """A saved run's fields under today's names: runs saved before ``threads``
-    replaced ``engine_threads`` and ``torch_threads`` resume with ``threads`` set to
-    their ``engine_threads`` (both were the thread count of one 2-core setting)."""
-    if "engine_threads" not in values and "torch_threads" not in values:
-        return values
-    values = dict(values)
-    engine_threads = values.pop("engine_threads", None)
-    torch_threads = values.pop("torch_threads", None)
-    values.setdefault("threads", engine_threads if engine_threads is not None else torch_threads)
-    on_note(
-        f"the run's engine_threads/torch_threads ({engine_threads}/{torch_threads}) are read as "
-        f"threads={values['threads']} (one setting now, ENV121_THREADS's)"
-    )
-    return values
-
-
-def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
-    """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
-    return settings.load_config(Config, preset, overrides)
-
 
 # ------------------------------------------------------------------ the trainer
 
@@ -548,34 +342,6 @@ class Learner:
         means = (totals / max(batches, 1)).tolist()
         return dict(zip(names, means, strict=True))
 
-    # ---------------------------------------------------------- state
-
-    def state_tensors(self) -> dict[str, torch.Tensor]:
-        """Everything that learns, as named tensors (actor, critic, Adam)."""
-        tensors = {f"model.{k}": v for k, v in self.model.state_dict().items()}
-        optimizer = self.optimizer.state_dict()
-        for index, state in optimizer["state"].items():
-            for key, value in state.items():
-                tensors[f"adam.{index}.{key}"] = torch.as_tensor(value).clone()
-        return {k: v.detach().cpu().contiguous() for k, v in tensors.items()}
-
-    def load_state_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
-        """Restore :meth:`state_tensors` (raises ``KeyError``/``RuntimeError`` on a misfit)."""
-        self.model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
-        optimizer = self.optimizer.state_dict()
-        params = [index for group in optimizer["param_groups"] for index in group["params"]]
-        state: dict[int, dict[str, torch.Tensor]] = {}
-        for index in params:
-            entries = {
-                key.split(".", 2)[2]: value
-                for key, value in tensors.items()
-                if key.startswith(f"adam.{index}.")
-            }
-            if entries:
-                state[index] = entries
-        optimizer["state"] = state
-        self.optimizer.load_state_dict(optimizer)
-
 
 # ------------------------------------------------------------------ the run
 
@@ -584,8 +350,6 @@ NETWORK_FIELDS = ("inputs", "hint_head", "hidden_sizes", "activation", "critic")
 """Settings a resumed run cannot change: the checkpoint's networks keep their shape."""
 PROGRESS_LOG = "progress.jsonl"
 """The run's log: one row per update (step, speed, losses)."""
-STATE_TENSORS = "state.safetensors"
-STATE_JSON = "state.json"
 
 
 def train(
@@ -608,7 +372,7 @@ def train(
         overrides=overrides,
         log=PROGRESS_LOG,
         network_fields=NETWORK_FIELDS,
-        saved_values=lambda path: _renamed_fields(settings.saved_values(path), on_note),
+        saved_values=lambda path: renamed_fields(settings.saved_values(path), on_note),
     )
     config, files = start.config, start.files
     files.out.mkdir(parents=True, exist_ok=True)
@@ -624,7 +388,7 @@ def train(
 
         def load(directory: Path, step: int) -> None:
             nonlocal best
-            best = _restore(learner, directory, step)
+            best = restore(learner, directory, step)
 
         resumed_from = load_newest_checkpoint(files, load, on_note)
         roll_back(files, learner.steps)
@@ -665,10 +429,10 @@ def train(
                 if due("eval_every", learner.steps) or done:
                     best = _evaluate(learner, files, writer, evaluations, best, elapsed)
                 if due("checkpoint_every", learner.steps) or done:
-                    last_checkpoint = _checkpoint(learner, files, best, elapsed)
+                    last_checkpoint = save_checkpoint(learner, files, best, elapsed)
             if stopper.requested:
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
-                last_checkpoint = _checkpoint(learner, files, best, elapsed)
+                last_checkpoint = save_checkpoint(learner, files, best, elapsed)
     finally:
         if bar is not None:
             bar.stop()
@@ -744,48 +508,6 @@ def _evaluate(
             best = row["advantage"]
             learner.save_actor(files.best, {"eval": row})
     return best
-
-
-def _checkpoint(learner: Learner, files: RunDirectory, best: float, elapsed: float) -> Path:
-    """A resumable checkpoint of ``learner``."""
-
-    def write(directory: Path) -> None:
-        write_atomically(directory / STATE_TENSORS, safetensors.torch.save(learner.state_tensors()))
-        state = {
-            "steps": learner.steps,
-            "updates": learner.updates,
-            "wall_seconds": elapsed,
-            "best": best if math.isfinite(best) else None,
-            "pool": [step for step, _ in learner.pool],
-            "rng": learner.rng.bit_generator.state,
-            "torch_rng": torch.get_rng_state().tolist(),
-        }
-        write_atomically(directory / STATE_JSON, json.dumps(state) + "\n")
-
-    return files.checkpoints.save(learner.steps, write, learner.config.keep_checkpoints)
-
-
-def _restore(learner: Learner, directory: Path, step: int) -> float:
-    """Load the checkpoint of ``step`` in ``directory`` into ``learner`` (a
-    :class:`~training.checkpoint.CorruptCheckpointError` names what is wrong);
-    returns the best evaluation so far."""
-    try:
-        tensors = safetensors.torch.load_file(str(directory / STATE_TENSORS))
-        state = json.loads((directory / STATE_JSON).read_text(encoding="utf-8"))
-        learner.load_state_tensors(tensors)
-        if int(state["steps"]) != step:
-            raise ValueError(f"steps is {state['steps']}, not the {step} of its directory's name")
-    except (OSError, ValueError, KeyError, RuntimeError, safetensors.SafetensorError) as error:
-        raise CorruptCheckpointError(f"{directory}: cannot be loaded ({error})") from None
-    learner.steps = int(state["steps"])
-    learner.updates = int(state["updates"])
-    learner.wall_seconds = float(state["wall_seconds"])
-    learner.rng.bit_generator.state = state["rng"]
-    torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
-    for snap in state["pool"]:
-        path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
-        learner.pool.append((snap, learner.snapshot(path)))
-    return float(state["best"]) if state["best"] is not None else -math.inf
 
 
 __all__ = [

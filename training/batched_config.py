@@ -1,0 +1,185 @@
+"""The batched trainer's settings: :class:`Config` (a preset is a YAML file of
+its fields), its validation, and how a saved run's older field names are read.
+
+:mod:`training.batched_ppo` trains with it; ``training/README.md`` shows the
+presets made of it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agents.batched_ppo import BATCHED_INPUTS
+from agents.ppo import ACTIVATIONS, hint_blocks
+from env121.rules.config import RuleConfig
+from training import settings
+from training.hardware import check_device
+from training.settings import check_at_least, check_choice
+
+ALGORITHM = "batched_ppo"
+"""The ``algorithm`` a preset names to be trained by this module."""
+TABLES = ("self", "pool", "greedy", "random")
+"""What a game's table can be (see the module docstring)."""
+HORIZONS = ("vong", "match")
+"""Where a seat's stream of decisions ends (``Config.horizon``)."""
+CRITICS = ("perfect", "observation")
+"""What the critic reads besides the actor's input (``Config.critic``)."""
+
+
+@dataclass
+class Config:
+    """Everything a run depends on (a preset is a YAML file of these)."""
+
+    description: str = ""
+    """What the preset is for (free text)."""
+    algorithm: str = ALGORITHM
+    """Which trainer runs the preset (this one: ``batched_ppo``)."""
+
+    # --- run
+    seed: int = 0
+    """Seeds the networks, the deals and every draw of the trainer."""
+    total_steps: int = 20_000_000
+    """Engine steps to train for (all games; rounded up to whole rollouts)."""
+    num_games: int = 512
+    """Games stepped together."""
+    rollout_steps: int = 64
+    """Engine steps per rollout (each moves every game)."""
+    threads: int = 0
+    """Threads of the engine, the input encoder, the greedy opponents and torch
+    (they run one after another); 0: ``ENV121_THREADS`` if set, else every core."""
+    device: str = "auto"
+    """Where the networks act and learn: ``auto`` (a GPU when torch sees one),
+    ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """:class:`~env121.rules.config.RuleConfig` fields (default: the spec)."""
+
+    # --- tables
+    table_weights: dict[str, float] = field(
+        default_factory=lambda: {"self": 0.5, "pool": 0.2, "greedy": 0.2, "random": 0.1}
+    )
+    """How often each kind of table (``TABLES``) is drawn for a new match."""
+    pool_max_size: int = 8
+    """Snapshots in play; the oldest retire."""
+    snapshot_every: int = 2_000_000
+    """Add a snapshot of the learner to the pool every this many engine steps."""
+
+    # --- networks
+    inputs: str = "observation+swap_wins"
+    """What the actor reads (a key of ``agents.hints.INPUTS`` without agent hints)."""
+    hint_head: bool = True
+    """Each action's logit also reads that action's entries of the input's
+    trailing per-action part, through one weight per block."""
+    hint_head_lr_scale: float = 10.0
+    """The hint head's learning rate is ``learning_rate`` × this. Adam moves a
+    weight by about its learning rate per step, and the head's few weights
+    must grow to several units to weigh the per-action values against the
+    rest of the logit: at the base rate that takes thousands of updates."""
+    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
+    """Hidden layer widths of the actor and of the critic."""
+    activation: str = "relu"
+    """``"tanh"`` or ``"relu"``."""
+    critic: str = "perfect"
+    """``"perfect"``: the critic also reads the other seats' hands; ``"observation"``: not."""
+
+    # --- PPO
+    learning_rate: float = 3e-4
+    """Adam step size (at the start when ``anneal_lr``)."""
+    anneal_lr: bool = True
+    """Decay the learning rate linearly to 0 over ``total_steps``."""
+    n_epochs: int = 2
+    """Passes over each rollout's samples."""
+    minibatch_size: int = 4096
+    """Samples per gradient step."""
+    gamma: float = 1.0
+    """Discount per decision of a seat."""
+    gae_lambda: float = 0.95
+    """GAE's λ."""
+    horizon: str = "vong"
+    """Where a seat's stream of decisions ends: ``"vong"`` or ``"match"``."""
+    reward_scale: float = 1.0
+    """Rewards are Điểm × this."""
+    clip_range: float = 0.2
+    """PPO's policy clipping."""
+    ent_coef: float = 0.01
+    """Entropy bonus."""
+    vf_coef: float = 0.5
+    """Value loss weight."""
+    max_grad_norm: float = 0.5
+    """Gradient clipping norm."""
+
+    # --- checkpoints, evaluation
+    checkpoint_every: int = 2_000_000
+    """Write a resumable checkpoint every this many engine steps (and at the end)."""
+    keep_checkpoints: int = 2
+    """Checkpoints kept on disk."""
+    eval_every: int = 2_000_000
+    """Evaluate every this many engine steps, and at the end (0: only at the end)."""
+    eval_opponents: list[str] = field(default_factory=lambda: ["greedy", "random"])
+    """References of the duplicate 1-vs-3 evaluations (``greedy``, ``random``)."""
+    eval_deals: int = 64
+    """Duplicate deals per evaluation (each played in the four seats)."""
+    eval_seed: int = 2024
+    """Seed of the evaluation deals (the same every time, so evaluations compare)."""
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first field whose value is not accepted."""
+        check_choice("algorithm", self.algorithm, (ALGORITHM,))
+        check_choice("activation", self.activation, tuple(ACTIVATIONS))
+        check_choice("critic", self.critic, CRITICS)
+        check_choice("horizon", self.horizon, HORIZONS)
+        check_choice("inputs", self.inputs, BATCHED_INPUTS)
+        if self.hint_head and not hint_blocks(self.inputs):
+            raise ValueError(
+                f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
+                "a per-action part"
+            )
+        check_device(self.device)
+        check_at_least("threads", self.threads, 0)
+        for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size"):
+            check_at_least(name, getattr(self, name), 1)
+        if not self.hidden_sizes:
+            raise ValueError("hidden_sizes=[] is not valid: expected one or more widths")
+        settings.check_ppo(self)
+        unknown = sorted(set(self.table_weights) - set(TABLES))
+        if unknown or any(w < 0 for w in self.table_weights.values()):
+            raise ValueError(
+                f"table_weights={self.table_weights!r} is not valid: expected non-negative "
+                f"weights for some of {TABLES}"
+            )
+        if sum(self.table_weights.values()) <= 0:
+            raise ValueError("table_weights is not valid: expected a positive total weight")
+        for opponent in self.eval_opponents:
+            check_choice("eval_opponents", opponent, ("greedy", "random"))
+        for name in ("reward_scale", "hint_head_lr_scale"):
+            settings.check_in_range(name, getattr(self, name), 0, math.inf, "> 0")
+
+    @property
+    def rule_config(self) -> RuleConfig:
+        """The rules the games are played under."""
+        return RuleConfig(**self.rules)
+
+
+def renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> dict[str, Any]:
+    """A saved run's fields under today's names: runs saved before ``threads``
+    replaced ``engine_threads`` and ``torch_threads`` resume with ``threads`` set to
+    their ``engine_threads`` (both were the thread count of one 2-core setting)."""
+    if "engine_threads" not in values and "torch_threads" not in values:
+        return values
+    values = dict(values)
+    engine_threads = values.pop("engine_threads", None)
+    torch_threads = values.pop("torch_threads", None)
+    values.setdefault("threads", engine_threads if engine_threads is not None else torch_threads)
+    on_note(
+        f"the run's engine_threads/torch_threads ({engine_threads}/{torch_threads}) are read as "
+        f"threads={values['threads']} (one setting now, ENV121_THREADS's)"
+    )
+    return values
+
+
+def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
+    """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
+    return settings.load_config(Config, preset, overrides)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.batched_ppo import BATCHED_INPUTS
+from agents.environments import make_batched_policy
 from agents.ppo import ACTIVATIONS, hint_blocks
 from env121.rules.config import RuleConfig
 from training import settings
@@ -22,8 +23,10 @@ from training.settings import check_at_least, check_choice
 
 ALGORITHM = "batched_ppo"
 """The ``algorithm`` a preset names to be trained by this module."""
-TABLES = ("self", "pool", "greedy", "random")
-"""What a game's table can be (see the module docstring)."""
+TABLES = ("self", "pool", "greedy", "random", "frozen")
+"""What a game's table can be: the learner in all four seats, or one learner
+seat against three copies of a pool snapshot, of ``greedy``, of ``random`` or
+of ``frozen_agent``."""
 HORIZONS = ("vong", "match")
 """Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
@@ -44,6 +47,9 @@ class Config:
     """Seeds the networks, the deals and every draw of the trainer."""
     total_steps: int = 20_000_000
     """Engine steps to train for (all games; rounded up to whole rollouts)."""
+    max_seconds: float = 0.0
+    """Also stop once the run has trained this many wall-clock seconds, its
+    resumed sessions counted together (0: no time limit)."""
     num_games: int = 512
     """Games stepped together."""
     rollout_steps: int = 64
@@ -62,6 +68,9 @@ class Config:
         default_factory=lambda: {"self": 0.5, "pool": 0.2, "greedy": 0.2, "random": 0.1}
     )
     """How often each kind of table (``TABLES``) is drawn for a new match."""
+    frozen_agent: str = ""
+    """The agent spec the ``frozen`` table seats three copies of: any agent with a
+    batched form (``random``, ``greedy``, ``ppo:FILE``; ``env121 exploit``)."""
     pool_max_size: int = 8
     """Snapshots in play; the oldest retire."""
     snapshot_every: int = 2_000_000
@@ -119,7 +128,8 @@ class Config:
     eval_every: int = 2_000_000
     """Evaluate every this many engine steps, and at the end (0: only at the end)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["greedy", "random"])
-    """References of the duplicate 1-vs-3 evaluations (``greedy``, ``random``)."""
+    """References of the duplicate 1-vs-3 evaluations: agent specs with a batched
+    form (``greedy``, ``random``, ``ppo:FILE``)."""
     eval_deals: int = 64
     """Duplicate deals per evaluation (each played in the four seats)."""
     eval_seed: int = 2024
@@ -153,7 +163,12 @@ class Config:
         if sum(self.table_weights.values()) <= 0:
             raise ValueError("table_weights is not valid: expected a positive total weight")
         for opponent in self.eval_opponents:
-            check_choice("eval_opponents", opponent, ("greedy", "random"))
+            check_batched_form("eval_opponents", opponent)
+        if self.table_weights.get("frozen", 0) > 0 or self.frozen_agent:
+            check_batched_form("frozen_agent", self.frozen_agent)
+        settings.check_in_range(
+            "max_seconds", self.max_seconds, 0, math.inf, "≥ 0 (0: no limit)", low_included=True
+        )
         for name in ("reward_scale", "hint_head_lr_scale"):
             settings.check_in_range(name, getattr(self, name), 0, math.inf, "> 0")
 
@@ -161,6 +176,15 @@ class Config:
     def rule_config(self) -> RuleConfig:
         """The rules the games are played under."""
         return RuleConfig(**self.rules)
+
+
+def check_batched_form(name: str, spec: str) -> None:
+    """Raise ``ValueError`` unless agent ``spec`` (the value of field ``name``)
+    builds a batched policy: the trainer plays it in the batched engine."""
+    try:
+        make_batched_policy(spec)
+    except ValueError as error:
+        raise ValueError(f"{name}={spec!r} is not valid: {error}") from None
 
 
 def renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from agents.batched_ppo import (
     InputEncoder,
     legal_masks,
 )
+from agents.environments import make_batched_policy
 from agents.ppo import PolicyNetwork, save_policy
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
@@ -96,12 +97,14 @@ class Learner:
         )
         self.greedy = BatchedGreedy(threads=self.threads)
         self.random = BatchedRandom(config.seed)
+        self.frozen = make_batched_policy(config.frozen_agent) if config.frozen_agent else None
         self.pool_dir = pool_dir
         self.pool: list[tuple[int, BatchedPPO]] = []
         """(step, policy) of each snapshot in play, oldest first."""
         self.learner_seats = np.zeros((b, NUM_SEATS), dtype=bool)
         self.opponent = np.zeros(b, dtype=np.int64)
-        """Per game its opponents: -1 none (self play), 0 greedy, 1 random, 2+k pool[k]."""
+        """Per game its opponents: -1 none (self play), -2 ``frozen``, 0 greedy, 1 random,
+        2+k pool[k]."""
         self.pending = np.full((b, NUM_SEATS), -1, dtype=np.int64)
         """Per game and seat its open decision (index into the samples), or -1."""
         self.steps = 0
@@ -133,6 +136,8 @@ class Learner:
                 self.opponent[g] = 0
             elif kind == "random":
                 self.opponent[g] = 1
+            elif kind == "frozen":
+                self.opponent[g] = -2
             else:
                 self.opponent[g] = 2 + self.rng.integers(len(self.pool))
 
@@ -243,6 +248,8 @@ class Learner:
         """``(code, policy)`` of every opponent a table may hold."""
         yield 0, self.greedy
         yield 1, self.random
+        if self.frozen is not None:
+            yield -2, self.frozen
         for k, (_, policy) in enumerate(self.pool):
             yield 2 + k, policy
 
@@ -405,7 +412,7 @@ def train(
         bar.start(learner.steps, _status(evaluations))
     try:
         with stop_on_ctrl_c(stopper.request):
-            while learner.steps < config.total_steps and not stopper.requested:
+            while not _finished(config, learner, session_start) and not stopper.requested:
                 stats = learner.rollout_and_update(1.0 - learner.steps / config.total_steps)
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
                 session = time.perf_counter() - session_start
@@ -423,7 +430,7 @@ def train(
                         writer.add_scalar(f"train/{key}", value, learner.steps)
                 if bar is not None:
                     bar.update(learner.steps, _status(evaluations))
-                done = learner.steps >= config.total_steps
+                done = _finished(config, learner, session_start)
                 if due("snapshot_every", learner.steps):
                     learner.add_snapshot()
                 if due("eval_every", learner.steps) or done:
@@ -451,6 +458,12 @@ def train(
         resumed_from=resumed_from,
         interrupted=stopper.requested,
     )
+
+
+def _finished(config: Config, learner: Learner, session_start: float) -> bool:
+    """Whether the run has trained its ``total_steps`` or its ``max_seconds``."""
+    elapsed = learner.wall_seconds + time.perf_counter() - session_start
+    return learner.steps >= config.total_steps or 0 < config.max_seconds <= elapsed
 
 
 def _status(evaluations: Sequence[dict[str, Any]]) -> str:
@@ -491,7 +504,13 @@ def _evaluate(
     """Evaluate against each of ``eval_opponents``; keep ``best.safetensors``."""
     c = learner.config
     for opponent_name in c.eval_opponents:
-        opponent: BatchedPolicy = learner.greedy if opponent_name == "greedy" else BatchedRandom(0)
+        opponent: BatchedPolicy = (
+            learner.greedy
+            if opponent_name == "greedy"
+            else BatchedRandom(0)
+            if opponent_name == "random"
+            else make_batched_policy(opponent_name)
+        )
         row = duplicate_advantage(
             learner.actor,
             opponent,

@@ -1,7 +1,9 @@
-"""The settings of the batched self-play trainer (:mod:`training.batched_ppo`):
-every field a preset (``training/presets/*.yaml``) or ``--set key=value`` may
-give, each with what it changes, validated in one place (:meth:`Config.check`,
-with the PPO fields shared with the SB3 trainer in :func:`training.settings.check_ppo`)."""
+"""The batched trainer's settings: :class:`Config` (a preset is a YAML file of
+its fields), its validation, and how a saved run's older field names are read.
+
+:mod:`training.batched_ppo` trains with it; ``training/README.md`` shows the
+presets made of it.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.batched_ppo import BATCHED_INPUTS
+from agents.environments import make_batched_policy
 from agents.ppo import ACTIVATIONS, hint_blocks
 from env121.rules.config import RuleConfig
 from training import settings
@@ -20,8 +23,10 @@ from training.settings import check_at_least, check_choice
 
 ALGORITHM = "batched_ppo"
 """The ``algorithm`` a preset names to be trained by this module."""
-TABLES = ("self", "pool", "greedy", "random")
-"""What a game's table can be (see the module docstring)."""
+TABLES = ("self", "pool", "greedy", "random", "frozen")
+"""What a game's table can be: the learner in all four seats, or one learner
+seat against three copies of a pool snapshot, of ``greedy``, of ``random`` or
+of ``frozen_agent``."""
 HORIZONS = ("vong", "match")
 """Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
@@ -42,6 +47,9 @@ class Config:
     """Seeds the networks, the deals and every draw of the trainer."""
     total_steps: int = 20_000_000
     """Engine steps to train for (all games; rounded up to whole rollouts)."""
+    max_seconds: float = 0.0
+    """Also stop once the run has trained this many wall-clock seconds, its
+    resumed sessions counted together (0: no time limit)."""
     num_games: int = 512
     """Games stepped together."""
     rollout_steps: int = 64
@@ -60,6 +68,9 @@ class Config:
         default_factory=lambda: {"self": 0.5, "pool": 0.2, "greedy": 0.2, "random": 0.1}
     )
     """How often each kind of table (``TABLES``) is drawn for a new match."""
+    frozen_agent: str = ""
+    """The agent spec the ``frozen`` table seats three copies of: any agent with a
+    batched form (``random``, ``greedy``, ``ppo:FILE``; ``env121 exploit``)."""
     pool_max_size: int = 8
     """Snapshots in play; the oldest retire."""
     snapshot_every: int = 2_000_000
@@ -117,7 +128,8 @@ class Config:
     eval_every: int = 2_000_000
     """Evaluate every this many engine steps, and at the end (0: only at the end)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["greedy", "random"])
-    """References of the duplicate 1-vs-3 evaluations (``greedy``, ``random``)."""
+    """References of the duplicate 1-vs-3 evaluations: agent specs with a batched
+    form (``greedy``, ``random``, ``ppo:FILE``)."""
     eval_deals: int = 64
     """Duplicate deals per evaluation (each played in the four seats)."""
     eval_seed: int = 2024
@@ -151,7 +163,12 @@ class Config:
         if sum(self.table_weights.values()) <= 0:
             raise ValueError("table_weights is not valid: expected a positive total weight")
         for opponent in self.eval_opponents:
-            check_choice("eval_opponents", opponent, ("greedy", "random"))
+            check_batched_form("eval_opponents", opponent)
+        if self.table_weights.get("frozen", 0) > 0 or self.frozen_agent:
+            check_batched_form("frozen_agent", self.frozen_agent)
+        settings.check_in_range(
+            "max_seconds", self.max_seconds, 0, math.inf, "≥ 0 (0: no limit)", low_included=True
+        )
         for name in ("reward_scale", "hint_head_lr_scale"):
             settings.check_in_range(name, getattr(self, name), 0, math.inf, "> 0")
 
@@ -159,6 +176,15 @@ class Config:
     def rule_config(self) -> RuleConfig:
         """The rules the games are played under."""
         return RuleConfig(**self.rules)
+
+
+def check_batched_form(name: str, spec: str) -> None:
+    """Raise ``ValueError`` unless agent ``spec`` (the value of field ``name``)
+    builds a batched policy: the trainer plays it in the batched engine."""
+    try:
+        make_batched_policy(spec)
+    except ValueError as error:
+        raise ValueError(f"{name}={spec!r} is not valid: {error}") from None
 
 
 def renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> dict[str, Any]:
@@ -181,14 +207,3 @@ def renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> di
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:
     """The config of ``preset`` (a shipped preset's name or a YAML file) with overrides."""
     return settings.load_config(Config, preset, overrides)
-
-
-__all__ = [
-    "ALGORITHM",
-    "CRITICS",
-    "HORIZONS",
-    "TABLES",
-    "Config",
-    "load_config",
-    "renamed_fields",
-]

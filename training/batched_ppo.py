@@ -1,51 +1,21 @@
 """Self-play PPO on the batched engine: one policy for all four seats, learned from scratch.
 
 Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
-``batched_ppo``); ``--set key=value`` overrides any :class:`Config` field and
-``--resume RUN_DIR`` continues a run from its last checkpoint.
+``batched_ppo``); ``--set key=value`` overrides any
+:class:`~training.batched_config.Config` field and ``--resume RUN_DIR``
+continues a run from its last checkpoint. ``training/README.md`` ("Learn from
+scratch") explains the method, the run folder and the measured runs.
 
-The algorithm, in the CleanRL manner: this file is the loop, read top to
-bottom; the networks are :mod:`training.actor_critic`, the rollout buffer and
-the per-stream advantages :mod:`training.rollout`, the evaluation
-:func:`training.evaluation.duplicate_advantage` and the run's lifecycle
-:mod:`training.run`.
-
-* **Simulation.** ``num_games`` matches run in one
-  :class:`~env121.engine.batched.BatchedEngine`; every engine step moves every
-  game by one decision. Each game is a *table* drawn when its match starts
-  (``table_weights``): ``self`` — the learner in all four seats (one policy
-  shared by the seats); or one learner seat against three copies of a frozen
-  ``pool`` snapshot, of ``greedy`` or of ``random``, so the learner does not
-  chase its own tail. Forced moves (one legal action) are played without
-  asking anyone and are not training samples.
-* **Actor.** :class:`agents.ppo.PolicyNetwork` reading ``inputs``: the seat's
-  observation (``env121_v1``), by default followed by the ``swap_wins`` part —
-  per candidate swap, what the resulting hand could win on, the rules'
-  knowledge of the hand and nothing of any agent's judgement. It is what the
-  shipped checkpoint holds, so the arena, ``env121 play`` and the AEC env play
-  it as ``ppo:<checkpoint>``.
-* **Critic** (training only). With ``critic: perfect`` it also reads the three
-  other seats' hidden hands (PerfectDou's perfect-information critic: the value
-  may know what the actor may not; the actor never sees it).
-* **Returns.** Each seat's decisions in a game form a stream; the points a
-  step pays a seat are credited to that seat's last decision. With ``horizon:
-  vong`` a stream ends at each vòng's end (a vòng's decisions decide its
-  payment; later vòng add only noise), with ``match`` at the match's end.
-  Advantages are GAE(γ, λ) along each stream; a stream still open when the
-  rollout ends bootstraps on its last decision's value, and that last decision
-  waits for its rewards and is trained in the next update.
-* **Update.** PPO's clipped objective, value loss, entropy bonus, Adam, advantages
-  normalised per minibatch, gradient clipping, learning rate annealed to 0.
-* **Measurement.** Every ``eval_every`` engine steps the actor plays its
-  argmax in the duplicate 1-vs-3 format against each of ``eval_opponents``
-  on ``eval_deals`` deals (each played in the four seats), all in one batched
-  engine: the advantage in points per ván with its 95% interval clustered by
-  deal. These deals (``eval_seed``) choose the best checkpoint; claims are
-  made in the arena on other seeds.
-
-The settings are :class:`training.batched_config.Config`; the run directory,
-checkpoints, Ctrl-C and ``--resume`` are described in ``training/README.md``
-("Learn from scratch") and kept by :mod:`training.run`.
+The algorithm, in the CleanRL manner, read top to bottom: :class:`Learner`
+deals each game a *table* (self-play, or one learner seat against three
+copies of a pool snapshot, ``greedy`` or ``random``), steps every game one
+decision at a time collecting the learner's samples (forced moves are not
+samples), credits each step's points to each seat's last decision, and runs
+PPO's clipped update over per-seat streams (GAE in :mod:`training.rollout`);
+:func:`train` is the loop: rollouts, snapshots, duplicate evaluations
+(:func:`training.evaluation.duplicate_advantage`) and checkpoints, in the run
+lifecycle of :mod:`training.run`. The networks are
+:mod:`training.actor_critic`, the settings :mod:`training.batched_config`.
 """
 
 from __future__ import annotations
@@ -68,6 +38,7 @@ from agents.batched_ppo import (
     InputEncoder,
     legal_masks,
 )
+from agents.environments import make_batched_policy
 from agents.ppo import PolicyNetwork, save_policy
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
@@ -77,14 +48,7 @@ from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from training import settings
 from training.actor_critic import ActorCritic, hidden_hands, masked_logits
 from training.batched_config import ALGORITHM, TABLES, Config, load_config, renamed_fields
-from training.checkpoint import (
-    CorruptCheckpointError,
-    StateFiles,
-    optimizer_slots,
-    optimizer_tensors,
-    read_state,
-    write_state,
-)
+from training.batched_state import restore, save_checkpoint
 from training.evaluation import append_row, duplicate_advantage
 from training.hardware import busy_note, resolve_device, use_threads
 from training.interrupt import StopRequest, stop_on_ctrl_c
@@ -92,7 +56,6 @@ from training.progress import Progress
 from training.rollout import Samples, stream_advantages
 from training.run import (
     RunDirectory,
-    Schedule,
     TrainResult,
     load_newest_checkpoint,
     roll_back,
@@ -134,12 +97,14 @@ class Learner:
         )
         self.greedy = BatchedGreedy(threads=self.threads)
         self.random = BatchedRandom(config.seed)
+        self.frozen = make_batched_policy(config.frozen_agent) if config.frozen_agent else None
         self.pool_dir = pool_dir
         self.pool: list[tuple[int, BatchedPPO]] = []
         """(step, policy) of each snapshot in play, oldest first."""
         self.learner_seats = np.zeros((b, NUM_SEATS), dtype=bool)
         self.opponent = np.zeros(b, dtype=np.int64)
-        """Per game its opponents: -1 none (self play), 0 greedy, 1 random, 2+k pool[k]."""
+        """Per game its opponents: -1 none (self play), -2 ``frozen``, 0 greedy, 1 random,
+        2+k pool[k]."""
         self.pending = np.full((b, NUM_SEATS), -1, dtype=np.int64)
         """Per game and seat its open decision (index into the samples), or -1."""
         self.steps = 0
@@ -171,6 +136,8 @@ class Learner:
                 self.opponent[g] = 0
             elif kind == "random":
                 self.opponent[g] = 1
+            elif kind == "frozen":
+                self.opponent[g] = -2
             else:
                 self.opponent[g] = 2 + self.rng.integers(len(self.pool))
 
@@ -281,6 +248,8 @@ class Learner:
         """``(code, policy)`` of every opponent a table may hold."""
         yield 0, self.greedy
         yield 1, self.random
+        if self.frozen is not None:
+            yield -2, self.frozen
         for k, (_, policy) in enumerate(self.pool):
             yield 2 + k, policy
 
@@ -380,22 +349,6 @@ class Learner:
         means = (totals / max(batches, 1)).tolist()
         return dict(zip(names, means, strict=True))
 
-    # ---------------------------------------------------------- state
-
-    def state_tensors(self) -> dict[str, torch.Tensor]:
-        """Everything that learns, as named tensors (actor, critic, Adam)."""
-        tensors = {
-            f"model.{k}": v.detach().cpu().contiguous() for k, v in self.model.state_dict().items()
-        }
-        return {**tensors, **optimizer_tensors(self.optimizer, "adam")}
-
-    def load_state_tensors(self, tensors: dict[str, torch.Tensor]) -> None:
-        """Restore :meth:`state_tensors` (raises ``KeyError``/``RuntimeError`` on a misfit)."""
-        self.model.load_state_dict({k[6:]: v for k, v in tensors.items() if k.startswith("model.")})
-        optimizer = self.optimizer.state_dict()
-        optimizer["state"] = optimizer_slots(tensors, "adam")
-        self.optimizer.load_state_dict(optimizer)
-
 
 # ------------------------------------------------------------------ the run
 
@@ -404,8 +357,6 @@ NETWORK_FIELDS = ("inputs", "hint_head", "hidden_sizes", "activation", "critic")
 """Settings a resumed run cannot change: the checkpoint's networks keep their shape."""
 PROGRESS_LOG = "progress.jsonl"
 """The run's log: one row per update (step, speed, losses)."""
-STATE = StateFiles("state.safetensors", "state.json")
-"""The learner's state in a checkpoint (:meth:`Learner.state_tensors`, counters, generators)."""
 
 
 def train(
@@ -444,7 +395,7 @@ def train(
 
         def load(directory: Path, step: int) -> None:
             nonlocal best
-            best = _restore(learner, directory, step)
+            best = restore(learner, directory, step)
 
         resumed_from = load_newest_checkpoint(files, load, on_note)
         roll_back(files, learner.steps)
@@ -455,13 +406,13 @@ def train(
     session_start, session_steps = time.perf_counter(), learner.steps
     session_samples = 0.0
     last_checkpoint: Path | None = None
-    due = Schedule(config, learner.steps)
+    due = _Schedule(config, learner.steps)
     bar = Progress(config.total_steps) if progress else None
     if bar is not None:
         bar.start(learner.steps, _status(evaluations))
     try:
         with stop_on_ctrl_c(stopper.request):
-            while learner.steps < config.total_steps and not stopper.requested:
+            while not _finished(config, learner, session_start) and not stopper.requested:
                 stats = learner.rollout_and_update(1.0 - learner.steps / config.total_steps)
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
                 session = time.perf_counter() - session_start
@@ -479,16 +430,16 @@ def train(
                         writer.add_scalar(f"train/{key}", value, learner.steps)
                 if bar is not None:
                     bar.update(learner.steps, _status(evaluations))
-                done = learner.steps >= config.total_steps
+                done = _finished(config, learner, session_start)
                 if due("snapshot_every", learner.steps):
                     learner.add_snapshot()
                 if due("eval_every", learner.steps) or done:
                     best = _evaluate(learner, files, writer, evaluations, best, elapsed)
                 if due("checkpoint_every", learner.steps) or done:
-                    last_checkpoint = _checkpoint(learner, files, best, elapsed)
+                    last_checkpoint = save_checkpoint(learner, files, best, elapsed)
             if stopper.requested:
                 elapsed = learner.wall_seconds + time.perf_counter() - session_start
-                last_checkpoint = _checkpoint(learner, files, best, elapsed)
+                last_checkpoint = save_checkpoint(learner, files, best, elapsed)
     finally:
         if bar is not None:
             bar.stop()
@@ -509,6 +460,12 @@ def train(
     )
 
 
+def _finished(config: Config, learner: Learner, session_start: float) -> bool:
+    """Whether the run has trained its ``total_steps`` or its ``max_seconds``."""
+    elapsed = learner.wall_seconds + time.perf_counter() - session_start
+    return learner.steps >= config.total_steps or 0 < config.max_seconds <= elapsed
+
+
 def _status(evaluations: Sequence[dict[str, Any]]) -> str:
     """The progress bar's text: the last evaluation against each opponent."""
     last: dict[str, dict[str, Any]] = {row["opponent"]: row for row in evaluations}
@@ -516,6 +473,24 @@ def _status(evaluations: Sequence[dict[str, Any]]) -> str:
         f"vs {name} {row['advantage']:+.0f} [{row['low']:+.0f}, {row['high']:+.0f}]"
         for name, row in last.items()
     )
+
+
+class _Schedule:
+    """When the periodic work is due: ``due("eval_every", step)`` is true once
+    per ``config.eval_every`` steps (never when it is 0)."""
+
+    def __init__(self, config: Config, step: int) -> None:
+        self.config = config
+        self.last: dict[str, int] = {}
+        self.start = step
+
+    def __call__(self, name: str, step: int) -> bool:
+        every = int(getattr(self.config, name))
+        last = self.last.get(name, self.start)
+        if every and step - last >= every:
+            self.last[name] = step
+            return True
+        return False
 
 
 def _evaluate(
@@ -529,7 +504,13 @@ def _evaluate(
     """Evaluate against each of ``eval_opponents``; keep ``best.safetensors``."""
     c = learner.config
     for opponent_name in c.eval_opponents:
-        opponent: BatchedPolicy = learner.greedy if opponent_name == "greedy" else BatchedRandom(0)
+        opponent: BatchedPolicy = (
+            learner.greedy
+            if opponent_name == "greedy"
+            else BatchedRandom(0)
+            if opponent_name == "random"
+            else make_batched_policy(opponent_name)
+        )
         row = duplicate_advantage(
             learner.actor,
             opponent,
@@ -546,46 +527,6 @@ def _evaluate(
             best = row["advantage"]
             learner.save_actor(files.best, {"eval": row})
     return best
-
-
-def _checkpoint(learner: Learner, files: RunDirectory, best: float, elapsed: float) -> Path:
-    """A resumable checkpoint of ``learner``."""
-
-    def write(directory: Path) -> None:
-        state = {
-            "steps": learner.steps,
-            "updates": learner.updates,
-            "wall_seconds": elapsed,
-            "best": best if math.isfinite(best) else None,
-            "pool": [step for step, _ in learner.pool],
-            "rng": learner.rng.bit_generator.state,
-            "torch_rng": torch.get_rng_state().tolist(),
-        }
-        write_state(directory, learner.state_tensors(), state, STATE)
-
-    return files.checkpoints.save(learner.steps, write, learner.config.keep_checkpoints)
-
-
-def _restore(learner: Learner, directory: Path, step: int) -> float:
-    """Load the checkpoint of ``step`` in ``directory`` into ``learner`` (a
-    :class:`~training.checkpoint.CorruptCheckpointError` names what is wrong);
-    returns the best evaluation so far."""
-    state, tensors = read_state(directory, STATE)
-    try:
-        learner.load_state_tensors(tensors)
-        if int(state["steps"]) != step:
-            raise ValueError(f"steps is {state['steps']}, not the {step} of its directory's name")
-    except (ValueError, KeyError, RuntimeError) as error:
-        raise CorruptCheckpointError(f"{directory}: cannot be loaded ({error})") from None
-    learner.steps = int(state["steps"])
-    learner.updates = int(state["updates"])
-    learner.wall_seconds = float(state["wall_seconds"])
-    learner.rng.bit_generator.state = state["rng"]
-    torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
-    for snap in state["pool"]:
-        path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
-        learner.pool.append((snap, learner.snapshot(path)))
-    return float(state["best"]) if state["best"] is not None else -math.inf
 
 
 __all__ = [

@@ -215,27 +215,6 @@ def roll_back(files: RunDirectory, step: int) -> None:
         keep_rows(files.eval_csv, files.eval_jsonl, [r for r in evaluations if r["step"] <= step])
 
 
-class Schedule:
-    """When a trainer's periodic work is due: ``due("eval_every", step)`` is
-    true once per ``config.eval_every`` steps counted from ``step`` at the
-    start (never when it is 0). (The SB3 trainer fires on multiples of the
-    period instead, :func:`training.ppo_selfplay._due`: the two schedules stay
-    apart because merging them would change its trained results.)"""
-
-    def __init__(self, config: Any, step: int) -> None:
-        self.config = config
-        self.last: dict[str, int] = {}
-        self.start = step
-
-    def __call__(self, name: str, step: int) -> bool:
-        every = int(getattr(self.config, name))
-        last = self.last.get(name, self.start)
-        if every and step - last >= every:
-            self.last[name] = step
-            return True
-        return False
-
-
 @dataclass
 class TrainResult:
     """What a finished (or interrupted) :func:`train` call left behind."""
@@ -265,7 +244,6 @@ class TrainResult:
 __all__ = [
     "RunDirectory",
     "RunStart",
-    "Schedule",
     "TrainResult",
     "load_newest_checkpoint",
     "read_jsonl",

@@ -1,4 +1,5 @@
-"""``env121 train`` and ``env121 imitate``: self-play training and behaviour cloning.
+"""``env121 train``, ``env121 imitate`` and ``env121 exploit``: self-play training,
+behaviour cloning, and a best response trained against a frozen agent.
 
 Torch and SB3 load only when one of these commands runs (the training modules
 are imported inside the functions), so the other commands stay light.
@@ -28,6 +29,7 @@ def add_subcommands(commands: argparse._SubParsersAction[ArgumentParser]) -> Non
     """Add ``train`` and ``imitate`` to the ``env121`` parser."""
     _add_train_subcommand(commands)
     _add_imitate_subcommand(commands)
+    _add_exploit_subcommand(commands)
 
 
 def _add_train_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
@@ -40,13 +42,8 @@ def _add_train_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) 
         formatter_class=HelpFormatter,
     )
     train.add_argument("--preset", help=f"{_presets()} (training/presets/) or a YAML file")
-    train.add_argument(
-        "--set",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override config fields, values in YAML: --set total_timesteps=1e6 n_envs=2",
+    _add_set_option(
+        train, "override config fields, values in YAML: --set total_timesteps=1e6 n_envs=2"
     )
     train.add_argument("--out", help="the run directory (default runs/<preset>-<time>)")
     train.add_argument("--resume", metavar="RUN_DIR", help="continue a run from its checkpoint")
@@ -72,14 +69,7 @@ def _add_imitate_subcommand(
     imitate.add_argument(
         "--preset", default="small", help=f"the training preset it is for: {_presets()}"
     )
-    imitate.add_argument(
-        "--set",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="KEY=VALUE",
-        help="the preset's overrides (the network's shape must match the run's)",
-    )
+    _add_set_option(imitate, "the preset's overrides (the network's shape must match the run's)")
     imitate.add_argument("--teacher", default="greedy", help="the agent spec to imitate")
     imitate.add_argument("--matches", type=int, default=300, help="matches of demonstrations")
     imitate.add_argument("--seed", type=int, default=0, help="first match seed; seeds the fit")
@@ -88,6 +78,85 @@ def _add_imitate_subcommand(
     imitate.add_argument("--out", default="runs/imitate", help="where the files go")
     imitate.add_argument("--no-progress", action="store_true", help="no progress bars")
     imitate.set_defaults(func=_imitate)
+
+
+def _exploit(args: argparse.Namespace) -> int:
+    return run_exploit(
+        args.agent, args.budget, args.out, args.resume, args.deals, args.set, not args.no_progress
+    )
+
+
+def _add_exploit_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) -> None:
+    exploit = commands.add_parser(
+        "exploit",
+        help="how exploitable an agent is: a best response trained against it",
+        description="Train a best response (the batched trainer, one learner seat against "
+        "three copies of AGENT) for a fixed budget, then measure its advantage over AGENT "
+        "in the duplicate 1-vs-3 format on fresh deals (training/exploit.py).",
+        formatter_class=HelpFormatter,
+    )
+    exploit.add_argument(
+        "agent", nargs="?", help="an agent with a batched form: random, greedy, ppo:FILE"
+    )
+    exploit.add_argument("--budget", help="training time or steps: 900s, 20min, 1h, 5e6steps")
+    exploit.add_argument("--deals", type=int, default=256, help="fresh deals of the final measure")
+    _add_set_option(exploit, "override the trainer's config fields (as env121 train --set)")
+    exploit.add_argument("--out", help="the run directory (default runs/exploit-<time>)")
+    exploit.add_argument("--resume", metavar="RUN_DIR", help="continue an exploit run")
+    exploit.add_argument("--no-progress", action="store_true", help="no progress bar")
+    exploit.set_defaults(func=_exploit)
+
+
+def run_exploit(
+    agent: str | None,
+    budget: str | None,
+    out: str | None,
+    resume: str | None,
+    deals: int,
+    overrides: Sequence[str],
+    progress: bool = True,
+) -> int:
+    """``env121 exploit``: train the best response, print its measured advantage."""
+    require_extra("train", "env121 exploit")
+    from training.curves import plot_curves
+    from training.exploit import Budget, exploit
+
+    if resume is not None and out is not None:
+        raise ValueError("--out and --resume exclude each other: a resumed run keeps its folder")
+    limit = Budget.parse(budget) if budget is not None else None
+    where = resume or out or f"runs/exploit-{time.strftime('%Y%m%d-%H%M%S')}"
+    try:
+        card = exploit(
+            agent,
+            limit,
+            where,
+            resume=resume is not None,
+            deals=deals,
+            overrides=overrides,
+            progress=progress,
+            on_note=_warning_line,
+        )
+    except KeyboardInterrupt:
+        print(f"env121: interrupted; {where} keeps its last complete checkpoint", file=sys.stderr)
+        return 130
+    if card is None:
+        print(f"env121: interrupted: `env121 exploit --resume {where}` continues", file=sys.stderr)
+        return 130
+    final = card["final"]
+    print(f"run:    {where}   (exploit.json, curves: {plot_curves(where)})")
+    print(f"best response: {card['best_response']} ({card['steps']:,} steps)")
+    print(
+        f"exploit: {final['advantage']:+.2f} [{final['low']:+.2f}, {final['high']:+.2f}] "
+        f"points/ván vs 3× {card['agent']} ({final['deals']} fresh deals)"
+    )
+    return 0
+
+
+def _add_set_option(parser: ArgumentParser, text: str) -> None:
+    """``--set KEY=VALUE …``: config fields overridden, values in YAML."""
+    parser.add_argument(
+        "--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE", help=text
+    )
 
 
 def _presets() -> str:

@@ -47,6 +47,7 @@ WORK = (
     ("arena.tournament", "play_tournament"),
     ("training.ppo_selfplay", "train"),
     ("training.imitation", "collect"),
+    ("training.exploit", "train"),
     ("env121.web.app", "serve"),
 )
 """Where each command's long work starts (module, function): stubbed."""
@@ -130,6 +131,7 @@ WORKING = {
     "benchmark": ["greedy", "--quick"],
     "train": ["--preset", "tiny"],
     "imitate": ["--matches", "10", "--no-progress"],
+    "exploit": ["random", "--budget", "1min", "--no-progress"],
     "serve": [],
     "warmup": [],
 }

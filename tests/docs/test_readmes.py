@@ -126,6 +126,12 @@ SUBSTITUTIONS = (
     ),
     Substitution(r"^(.*env121 train --resume\b.*)$", r"\1 --no-progress", "no progress bar"),
     Substitution(
+        r"^(.*env121 exploit .*)--budget \S+(.*)$",
+        r"\1--budget 256steps\2 --no-progress --deals 1 --set num_games=8 rollout_steps=16 "
+        "minibatch_size=64 eval_deals=1 threads=1",
+        "a best response of 256 engine steps on 8 games, measured on one deal",
+    ),
+    Substitution(
         r"^(.*env121 play .*--human\b.*)$",
         r"yes 1 | \1",
         "the person at the keyboard answers 1, the first legal move, at every turn "

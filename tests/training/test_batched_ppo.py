@@ -15,6 +15,7 @@ from env121.cli.app import main
 from training import settings
 from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands
 from training.batched_ppo import Config, Learner
+from training.batched_state import load_state_tensors, state_tensors
 from training.evaluation import duplicate_advantage
 from training.rollout import stream_advantages
 
@@ -214,10 +215,10 @@ def test_the_training_state_round_trips(tmp_path):
     learner = Learner(config, tmp_path)
     learner.start()
     learner.rollout_and_update(1.0)
-    saved = learner.state_tensors()
+    saved = state_tensors(learner.model, learner.optimizer)
     fresh = Learner(config, tmp_path)
-    fresh.load_state_tensors(saved)
-    again = fresh.state_tensors()
+    load_state_tensors(fresh.model, fresh.optimizer, saved)
+    again = state_tensors(fresh.model, fresh.optimizer)
     assert saved.keys() == again.keys()
     assert all(torch.equal(saved[k], again[k]) for k in saved)
     groups = fresh.optimizer.param_groups

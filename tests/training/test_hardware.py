@@ -20,6 +20,7 @@ from env121.engine.batched.threads import (
 from tests.support.training_helpers import tiny_run
 from training import batched_ppo, ppo_selfplay, settings
 from training.batched_ppo import Learner
+from training.batched_state import load_state_tensors, state_tensors
 from training.hardware import busy_note, resolve_device, use_threads
 
 
@@ -132,13 +133,17 @@ def test_the_batched_trainer_learns_on_a_gpu_and_saves_cpu_tensors(tmp_path):
     assert stats["samples"] > 0
     learner.add_snapshot()
     assert next(learner.pool[0][1].network.parameters()).is_cuda
-    assert all(t.device.type == "cpu" for t in learner.state_tensors().values())
+    assert all(
+        t.device.type == "cpu" for t in state_tensors(learner.model, learner.optimizer).values()
+    )
     path = learner.save_actor(tmp_path / "policy.safetensors", {})
     assert all(t.device.type == "cpu" for t in safetensors.torch.load_file(str(path)).values())
     network, _ = load_policy(path)
     assert next(network.parameters()).device.type == "cpu"
     fresh = Learner(config, tmp_path / "fresh")
-    fresh.load_state_tensors(learner.state_tensors())
+    load_state_tensors(
+        fresh.model, fresh.optimizer, state_tensors(learner.model, learner.optimizer)
+    )
     learner.rollout_and_update(1.0)  # the restored optimiser steps on the GPU too
     fresh.start()
     fresh.rollout_and_update(1.0)

@@ -185,7 +185,7 @@ def test_an_mc_teachers_search_hints_report_the_first_look_it_decides_on():
     """With budget 12 mc decides on its first look alone: it leaves greedy's
     move for the best plan exactly when that plan is 3 standard errors ahead.
     The hints share its draws, so that rule recovers every label from them."""
-    demos = play_match("mc:budget=12", 7, gamma=1.0, inputs=SEARCHED)
+    demos = play_match("mc:budget=12", 8, gamma=1.0, inputs=SEARCHED)  # a match where it departs
     greedy_choice = demos.observations[:, OBS_SIZE : OBS_SIZE + NUM_ACTIONS].argmax(axis=1)
     search = demos.observations[:, OBS_SIZE + HINTS_SIZE :]
     gain, z = search[:, :NUM_ACTIONS], search[:, NUM_ACTIONS:]

@@ -52,6 +52,29 @@ _NB_PLACE = PHASES.index(Phase.NB_PLACE)
 
 
 @njit(cache=True, nogil=True)
+def seat_table_on(
+    r: Record, s: int, kc: KernelConfig, cards: np.ndarray, n: int, out: np.ndarray
+) -> None:
+    """Seat ``s``'s win table in record ``r`` on the cards ``cards[:n]``, into
+    ``out[card]`` (:func:`~env121.rules.compiled.win_table.win_points_on` with
+    the seat's five, its fixed arrangement and the table's public cards)."""
+    win_points_on(
+        cards,
+        n,
+        r.hands[s],
+        r.n_free[s],
+        r.locked[s],
+        r.n_locked[s],
+        r.nb_arrangement[s].max() >= 0,
+        r.nb_arrangement[s],
+        PublicCards(r.chi_diem, r.an_si, r.an_si_revealed),
+        r.dealer == s,
+        kc,
+        out,
+    )
+
+
+@njit(cache=True, nogil=True)
 def win_tables(r: Record, kc: KernelConfig, tables: np.ndarray) -> tuple[np.ndarray, int]:
     """Every seat's win table (:func:`env121.engine.win_table.seat_win_points`)
     on the cards a playout from this OFFER can still see: those in the Nọc and
@@ -59,21 +82,7 @@ def win_tables(r: Record, kc: KernelConfig, tables: np.ndarray) -> tuple[np.ndar
     cards ``cards[:n]`` (top first)."""
     cards, n = _noc_cards(r)
     for s in range(NUM_SEATS):
-        fixed = r.nb_arrangement[s].max() >= 0
-        win_points_on(
-            cards,
-            n + 1,
-            r.hands[s],
-            r.n_free[s],
-            r.locked[s],
-            r.n_locked[s],
-            fixed,
-            r.nb_arrangement[s],
-            PublicCards(r.chi_diem, r.an_si, r.an_si_revealed),
-            r.dealer == s,
-            kc,
-            tables[s],
-        )
+        seat_table_on(r, s, kc, cards, n + 1, tables[s])
     return cards, n
 
 
@@ -224,20 +233,7 @@ def _table_row(
             missing[m] = cards[k]
             m += 1
     if m:
-        win_points_on(
-            missing,
-            m,
-            r.hands[s],
-            r.n_free[s],
-            r.locked[s],
-            r.n_locked[s],
-            fixed,
-            r.nb_arrangement[s],
-            PublicCards(r.chi_diem, r.an_si, r.an_si_revealed),
-            r.dealer == s,
-            kc,
-            values[row],
-        )
+        seat_table_on(r, s, kc, missing, m, values[row])
 
 
 @njit(cache=True, nogil=True)
@@ -336,6 +332,7 @@ __all__ = [
     "leaf_value",
     "offer_round",
     "play_plans",
+    "seat_table_on",
     "showdown_of",
     "showdown_value",
     "win_tables",

@@ -17,9 +17,10 @@ The leaf and the showdown read the seats' win tables
 (:func:`env121.rules.compiled.win_table.win_points_on`) on the cards they need
 only — the card on offer and those still in the Nọc. Their definitions, in
 plain Python on a :class:`~env121.engine.state.State`, are
-``tests/support/mc_reference.py`` (:mod:`agents.leaf` and :mod:`agents.showdown`
-explain them); ``tests/agents/test_batched_mc.py`` proves the kernel equal to
-them, plan value by plan value, on the same worlds.
+``tests/support/mc_reference.py`` (with the engine played win-or-pass, which
+``tests/agents/test_agents.py`` checks them against; the leaf's fit is
+:mod:`agents.leaf`); ``tests/agents/test_batched_mc.py`` proves the kernel
+equal to them, plan value by plan value, on the same worlds.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from numba import njit
 
 from agents.batched_greedy import greedy_action, own_cards
 from agents.leaf import SCALE
-from agents.showdown import KET_CHUNG, TU_THAN
 from env121.engine.actions import NHAT_BAN, PASS
 from env121.engine.deal import NOC_SIZE
 from env121.engine.kernel.record import PHASES
@@ -45,6 +45,10 @@ from env121.rules.compiled.win_table import win_points_on
 Record = Any
 """One game's record (``games[g]``, numba's Record type): :mod:`env121.engine.kernel.record`."""
 
+TU_THAN = 1
+"""Điểm of the Tự thân Thưởng (won on one's own flip), which the win tables leave out."""
+KET_CHUNG = 1
+"""Điểm of the Kết chung Thưởng (won on the last Nọc card), likewise."""
 _OFFER = PHASES.index(Phase.OFFER)
 _NB_CHOICE = PHASES.index(Phase.NB_CHOICE)
 _NB_GAP = PHASES.index(Phase.NB_GAP)
@@ -96,7 +100,7 @@ def _paid(diem: int, winner: int, seat: int, kc: KernelConfig) -> float:
 
 @njit(cache=True, nogil=True)
 def offer_round(r: Record, tables: np.ndarray) -> tuple[int, int]:
-    """:func:`agents.showdown.offer_round` in record ``r``: ``(winner, Điểm)``
+    """:func:`tests.support.mc_reference.offer_round` in record ``r``: ``(winner, Điểm)``
     of the first asker still to answer who wins on the card on offer (Tự thân
     and Kết chung added), else ``(-1, 0)``."""
     card, flipped = r.offer_card, r.offer_flipped
@@ -166,7 +170,7 @@ def showdown_of(
 
 @njit(cache=True, nogil=True)
 def leaf_value(r: Record, seat: int, kc: KernelConfig) -> float:
-    """:mod:`agents.leaf`'s value of an OFFER record for ``seat``: the card on
+    """:mod:`agents.leaf`'s leaf value of an OFFER record for ``seat``: the card on
     offer round its remaining askers, else ``SCALE · (T[seat] − mean T)``."""
     tables = np.zeros((NUM_SEATS, NUM_CARDS), dtype=np.int16)
     cards, n = win_tables(r, kc, tables)
@@ -175,7 +179,7 @@ def leaf_value(r: Record, seat: int, kc: KernelConfig) -> float:
 
 @njit(cache=True, nogil=True)
 def showdown_value(r: Record, seat: int, kc: KernelConfig) -> float:
-    """``seat``'s payment in :func:`agents.showdown.showdown` from an OFFER
+    """``seat``'s payment in the win-or-pass showdown from an OFFER
     record: the win-or-pass playout of the hands to the end of the vòng."""
     tables = np.zeros((NUM_SEATS, NUM_CARDS), dtype=np.int16)
     cards, n = win_tables(r, kc, tables)
@@ -326,7 +330,9 @@ def play_plans(
 
 
 __all__ = [
+    "KET_CHUNG",
     "TABLE_KEY",
+    "TU_THAN",
     "cached_tables",
     "leaf_of",
     "leaf_value",

@@ -12,7 +12,9 @@ card still to be flipped. The values of the four seats sum to zero, as the
 payments do. ``SCALE`` is the least-squares fit (through the origin) of each
 seat's payment for the vòng on ``T[seat] − mean T``, taken at every flip (a
 card just turned, nobody asked yet) of greedy playing all four seats;
-``python -m agents.leaf`` reproduces it.
+``python -m agents.leaf`` reproduces it. The kernel plays it
+(:func:`agents.batched_mc.leaf_value`); its plain-Python definition, which the
+kernel is proven equal to, is ``tests/support/mc_reference.py``.
 
 The leaf plays out only what follows at once — whether a seat wins the card
 left on offer, the card a swap puts out included — and trusts the fit for
@@ -29,12 +31,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.greedy import GreedyAgent
-from agents.showdown import offer_round
 from env121.engine.game import apply, new_game
 from env121.engine.state import NUM_SEATS, Phase, State
 from env121.engine.win_table import seat_win_points
 from env121.play.turn import Turn
-from env121.rules.payment import win_payments
 
 SCALE = 188.0
 """Points of the vòng per Điểm of T above the table's mean, as ``python -m
@@ -48,17 +48,6 @@ def noc_means(state: State, tables: Sequence[np.ndarray]) -> np.ndarray:
     if len(noc) == 0:
         return np.zeros(NUM_SEATS)
     return np.array([float(tables[s][noc].mean()) for s in range(NUM_SEATS)])
-
-
-def leaf_value(state: State, seat: int, tables: Sequence[np.ndarray]) -> float:
-    """The seat's points from an OFFER state: the card on offer goes round its
-    remaining askers, who win on it or pass (exact in this state); if nobody
-    wins, the fitted value of the hands for the rest of the vòng."""
-    winner, points = offer_round(state, tables)
-    if winner >= 0:
-        return float(win_payments(points, winner, state.config)[seat])
-    t = noc_means(state, tables)
-    return SCALE * float(t[seat] - t.mean())
 
 
 def collect(matches: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -112,4 +101,4 @@ if __name__ == "__main__":
     main()
 
 
-__all__ = ["SCALE", "collect", "fit", "leaf_value", "noc_means"]
+__all__ = ["SCALE", "collect", "fit", "noc_means"]

@@ -28,13 +28,14 @@ it is proven equal to is ``tests/support/mc_reference.py``).
 The playout (``leaf``, the default): the card the plan leaves on offer — the
 card a swap put out, or on a pass the card passed — goes round its remaining
 askers, who win on it or pass; if nobody wins, the rest of the vòng is valued
-by :func:`agents.leaf.leaf_value`, a line fitted to greedy self-play on how
+by the leaf value of :mod:`agents.leaf`, a line fitted to greedy self-play on how
 much better each seat's win table is than the others'. What a swap gives the
 next seats is played out exactly in each determinization; what the hands are
 worth later is estimated. With ``chain``, greedy first plays every seat up to
 the next flip (the rest of the lượt, where the cards put out by swaps go
 round), at several times the cost. With ``leaf=false`` the playout is instead
-the win-or-pass showdown to the end of the vòng (:mod:`agents.showdown`),
+the win-or-pass showdown to the end of the vòng (both defined in plain Python
+in ``tests/support/mc_reference.py``),
 which freezes every hand.
 
 Why the leaf and not the showdown, what backs the confidence gate and the

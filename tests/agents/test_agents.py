@@ -8,7 +8,6 @@ import pytest
 from agents import AgentSpecError, available_agents, leaf, make_agent
 from agents.knowledge import unseen_cards
 from agents.mc import MCAgent, best_gain, plan_gains
-from agents.showdown import offer_round, showdown
 from env121.engine.actions import PASS, U
 from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.state import Phase, State
@@ -19,6 +18,7 @@ from env121.play.random_agent import random_players
 from env121.play.turn import DeterminizationNotGranted, Turn
 from env121.rules.config import RuleConfig
 from env121.rules.payment import win_payments
+from tests.support.mc_reference import leaf_value, offer_round, showdown
 from tests.support.play import random_play_states
 
 FAST_SPECS = (
@@ -283,7 +283,7 @@ def test_leaf_value_pays_a_win_on_the_card_on_offer_else_the_fitted_line():
     branches = set()
     for state in offer_states(range(8, 14), 30):
         tables = tables_of(state)
-        values = [leaf.leaf_value(state, seat, tables) for seat in range(4)]
+        values = [leaf_value(state, seat, tables) for seat in range(4)]
         assert sum(values) == pytest.approx(0, abs=1e-9)
         winner, points = offer_round(state, tables)
         t = leaf.noc_means(state, tables)

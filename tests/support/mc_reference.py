@@ -1,17 +1,37 @@
 """``mc``'s playout as it was written on :class:`~env121.engine.state.State`
 objects, one plan at a time: the reference :func:`agents.batched_mc.play_plans`
 is proven equal to (``tests/agents/test_batched_mc.py``), value by value, on
-the same worlds."""
+the same worlds.
+
+Its two valuations, in plain Python from per-seat win tables (the Điểm of Ù
+on each card, :func:`env121.engine.win_table.win_points`, without Tự thân and
+Kết chung, which they add):
+
+* :func:`offer_round` — the card on offer goes round its remaining askers, the
+  first whose Ù would be valid wins (``tests/agents/test_agents.py`` checks it
+  against the engine played win-or-pass); :func:`leaf_value` — that, else the
+  fitted line of :mod:`agents.leaf`;
+* :func:`showdown` — the *win-or-pass* policy to the end of the vòng: when
+  every seat keeps its hand and only declares Ù or passes, the end is fixed
+  by the hands and the Nọc order (each lượt's flipper turns the next card and
+  offers it to itself and the three after it). Not modelled (the policy never
+  reaches them): swaps, Nhất Bản declarations, the ``max_actions_per_vong``
+  cap.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.batched_mc import KET_CHUNG, TU_THAN
 from agents.greedy import GreedyAgent
-from agents.leaf import leaf_value
+from agents.leaf import SCALE, noc_means
 from agents.mc import Plan
-from agents.showdown import showdown
 from env121.engine.actions import NHAT_BAN, PASS
 from env121.engine.game import apply, legal_actions
-from env121.engine.state import Phase, State
+from env121.engine.state import NUM_SEATS, Phase, State
 from env121.engine.win_table import seat_win_points
 from env121.play.turn import Turn
 from env121.rules.payment import win_payments
@@ -46,3 +66,48 @@ def playout(world: State, seat: int, plan: Plan, *, chain: bool, leaf: bool) -> 
         return leaf_value(state, seat, tables)
     winner, points = showdown(state, tables)
     return 0.0 if winner < 0 else float(win_payments(points, winner, state.config)[seat])
+
+
+def offer_round(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
+    """``(winner, Điểm)`` when one of the askers still to answer on the card on
+    offer wins on it (the first in order), else ``(-1, 0)``."""
+    if state.phase != Phase.OFFER:
+        raise ValueError(f"the card on offer needs an OFFER state, not {state.phase.value}")
+    card, exposer, flipped = state.offer_card, state.offer_exposer, state.offer_flipped
+    for seat in state.ask_order[state.ask_pos :]:
+        points = int(tables[seat][card])
+        if points:
+            own_flip = flipped and exposer == seat
+            last = flipped and state.noc_left == 0
+            return seat, points + TU_THAN * own_flip + KET_CHUNG * last
+    return -1, 0
+
+
+def leaf_value(state: State, seat: int, tables: Sequence[np.ndarray]) -> float:
+    """The seat's points from an OFFER state: the card on offer goes round its
+    remaining askers, who win on it or pass (exact in this state); if nobody
+    wins, the fitted value of the hands for the rest of the vòng."""
+    winner, points = offer_round(state, tables)
+    if winner >= 0:
+        return float(win_payments(points, winner, state.config)[seat])
+    t = noc_means(state, tables)
+    return SCALE * float(t[seat] - t.mean())
+
+
+def showdown(state: State, tables: Sequence[np.ndarray]) -> tuple[int, int]:
+    """``(winner, Điểm)`` of the win-or-pass playout from an OFFER state, or
+    ``(-1, 0)`` for a draw on an empty Nọc; ``tables`` as in :func:`offer_round`."""
+    winner, points = offer_round(state, tables)
+    if winner >= 0:
+        return winner, points
+    noc = state.noc[state.noc_pos :]
+    flipper = (state.offer_exposer + 1) % NUM_SEATS
+    for i, card in enumerate(noc):
+        last = i == len(noc) - 1
+        for k in range(NUM_SEATS):
+            seat = (flipper + k) % NUM_SEATS
+            points = int(tables[seat][card])
+            if points:
+                return seat, points + TU_THAN * (k == 0) + KET_CHUNG * last
+        flipper = (flipper + 1) % NUM_SEATS
+    return -1, 0

@@ -189,7 +189,6 @@ def _scales() -> Scales:
     )
 
 
-_SEAT_RANGE = range(NUM_SEATS)
 OFFSETS = Offsets(**OBSERVATION_LAYOUT.offsets)
 """Where each piece starts; like the three below, a constant the kernels are
 compiled with (not an argument: numba types each argument on every call)."""
@@ -197,7 +196,10 @@ SCALES = _scales()
 PHASE_INDEX = np.array([PHASES.index(p) for p in GAME_PHASES], dtype=np.int64)
 """``[record phase]``: the entry of the one-hot ``phase`` piece."""
 SWAP_INDEX = np.array(
-    [[SWAP_KINDS.index(swap_kind_between(e, s)) for s in _SEAT_RANGE] for e in _SEAT_RANGE],
+    [
+        [SWAP_KINDS.index(swap_kind_between(exposer, seat)) for seat in range(NUM_SEATS)]
+        for exposer in range(NUM_SEATS)
+    ],
     dtype=np.int64,
 )
 """``[exposer, seat]``: the entry of ``offer_swap_kind``

@@ -22,8 +22,9 @@ agent that plays them all, as one agent object given does.
 
 Its opponents are batched policies, built from specs by
 :func:`make_batched_policy`: ``"random"``, ``"greedy"``
-(:class:`agents.batched_greedy.BatchedGreedy`) and ``"ppo:…"``
-(:class:`agents.batched_ppo.BatchedPPO`).
+(:class:`agents.batched_greedy.BatchedGreedy`), ``"ppo:…"``
+(:class:`agents.batched_ppo.BatchedPPO`) and ``"mc…"`` (the agent itself, one
+game at a time: :class:`env121.play.batched_policy.TurnByTurn`).
 """
 
 from __future__ import annotations
@@ -31,11 +32,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agents.mc import MCAgent
 from agents.registry import make_agent, parse_spec
 from agents.spec import AgentSpecError, canonical_spec
 from env121.envs import single_seat, vector
 from env121.envs.single_seat import Opponent
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom, TurnByTurn
 
 OpponentSpec = Opponent | str
 """An opponent of :class:`env121.envs.single_seat.SingleSeat`, or an agent spec."""
@@ -95,6 +97,10 @@ def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
     return BatchedPPO(checkpoint, deterministic)
 
 
+def _batched_mc(**params: Any) -> BatchedPolicy:
+    return TurnByTurn(MCAgent(**params))
+
+
 BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
     "random": BatchedRandom,
     "greedy": _batched_greedy,
@@ -103,17 +109,25 @@ BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
 """The agents of :mod:`agents.registry` that have a batched policy, by name
 (built with the parameters of the agent's spec)."""
 
+TURN_BY_TURN: dict[str, Callable[..., BatchedPolicy]] = {"mc": _batched_mc}
+"""The agents that sit in a batched engine one game at a time
+(:class:`~env121.play.batched_policy.TurnByTurn`): no faster than the agent,
+but a training opponent (``env121 exploit mc``)."""
 
-def make_batched_policy(spec: str) -> BatchedPolicy:
+
+def make_batched_policy(spec: str, *, turn_by_turn: bool = True) -> BatchedPolicy:
     """The batched policy of agent spec ``spec``: parsed as
     :func:`agents.registry.make_agent` parses it (a bad spec raises its
-    :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`."""
+    :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`,
+    or, with ``turn_by_turn``, by :data:`TURN_BY_TURN` (the arena asks
+    without: it plays those agents' games one by one, each reset per match)."""
     name, params = parse_spec(spec)
-    factory = BATCHED_POLICIES.get(name)
+    known = {**BATCHED_POLICIES, **TURN_BY_TURN} if turn_by_turn else BATCHED_POLICIES
+    factory = known.get(name)
     if factory is None:
         raise AgentSpecError(
             f"agent {name!r} (in spec {spec!r}) has no batched policy: expected one of "
-            f"{sorted(BATCHED_POLICIES)}; play it in the single-seat environment "
+            f"{sorted(known)}; play it in the single-seat environment "
             "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
         )
     try:
@@ -138,6 +152,7 @@ def build_batched_opponents(
 
 __all__ = [
     "BATCHED_POLICIES",
+    "TURN_BY_TURN",
     "BatchedOpponentSpec",
     "OpponentSpec",
     "SingleSeat",

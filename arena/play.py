@@ -127,10 +127,11 @@ class AgentCache:
     def batched_policy(self, spec: str) -> BatchedPolicy | None:
         """The batched policy of ``spec``
         (:func:`agents.environments.make_batched_policy`), built on first use
-        and then kept, or None if its agent has none."""
+        and then kept, or None if its agent has none of its own (``mc``'s
+        turn-by-turn form is not one: its games are played one by one)."""
         if spec not in self._batched:
             try:
-                self._batched[spec] = make_batched_policy(spec)
+                self._batched[spec] = make_batched_policy(spec, turn_by_turn=False)
             except AgentSpecError:
                 self._batched[spec] = None
         return self._batched[spec]

@@ -70,7 +70,8 @@ class Config:
     """How often each kind of table (``TABLES``) is drawn for a new match."""
     frozen_agent: str = ""
     """The agent spec the ``frozen`` table seats three copies of: any agent with a
-    batched form (``random``, ``greedy``, ``ppo:FILE``; ``env121 exploit``)."""
+    batched form (``random``, ``greedy``, ``ppo:FILE``, and ``mc`` turn by turn;
+    ``env121 exploit``)."""
     pool_max_size: int = 8
     """Snapshots in play; the oldest retire."""
     snapshot_every: int = 2_000_000

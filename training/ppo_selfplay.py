@@ -66,7 +66,7 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from agents.environments import BATCHED_POLICIES, make_batched_policy
+from agents.environments import BATCHED_POLICIES, TURN_BY_TURN, make_batched_policy
 from agents.hints import INPUTS
 from agents.ppo import ACTIVATIONS, sidecar_path
 from agents.registry import make_agent
@@ -284,7 +284,8 @@ class Config:
                     raise ValueError(
                         f"vec_env='batched' is not valid with opponent {spec!r}: it has no "
                         f"batched policy (expected {POOL!r} or an agent spec of "
-                        f"{sorted(BATCHED_POLICIES)}, or vec_env 'subproc' or 'dummy')"
+                        f"{sorted({**BATCHED_POLICIES, **TURN_BY_TURN})}, or vec_env "
+                        "'subproc' or 'dummy')"
                     ) from None
 
     def rule_config(self) -> RuleConfig:

@@ -96,7 +96,7 @@ def _add_exploit_subcommand(commands: argparse._SubParsersAction[ArgumentParser]
         formatter_class=HelpFormatter,
     )
     exploit.add_argument(
-        "agent", nargs="?", help="an agent with a batched form: random, greedy, ppo:FILE"
+        "agent", nargs="?", help="an agent with a batched form: random, greedy, ppo:FILE, mc"
     )
     exploit.add_argument("--budget", help="training time or steps: 900s, 20min, 1h, 5e6steps")
     exploit.add_argument("--deals", type=int, default=256, help="fresh deals of the final measure")

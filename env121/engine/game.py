@@ -317,6 +317,22 @@ def kernel_record(state: State) -> np.ndarray:
     return state.record
 
 
+def state_of_record(record: np.ndarray, config: RuleConfig) -> State:
+    """The match held in ``record`` (an array of one game record, e.g. a row
+    of :attr:`~env121.engine.batched.BatchedEngine.games`, copied) as a
+    :class:`State` under the rules ``config``: every field the record holds
+    (:func:`~env121.engine.kernel.convert.read_state`) and the legal actions.
+    A record does not keep the match's past, so ``events``, ``results`` and
+    ``actions`` are empty: a seat's view of it has no history."""
+    games = record.copy()
+    r = games[0]
+    state = State(_canonical(config), int(r["seed"]), int(r["rotation"]), None)
+    state.record = games
+    read_state(r, state)
+    state.legal_cache = tuple(read_legal(r))
+    return state
+
+
 def _illegal(state: State, action: object, legal: Sequence[int]) -> IllegalActionError:
     if isinstance(action, int) and not isinstance(action, bool) and 0 <= action < NUM_ACTIONS:
         shown = format_action(action)
@@ -345,6 +361,7 @@ __all__ = [
     "new_game",
     "nhat_ban_allowed",
     "settle",
+    "state_of_record",
     "step",
     "swap_kind",
     "swap_kind_between",

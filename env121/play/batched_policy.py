@@ -20,7 +20,9 @@ any object with these two methods and a ``spec`` can sit there:
 ``agents.batched_ppo.BatchedPPO`` one layer up.
 
 Policies that read the observation vector encode the games they decide for
-with :func:`env121.play.batched_observation.encode_seats`.
+with :func:`env121.play.batched_observation.encode_seats`. An agent with no
+batched form of its own (``mc``) sits there through :class:`TurnByTurn`,
+which shows it each game's turn in turn — at the agent's own speed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ from typing import Protocol
 import numpy as np
 
 from env121.engine.batched.engine import BatchedEngine
+from env121.engine.game import state_of_record
+from env121.play.protocol import Agent, require_fair
+from env121.play.turn import Turn
 
 
 class BatchedPolicy(Protocol):
@@ -73,4 +78,38 @@ class BatchedRandom:
         return actions
 
 
-__all__ = ["BatchedPolicy", "BatchedRandom"]
+class TurnByTurn:
+    """An :class:`~env121.play.protocol.Agent` as a batched policy: each game
+    asked is read into a :class:`~env121.engine.state.State`
+    (:func:`~env121.engine.game.state_of_record`) and the agent acts on its
+    :class:`~env121.play.turn.Turn`, one game after another — as fast as the
+    agent, no faster (``mc``: about half a millisecond a decision).
+
+    The agent is reset once, by :meth:`reset`, not before each match: the
+    engine's matches run interleaved. A record keeps the seat's whole
+    knowledge but not the match's past, so the turn's
+    :attr:`~env121.play.turn.Turn.view` has no ``history`` nor ``results``:
+    only agents that decide without them may sit here (``mc`` and ``greedy``
+    do; a ``program:`` agent is sent them, so it is not offered this form).
+    An agent that sees every hand is refused (:func:`~env121.play.protocol.require_fair`)."""
+
+    def __init__(self, agent: Agent) -> None:
+        require_fair(agent, "as a batched policy (a training opponent)")
+        self.agent = agent
+        self.spec = agent.spec
+
+    def reset(self, seed: int) -> None:
+        """Reset the agent with ``seed``."""
+        self.agent.reset(seed)
+
+    def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
+        """The agent's action in each game ``indices``, asked one game at a time."""
+        actions = np.empty(len(indices), dtype=np.int64)
+        search = self.agent.uses_search
+        for k, g in enumerate(indices.tolist()):
+            state = state_of_record(engine.games[g : g + 1], engine.config)
+            actions[k] = self.agent.act(Turn(state, state.current_player, search_allowed=search))
+        return actions
+
+
+__all__ = ["BatchedPolicy", "BatchedRandom", "TurnByTurn"]

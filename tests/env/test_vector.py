@@ -267,8 +267,8 @@ def test_make_vec_builds_it_from_the_registry():
     assert envs.reset(seed=0)[0].shape == (3, OBS_SIZE)
     with pytest.raises(AgentSpecError, match=r"no agent named 'gredy'.*'greedy'"):
         gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents="gredy")
-    with pytest.raises(AgentSpecError, match=r"agent 'mc' .* has no batched policy"):
-        gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents=["random", "mc:budget=8", "random"])
+    with pytest.raises(AgentSpecError, match=r"agent 'oracle' .* has no batched policy"):
+        gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents=["random", "oracle", "random"])
     with pytest.raises(AgentSpecError, match=r"'ppo:hinted' is not valid: .* reads"):
         gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents="ppo:hinted")
     with pytest.raises(ValueError, match=r"opponents='random' is not valid here"):

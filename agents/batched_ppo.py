@@ -33,7 +33,7 @@ from agents.batched_greedy import MIN_GAMES_PER_THREAD
 from agents.batched_hints import SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins, new_nb_memory
 from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork, load_policy, one_thread, resolve_checkpoint
-from agents.spec import canonical_spec
+from agents.spec import NoBatchedForm, canonical_spec
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import SliceThreads
@@ -113,7 +113,7 @@ class BatchedPPO:
     def __init__(self, checkpoint: str, deterministic: bool = True) -> None:
         network, self.metadata = load_policy(resolve_checkpoint(checkpoint))
         if network.inputs not in BATCHED_INPUTS:
-            raise ValueError(
+            raise NoBatchedForm(
                 f"checkpoint {checkpoint!r} reads {network.inputs!r}: the batched ppo policy "
                 f"plays networks that read one of {list(BATCHED_INPUTS)}; play this one as an "
                 "agent (agents.SingleSeat, gym.make_vec(..., vectorization_mode='sync'))"

@@ -34,7 +34,7 @@ from typing import Any
 
 from agents.mc import MCAgent
 from agents.registry import make_agent, parse_spec
-from agents.spec import AgentSpecError, canonical_spec
+from agents.spec import AgentSpecError, NoBatchedForm, canonical_spec
 from env121.envs import single_seat, vector
 from env121.envs.single_seat import Opponent
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom, TurnByTurn
@@ -112,15 +112,18 @@ BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
 TURN_BY_TURN: dict[str, Callable[..., BatchedPolicy]] = {"mc": _batched_mc}
 """The agents that sit in a batched engine one game at a time
 (:class:`~env121.play.batched_policy.TurnByTurn`): no faster than the agent,
-but a training opponent (``env121 exploit mc``)."""
+but a training opponent (``env121 exploit mc``). So do the ``ppo`` networks
+that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``)."""
 
 
 def make_batched_policy(spec: str, *, turn_by_turn: bool = True) -> BatchedPolicy:
     """The batched policy of agent spec ``spec``: parsed as
     :func:`agents.registry.make_agent` parses it (a bad spec raises its
-    :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`,
-    or, with ``turn_by_turn``, by :data:`TURN_BY_TURN` (the arena asks
-    without: it plays those agents' games one by one, each reset per match)."""
+    :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`
+    or, with ``turn_by_turn``, turn by turn (:data:`TURN_BY_TURN`, and the
+    agents whose batched form refuses them: :class:`~agents.spec.NoBatchedForm`).
+    The arena asks without ``turn_by_turn``: it plays those agents' games one
+    by one, each agent reset before its match."""
     name, params = parse_spec(spec)
     known = {**BATCHED_POLICIES, **TURN_BY_TURN} if turn_by_turn else BATCHED_POLICIES
     factory = known.get(name)
@@ -131,7 +134,12 @@ def make_batched_policy(spec: str, *, turn_by_turn: bool = True) -> BatchedPolic
             "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
         )
     try:
-        policy = factory(**params)
+        try:
+            policy = factory(**params)
+        except NoBatchedForm:
+            if not turn_by_turn:
+                raise
+            policy = TurnByTurn(make_agent(spec))
     except (TypeError, ValueError, OSError) as error:  # OSError: a file it names is missing
         raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
     policy.spec = canonical_spec(name, params)

@@ -15,6 +15,12 @@ class AgentSpecError(ValueError):
     """An agent spec names no registered agent or has a bad parameter."""
 
 
+class NoBatchedForm(ValueError):
+    """An agent whose batched form cannot play this one of its kind (a ``ppo``
+    network that reads inputs only the Python agent computes): it may still sit
+    in a batched engine turn by turn (:func:`agents.environments.make_batched_policy`)."""
+
+
 def canonical_spec(name: str, params: dict[str, Any]) -> str:
     """``name`` or ``name:k=v,…`` with the keys sorted."""
     if not params:
@@ -27,4 +33,4 @@ def _format(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-__all__ = ["AgentSpecError", "canonical_spec"]
+__all__ = ["AgentSpecError", "NoBatchedForm", "canonical_spec"]

@@ -15,7 +15,14 @@ from typing import Any
 
 from agents.batched_ppo import BATCHED_INPUTS
 from agents.environments import make_batched_policy
-from agents.ppo import ACTIVATIONS, hint_blocks
+from agents.ppo import (
+    ACTIVATIONS,
+    hint_blocks,
+    network_shape,
+    read_sidecar,
+    resolve_checkpoint,
+    sidecar_path,
+)
 from env121.rules.config import RuleConfig
 from training import settings
 from training.hardware import check_device
@@ -72,6 +79,12 @@ class Config:
     """The agent spec the ``frozen`` table seats three copies of: any agent with a
     batched form (``random``, ``greedy``, ``ppo:FILE``, and ``mc`` turn by turn;
     ``env121 exploit``)."""
+    start_policy: str = ""
+    """A ``ppo`` checkpoint (a shipped name such as ``scratch``, or a file) whose
+    actor weights the learner starts from instead of random ones (the critic
+    starts afresh; a resumed run keeps its own weights). The network fields
+    (``hidden_sizes``, ``activation``, ``inputs``, ``hint_head``) must be its
+    network's; ``env121 exploit --start`` sets them."""
     pool_max_size: int = 8
     """Snapshots in play; the oldest retire."""
     snapshot_every: int = 2_000_000
@@ -167,6 +180,14 @@ class Config:
             check_batched_form("eval_opponents", opponent)
         if self.table_weights.get("frozen", 0) > 0 or self.frozen_agent:
             check_batched_form("frozen_agent", self.frozen_agent)
+        if self.start_policy:
+            network = start_network(self.start_policy)
+            mine = {k: getattr(self, k) for k in network}
+            if mine != network:
+                raise ValueError(
+                    f"start_policy={self.start_policy!r} is not valid with {mine}: "
+                    f"expected its network's fields {network}"
+                )
         settings.check_in_range(
             "max_seconds", self.max_seconds, 0, math.inf, "≥ 0 (0: no limit)", low_included=True
         )
@@ -177,6 +198,17 @@ class Config:
     def rule_config(self) -> RuleConfig:
         """The rules the games are played under."""
         return RuleConfig(**self.rules)
+
+
+def start_network(checkpoint: str) -> dict[str, Any]:
+    """The network fields (``hidden_sizes``, ``activation``, ``inputs``,
+    ``hint_head``) of the ``ppo`` checkpoint ``checkpoint``, read from its
+    sidecar; a ``ValueError`` naming it if it is missing or not valid."""
+    try:
+        path = resolve_checkpoint(checkpoint)
+        return network_shape(read_sidecar(path), str(sidecar_path(path)))
+    except (OSError, ValueError) as error:
+        raise ValueError(f"start_policy={checkpoint!r} is not valid: {error}") from None
 
 
 def check_batched_form(name: str, spec: str) -> None:

@@ -39,7 +39,7 @@ from agents.batched_ppo import (
     legal_masks,
 )
 from agents.environments import make_batched_policy
-from agents.ppo import PolicyNetwork, save_policy
+from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint, save_policy
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically
@@ -78,6 +78,9 @@ class Learner:
         self.actor = PolicyNetwork(
             config.hidden_sizes, config.activation, config.inputs, config.hint_head
         )
+        if config.start_policy:  # config.check() made sure the shapes agree
+            start, _ = load_policy(resolve_checkpoint(config.start_policy))
+            self.actor.load_state_dict(start.state_dict())
         self.model = ActorCritic(self.actor, config.critic == "perfect").to(self.device)
         head = [] if self.actor.hint_head is None else list(self.actor.hint_head.parameters())
         rest = [p for p in self.model.parameters() if all(p is not h for h in head)]

@@ -82,7 +82,14 @@ def _add_imitate_subcommand(
 
 def _exploit(args: argparse.Namespace) -> int:
     return run_exploit(
-        args.agent, args.budget, args.out, args.resume, args.deals, args.set, not args.no_progress
+        args.agent,
+        args.budget,
+        args.out,
+        args.resume,
+        args.deals,
+        args.set,
+        args.start,
+        not args.no_progress,
     )
 
 
@@ -100,6 +107,13 @@ def _add_exploit_subcommand(commands: argparse._SubParsersAction[ArgumentParser]
     )
     exploit.add_argument("--budget", help="training time or steps: 900s, 20min, 1h, 5e6steps")
     exploit.add_argument("--deals", type=int, default=256, help="fresh deals of the final measure")
+    exploit.add_argument(
+        "--start",
+        default="",
+        metavar="CHECKPOINT",
+        help="start the best response from this ppo network (scratch, small, a file) "
+        "instead of random weights",
+    )
     _add_set_option(exploit, "override the trainer's config fields (as env121 train --set)")
     exploit.add_argument("--out", help="the run directory (default runs/exploit-<time>)")
     exploit.add_argument("--resume", metavar="RUN_DIR", help="continue an exploit run")
@@ -114,6 +128,7 @@ def run_exploit(
     resume: str | None,
     deals: int,
     overrides: Sequence[str],
+    start: str = "",
     progress: bool = True,
 ) -> int:
     """``env121 exploit``: train the best response, print its measured advantage."""
@@ -133,6 +148,7 @@ def run_exploit(
             resume=resume is not None,
             deals=deals,
             overrides=overrides,
+            start=start,
             progress=progress,
             on_note=_warning_line,
         )
@@ -144,7 +160,8 @@ def run_exploit(
         return 130
     final = card["final"]
     print(f"run:    {where}   (exploit.json, curves: {plot_curves(where)})")
-    print(f"best response: {card['best_response']} ({card['steps']:,} steps)")
+    origin = f", from {card['start']}" if card["start"] else ""
+    print(f"best response: {card['best_response']} ({card['steps']:,} steps{origin})")
     print(
         f"exploit: {final['advantage']:+.2f} [{final['low']:+.2f}, {final['high']:+.2f}] "
         f"points/ván vs 3× {card['agent']} ({final['deals']} fresh deals)"

@@ -32,7 +32,7 @@ from env121.engine.game import IllegalActionError
 from env121.engine.state import Phase
 from env121.envs import vector
 from env121.envs.single_seat import Opponent, SingleSeat
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom, TurnByTurn
 from env121.play.observation import OBS_SIZE, PHASES, views
 
 SINGLE_SEAT_ID = "env121/SingleSeat-v1"
@@ -269,7 +269,7 @@ def test_make_vec_builds_it_from_the_registry():
         gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents="gredy")
     with pytest.raises(AgentSpecError, match=r"agent 'oracle' .* has no batched policy"):
         gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents=["random", "oracle", "random"])
-    with pytest.raises(AgentSpecError, match=r"'ppo:hinted' is not valid: .* reads"):
-        gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents="ppo:hinted")
+    hinted = gym.make_vec(SINGLE_SEAT_ID, num_envs=2, opponents="ppo:hinted")  # turn by turn
+    assert all(isinstance(o, TurnByTurn) for o in hinted.unwrapped.opponents)
     with pytest.raises(ValueError, match=r"opponents='random' is not valid here"):
         vector.VectorSingleSeat(2, "random")  # type: ignore[arg-type]

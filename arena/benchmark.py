@@ -30,6 +30,7 @@ references or ratings is a new version.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -50,6 +51,10 @@ SUITES = Path(__file__).resolve().parent / "suites"
 """Where the frozen suite files are."""
 SUITE_VERSION = "121-bench-v1"
 """The current suite."""
+FROZEN: dict[str, str] = {}
+"""The SHA-256 of every published suite file. A published suite never changes
+(new deals, references or ratings make a new version), so :func:`load_suite`
+refuses a file of a published version whose bytes are not these."""
 
 
 class SuiteError(ValueError):
@@ -96,16 +101,30 @@ def load_suite(version: str = SUITE_VERSION, directory: Path = SUITES) -> Suite:
     if not path.is_file():
         known = sorted(p.stem for p in directory.glob("*.json") if not p.stem.endswith("league"))
         raise SuiteError(f"no suite {version!r} ({path}): expected one of {known}")
-    data = json.loads(path.read_text(encoding="utf-8"))
-    suite = Suite(
-        version=data["version"],
-        seed=int(data["seed"]),
-        deal_seeds=tuple(int(s) for s in data["deal_seeds"]),
-        tiers={str(k): int(v) for k, v in data["tiers"].items()},
-        references=tuple(Reference(r["spec"], float(r["rating"])) for r in data["references"]),
-        down_slope=float(data["down_slope"]),
-        fitted_from=str(data.get("fitted_from", "")),
-    )
+    raw = path.read_bytes()
+    frozen = FROZEN.get(version)
+    if frozen is not None and hashlib.sha256(raw).hexdigest() != frozen:
+        raise SuiteError(
+            f"{path} is not the published {version} (its SHA-256 differs from {frozen[:12]}…): "
+            "a published suite never changes; restore the file (git checkout) or make a "
+            "new version"
+        )
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        suite = Suite(
+            version=data["version"],
+            seed=int(data["seed"]),
+            deal_seeds=tuple(int(s) for s in data["deal_seeds"]),
+            tiers={str(k): int(v) for k, v in data["tiers"].items()},
+            references=tuple(Reference(r["spec"], float(r["rating"])) for r in data["references"]),
+            down_slope=float(data["down_slope"]),
+            fitted_from=str(data.get("fitted_from", "")),
+        )
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+        raise SuiteError(
+            f"{path} is not a suite file ({type(error).__name__}: {error}): expected the JSON "
+            "of scripts/fit_benchmark_references.py"
+        ) from None
     if suite.deal_seeds != deal_seeds(suite.seed, len(suite.deal_seeds)):
         raise SuiteError(
             f"{path}: its deal seeds are not the arena's for seed {suite.seed}: the deal "
@@ -346,6 +365,7 @@ def plot_scorecard(card: Scorecard, path: Path) -> Path:
 
 
 __all__ = [
+    "FROZEN",
     "SUITES",
     "SUITE_VERSION",
     "Reference",

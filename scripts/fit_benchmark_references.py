@@ -12,7 +12,9 @@ references' ratings and the scale's down slope from that tournament's
 ``results.json`` (:func:`arena.benchmark.fit_scale`, ``random`` anchored at 0) and writes
 the suite file: the suite seed, its published deal seeds, the tiers, the
 references with their ratings and the cross-play it was fitted from. Run it
-only to make a **new** suite version: a suite's file is frozen once published.
+only to make a **new** suite version: a published suite's file is frozen (its
+SHA-256 is in :data:`arena.benchmark.FROZEN`, and the script refuses to
+overwrite it).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import argparse
 import json
 from pathlib import Path
 
-from arena.benchmark import SUITE_VERSION, SUITES, fit_scale
+from arena.benchmark import FROZEN, SUITE_VERSION, SUITES, fit_scale
 from arena.estimate import Estimate
 from arena.seeds import deal_seeds
 from env121.engine.files import write_atomically
@@ -81,7 +83,13 @@ def main() -> None:
         "versions": results["versions"],
         "deal_seeds": list(deal_seeds(SEED, max(TIERS.values()))),
     }
-    path = write_atomically(SUITES / f"{SUITE_VERSION}.json", json.dumps(suite, indent=1) + "\n")
+    path = SUITES / f"{SUITE_VERSION}.json"
+    if SUITE_VERSION in FROZEN:
+        parser.error(
+            f"{SUITE_VERSION} is published and frozen (arena.benchmark.FROZEN): a refit is a new "
+            "version; raise SUITE_VERSION first"
+        )
+    write_atomically(path, json.dumps(suite, indent=1) + "\n")
     print(f"wrote {path}")
     for r in REFERENCES:
         print(f"  {r:<14} {ratings[r]:+8.1f}")

@@ -166,6 +166,12 @@ def run_exploit(
         f"exploit: {final['advantage']:+.2f} [{final['low']:+.2f}, {final['high']:+.2f}] "
         f"points/ván vs 3× {card['agent']} ({final['deals']} fresh deals)"
     )
+    if card["start_final"] is not None:
+        begun = card["start_final"]
+        print(
+            f"its start, {card['start']}: {begun['advantage']:+.2f} "
+            f"[{begun['low']:+.2f}, {begun['high']:+.2f}] on the same deals"
+        )
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import shutil
@@ -13,6 +14,9 @@ import pytest
 from arena.bench_cli import main as benchmark_main
 from arena.bench_cli import run_benchmark
 from arena.benchmark import (
+    FROZEN,
+    SUITE_VERSION,
+    SUITES,
     Reference,
     Suite,
     SuiteError,
@@ -114,6 +118,18 @@ def test_the_shipped_suite_loads_and_its_seeds_are_the_arenas() -> None:
         suite.deals("huge")
     with pytest.raises(SuiteError, match="no suite"):
         load_suite("121-bench-v0")
+
+
+def test_a_published_suite_is_frozen_and_a_bad_file_is_one_line(tmp_path: Path) -> None:
+    published = (SUITES / f"{SUITE_VERSION}.json").read_bytes()
+    assert hashlib.sha256(published).hexdigest() == FROZEN[SUITE_VERSION]
+    edited = published.replace(b'"down_slope": ', b'"down_slope": 1', 1)
+    (tmp_path / f"{SUITE_VERSION}.json").write_bytes(edited)
+    with pytest.raises(SuiteError, match="is not the published 121-bench-v1"):
+        load_suite(SUITE_VERSION, tmp_path)
+    (tmp_path / "121-bench-v9.json").write_text('{"version": "121-bench-v9"}')
+    with pytest.raises(SuiteError, match=r"is not a suite file \(KeyError"):
+        load_suite("121-bench-v9", tmp_path)
 
 
 def test_a_bad_spec_is_one_line_before_any_game(

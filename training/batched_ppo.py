@@ -196,6 +196,8 @@ class Learner:
             update_seconds=time.perf_counter() - started - simulated,
             mean_reward=float(decisions.rewards.mean()) if trained else 0.0,
         )
+        if self.workers is not None:
+            stats["worker_seconds"] = self.workers.slowest_rollout_seconds
         return stats
 
     def set_learning_rate(self, fraction: float) -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,13 +91,15 @@ class RolloutWorker:
             (weights,) = (name for name in files if name.endswith(".safetensors"))
             self.rollout.add_snapshot(Path(directory) / weights)
 
-    def play(self, weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    def play(self, weights: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], float]:
         """A rollout with the networks' ``weights``: the decisions closed
-        (:meth:`TrainedDecisions.compact`); the open ones are carried."""
+        (:meth:`TrainedDecisions.compact`; the open ones are carried) and the
+        seconds the rollout took here."""
+        started = time.perf_counter()
         self.model.load_state_dict({name: torch.tensor(w) for name, w in weights.items()})
         decisions = self.rollout.play().compact()
         self.rollout.carry_open()
-        return decisions
+        return decisions, time.perf_counter() - started
 
 
 class RolloutWorkers:
@@ -111,6 +114,9 @@ class RolloutWorkers:
         """The actors, once launched."""
         self.decisions_per_worker: list[int] = []
         """How many decisions each worker sent in the last rollout."""
+        self.slowest_rollout_seconds = 0.0
+        """The seconds the slowest worker took for the last rollout, in the
+        worker (the learner's wait beyond it is Ray's cost)."""
         needed = config.rollout_workers * config.worker_cpus
         cpus = int(self.ray.cluster_resources().get("CPU", 0))
         if needed > cpus:
@@ -155,10 +161,12 @@ class RolloutWorkers:
         joined in worker order."""
         weights = {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
         shared = self.ray.put(weights)
-        parts: list[dict[str, np.ndarray]] = self._get(
+        results: list[tuple[dict[str, np.ndarray], float]] = self._get(
             [worker.play.remote(shared) for worker in self.workers]
         )
+        parts = [part for part, _ in results]
         self.decisions_per_worker = [len(part["actions"]) for part in parts]
+        self.slowest_rollout_seconds = max(seconds for _, seconds in results)
         return TrainedDecisions.joined(parts)
 
     def close(self) -> None:

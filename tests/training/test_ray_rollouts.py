@@ -61,13 +61,14 @@ def test_two_workers_train_and_each_sends_decisions_of_its_own_games(cluster, tm
             counts = workers.decisions_per_worker
             assert len(counts) == 2 and min(counts) > 0
             assert stats["samples"] == sum(counts) and np.isfinite(stats["policy_loss"])
+            assert 0 < stats["worker_seconds"] <= stats["simulate_seconds"]
             assert learner.steps == (update + 1) * 8 * 32
         after = list(learner.model.parameters())
         assert any(not torch.equal(a, b) for a, b in zip(before, after, strict=True))
         # the workers' games differ (seeded from (seed, k)): their first inputs are not the same
         weights = {k: v.numpy() for k, v in learner.model.state_dict().items()}
         parts = cluster.get([w.play.remote(weights) for w in workers.workers])
-        assert not np.array_equal(parts[0]["inputs"][:4], parts[1]["inputs"][:4])
+        assert not np.array_equal(parts[0][0]["inputs"][:4], parts[1][0]["inputs"][:4])
     finally:
         learner.close()
 
@@ -98,11 +99,11 @@ def test_the_pool_snapshots_reach_every_worker(cluster, tmp_path):
 
 
 def test_the_same_seed_trains_the_same_weights(cluster, tmp_path):
+    """(That training moves the weights, and that the workers' seeds differ, the
+    first test shows.)"""
     first = trained_weights(workers_config(seed=4), tmp_path / "a", 2)
     again = trained_weights(workers_config(seed=4), tmp_path / "b", 2)
-    other = trained_weights(workers_config(seed=5), tmp_path / "c", 2)
     assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
-    assert any(not torch.equal(a, b) for a, b in zip(first, other, strict=True))
 
 
 def test_the_command_trains_on_workers_and_resumes(cluster, tmp_path, capsys):

@@ -6,12 +6,14 @@ Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
 continues a run from its last checkpoint. ``training/README.md`` ("Learn from
 scratch") explains the method, the run folder and the measured runs.
 
-The algorithm, in the CleanRL manner, read top to bottom: :class:`Learner`
-deals each game a *table* (self-play, or one learner seat against three
-copies of a pool snapshot, ``greedy`` or ``random``), steps every game one
-decision at a time collecting the learner's samples (forced moves are not
-samples), credits each step's points to each seat's last decision, and runs
-PPO's clipped update over per-seat streams (GAE in :mod:`training.rollout`);
+The algorithm, in the CleanRL manner, read top to bottom: a
+:class:`~training.rollout.Rollout` deals each game a *table* (self-play, or
+one learner seat against three copies of a pool snapshot, ``greedy`` or
+``random``), steps every game one decision at a time collecting the
+learner's samples (forced moves are not samples), credits each step's points
+to each seat's last decision and computes GAE along each seat's stream; the
+:class:`Learner` runs PPO's clipped update on them. The rollout runs in this
+process, or one per Ray actor with ``rollout_workers`` (:mod:`training.ray_rollouts`).
 :func:`train` is the loop: rollouts, snapshots, duplicate evaluations
 (:func:`training.evaluation.duplicate_advantage`) and checkpoints, in the run
 lifecycle of :mod:`training.run`. The networks are

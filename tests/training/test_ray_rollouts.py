@@ -2,12 +2,14 @@
 two workers on a local 2-CPU cluster on 127.0.0.1 (:mod:`tests.support.ray_cluster`)
 train, each sends decisions of its own games, the pool reaches them, a seed
 replays a run, and the command trains, resumes and refuses a cluster too small.
-Without the ``ray`` extra these tests are skipped.
+Without the ``ray`` extra these tests are skipped, but for the one of the
+line that names it.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -20,8 +22,6 @@ from env121.cli.app import main
 from tests.support.ray_cluster import local_cluster, needs_ray
 from tests.training.test_batched_ppo import TINY, tiny_config
 from training.batched_ppo import Learner
-
-pytestmark = needs_ray
 
 WORKERS = ["rollout_workers=2", "worker_cpus=1", "threads=1"]
 
@@ -49,6 +49,7 @@ def trained_weights(config, pool: Path, updates: int) -> list[torch.Tensor]:
         learner.close()
 
 
+@needs_ray
 def test_two_workers_train_and_each_sends_decisions_of_its_own_games(cluster, tmp_path):
     learner = Learner(workers_config(), tmp_path)
     try:
@@ -73,6 +74,7 @@ def test_two_workers_train_and_each_sends_decisions_of_its_own_games(cluster, tm
         learner.close()
 
 
+@needs_ray
 def test_the_pool_snapshots_reach_every_worker(cluster, tmp_path):
     learner = Learner(workers_config(table_weights={"pool": 1.0}), tmp_path)
     assert learner.workers is not None
@@ -98,6 +100,7 @@ def test_the_pool_snapshots_reach_every_worker(cluster, tmp_path):
         learner.close()
 
 
+@needs_ray
 def test_the_same_seed_trains_the_same_weights(cluster, tmp_path):
     """(That training moves the weights, and that the workers' seeds differ, the
     first test shows.)"""
@@ -106,6 +109,7 @@ def test_the_same_seed_trains_the_same_weights(cluster, tmp_path):
     assert all(torch.equal(a, b) for a, b in zip(first, again, strict=True))
 
 
+@needs_ray
 def test_the_command_trains_on_workers_and_resumes(cluster, tmp_path, capsys):
     out = tmp_path / "run"
     command = ["train", "--preset", "scratch", "--no-progress", "--out", str(out), "--set"]
@@ -118,6 +122,7 @@ def test_the_command_trains_on_workers_and_resumes(cluster, tmp_path, capsys):
     assert progress[-1]["step"] == 6144 and all(row["samples"] > 0 for row in progress)
 
 
+@needs_ray
 @pytest.mark.parametrize(
     ("setting", "message"),
     [
@@ -134,4 +139,14 @@ def test_a_bad_worker_setting_is_one_line_and_writes_nothing(
     assert main([*command, *TINY, *WORKERS, setting]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
+    assert not out.exists()
+
+
+def test_without_ray_rollout_workers_are_one_line_naming_the_extra(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    out = tmp_path / "run"
+    command = ["train", "--preset", "scratch", "--no-progress", "--out", str(out), "--set"]
+    assert main([*command, *TINY, "rollout_workers=2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rollout_workers=2 needs the ray extra (missing: ray)" in err
     assert not out.exists()

@@ -3,7 +3,8 @@
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.bench_training [--seconds S] [--preset scratch]
-        [--devices cpu,cuda] [--threads 0] [--set key=value ...] [--skip-maskable]
+        [--devices cpu,cuda] [--threads 0] [--workers 0,2] [--set key=value ...]
+        [--skip-maskable]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -15,8 +16,12 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   share of the time spent simulating (engine, inputs, opponents and the
   acting pass) against updating. One row per device of ``--devices`` (default
   ``cpu`` and, when torch sees one, ``cuda``; a device torch does not see is
-  a line saying so) and per count of ``--threads`` (0: ``ENV121_THREADS`` or
-  every core, :func:`env121.engine.batched.threads.default_threads`). With
+  a line saying so), per count of ``--threads`` (0: ``ENV121_THREADS`` or
+  every core, :func:`env121.engine.batched.threads.default_threads`) and per
+  count of ``--workers`` (0: rollouts in this process; N: ``rollout_workers``
+  N Ray actors on a cluster started on this machine, each with ``num_games``
+  games and ``worker_cpus`` threads (``--set`` them), this process learning;
+  "simulating" is then the wait for the workers' decisions). With
   ``--profile N`` each row is preceded by the ``N`` functions that took the
   most time in two more rollouts and updates (cProfile, wall time of the
   main thread: the threads' kernels show as the waits for them);
@@ -41,6 +46,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import itertools
 import pstats
 import tempfile
 import time
@@ -65,6 +71,11 @@ class TrainerSpeed:
     """Learner decisions trained/s."""
     simulate_share: float
     """Share of the time in the rollouts (the rest: the updates)."""
+    seconds_per_update: float
+    """Wall-clock seconds of one rollout and update."""
+    ray_seconds_per_update: float
+    """With rollout workers: the learner's wait for the decisions beyond the
+    slowest worker's rollout (weights out, decisions back, joining them)."""
 
 
 def bench_batched_ppo(
@@ -75,24 +86,39 @@ def bench_batched_ppo(
     config = load_config(preset, overrides)
     with tempfile.TemporaryDirectory() as pool:
         learner = Learner(config, Path(pool))
-        learner.start()
-        learner.rollout_and_update(1.0)  # warm-up: compiles the kernels
-        steps, samples, simulate, update = learner.steps, 0.0, 0.0, 0.0
-        start = time.perf_counter()
-        while time.perf_counter() - start < seconds:
-            stats = learner.rollout_and_update(1.0)
-            samples += stats["samples"]
-            simulate += stats["simulate_seconds"]
-            update += stats["update_seconds"]
-        elapsed = time.perf_counter() - start
-        if profile:
-            profiler = cProfile.Profile()
-            profiler.runcall(lambda: [learner.rollout_and_update(1.0) for _ in range(2)])
-            text = io.StringIO()
-            pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(profile)
-            print("\n".join(line for line in text.getvalue().splitlines()[6:] if line))
+        try:
+            return _measure(learner, seconds, profile)
+        finally:
+            learner.close()
+
+
+def _measure(learner: Learner, seconds: float, profile: int) -> TrainerSpeed:
+    """:func:`bench_batched_ppo`'s measure of a made ``learner``."""
+    learner.start()
+    learner.rollout_and_update(1.0)  # warm-up: compiles the kernels
+    steps, updates, samples, simulate, update = learner.steps, learner.updates, 0.0, 0.0, 0.0
+    ray = 0.0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        stats = learner.rollout_and_update(1.0)
+        samples += stats["samples"]
+        simulate += stats["simulate_seconds"]
+        update += stats["update_seconds"]
+        ray += stats["simulate_seconds"] - stats.get("worker_seconds", stats["simulate_seconds"])
+    elapsed = time.perf_counter() - start
+    updates = learner.updates - updates
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(lambda: [learner.rollout_and_update(1.0) for _ in range(2)])
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(profile)
+        print("\n".join(line for line in text.getvalue().splitlines()[6:] if line))
     return TrainerSpeed(
-        (learner.steps - steps) / elapsed, samples / elapsed, simulate / (simulate + update)
+        (learner.steps - steps) / elapsed,
+        samples / elapsed,
+        simulate / (simulate + update),
+        elapsed / updates,
+        ray / updates,
     )
 
 
@@ -130,6 +156,11 @@ def main() -> None:
     )
     parser.add_argument("--set", action="append", default=[], help="override a preset field")
     parser.add_argument(
+        "--workers",
+        default="0",
+        help="comma-separated rollout_workers counts, each a row (0: rollouts in process)",
+    )
+    parser.add_argument(
         "--engine-games", type=int, default=0, help="games of the engine rows (0: no such rows)"
     )
     parser.add_argument(
@@ -140,6 +171,7 @@ def main() -> None:
     args = parser.parse_args()
 
     thread_counts = [resolve_threads(int(t)) for t in args.threads.split(",")]
+    worker_counts = [int(w) for w in args.workers.split(",")]
     for count in thread_counts if args.engine_games else ():
         engine = bench_engine(args.engine_games, count, args.seconds)
         name = f"engine, {args.engine_games} games, {count} threads"
@@ -149,14 +181,20 @@ def main() -> None:
         if label is None:
             print(f"batched_ppo on {device}: skipped, torch sees no such device here")
             continue
-        for count in thread_counts:
+        for count, workers in itertools.product(thread_counts, worker_counts):
             overrides = (f"device={device}", f"threads={count}", *args.set)
+            overrides += (f"rollout_workers={workers}",) if workers else ()
             speed = bench_batched_ppo(args.preset, args.seconds, overrides, args.profile)
             name = f"batched_ppo ({args.preset}) {count} threads"
+            if workers:
+                name += f", {workers} Ray workers"
             print(
                 f"{name:<36} {speed.steps_per_second:>9,.0f} engine steps/s  "
                 f"{speed.samples_per_second:>9,.0f} learner decisions/s  "
-                f"{speed.simulate_share:.0%} simulating  [{label}]",
+                f"{speed.simulate_share:.0%} simulating  "
+                f"{speed.seconds_per_update:.2f} s/update"
+                + (f" ({speed.ray_seconds_per_update:.2f} s Ray's)" if workers else "")
+                + f"  [{label}]",
                 flush=True,
             )
     if args.skip_maskable:

@@ -23,6 +23,7 @@ from agents.ppo import (
     resolve_checkpoint,
     sidecar_path,
 )
+from env121.extras import require_extra
 from env121.rules.config import RuleConfig
 from training import settings
 from training.hardware import check_device
@@ -67,6 +68,20 @@ class Config:
     device: str = "auto"
     """Where the networks act and learn: ``auto`` (a GPU when torch sees one),
     ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
+    rollout_workers: int = 0
+    """Play the rollouts on this many Ray actors, each with ``num_games`` games
+    of its own (so an update trains on ``rollout_workers`` × ``num_games``
+    games' decisions), while this process learns; 0: in this process, no Ray
+    (training/README.md, "Past one machine")."""
+    worker_cpus: int = 1
+    """CPUs each rollout worker reserves on the Ray cluster: the threads of its
+    engine, its greedy opponents and its torch."""
+    ray_address: str = ""
+    """The Ray cluster of the rollout workers: ``""`` starts one on this
+    machine, listening on 127.0.0.1 only (stopped at the end of the run);
+    ``"auto"`` joins the cluster ``ray start`` runs here; ``"HOST:6379"`` a
+    cluster's head; ``"ray://HOST:10001"`` one through Ray Client. A process
+    already connected to Ray uses that connection."""
     rules: dict[str, Any] = field(default_factory=dict)
     """:class:`~env121.rules.config.RuleConfig` fields (default: the spec)."""
 
@@ -163,6 +178,10 @@ class Config:
             )
         check_device(self.device)
         check_at_least("threads", self.threads, 0)
+        check_at_least("rollout_workers", self.rollout_workers, 0)
+        check_at_least("worker_cpus", self.worker_cpus, 1)
+        if self.rollout_workers:
+            require_extra("ray", f"rollout_workers={self.rollout_workers}")
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size"):
             check_at_least(name, getattr(self, name), 1)
         if not self.hidden_sizes:

@@ -6,12 +6,14 @@ Run it as ``env121 train --preset scratch`` (a preset whose ``algorithm`` is
 continues a run from its last checkpoint. ``training/README.md`` ("Learn from
 scratch") explains the method, the run folder and the measured runs.
 
-The algorithm, in the CleanRL manner, read top to bottom: :class:`Learner`
-deals each game a *table* (self-play, or one learner seat against three
-copies of a pool snapshot, ``greedy`` or ``random``), steps every game one
-decision at a time collecting the learner's samples (forced moves are not
-samples), credits each step's points to each seat's last decision, and runs
-PPO's clipped update over per-seat streams (GAE in :mod:`training.rollout`);
+The algorithm, in the CleanRL manner, read top to bottom: a
+:class:`~training.rollout.Rollout` deals each game a *table* (self-play, or
+one learner seat against three copies of a pool snapshot, ``greedy`` or
+``random``), steps every game one decision at a time collecting the
+learner's samples (forced moves are not samples), credits each step's points
+to each seat's last decision and computes GAE along each seat's stream; the
+:class:`Learner` runs PPO's clipped update on them. The rollout runs in this
+process, or one per Ray actor with ``rollout_workers`` (:mod:`training.ray_rollouts`).
 :func:`train` is the loop: rollouts, snapshots, duplicate evaluations
 (:func:`training.evaluation.duplicate_advantage`) and checkpoints, in the run
 lifecycle of :mod:`training.run`. The networks are
@@ -23,9 +25,9 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -33,44 +35,51 @@ from torch import nn
 from torch.utils.tensorboard import SummaryWriter
 
 from agents.batched_greedy import BatchedGreedy
-from agents.batched_ppo import (
-    BatchedPPO,
-    InputEncoder,
-    legal_masks,
-)
 from agents.environments import make_batched_policy
 from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint, save_policy
-from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically
-from env121.engine.state import NUM_SEATS
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from training import settings
-from training.actor_critic import ActorCritic, hidden_hands, masked_logits
-from training.batched_config import ALGORITHM, TABLES, Config, load_config, renamed_fields
+from training.actor_critic import ActorCritic
+from training.batched_config import ALGORITHM, Config, load_config, renamed_fields
 from training.batched_state import restore, save_checkpoint
 from training.evaluation import append_row, duplicate_advantage
 from training.hardware import busy_note, resolve_device, use_threads
 from training.interrupt import StopRequest, stop_on_ctrl_c
 from training.progress import Progress
-from training.rollout import Samples, stream_advantages
+from training.rollout import (
+    Rollout,
+    TrainedDecisions,
+    evaluate,
+    network_rows,
+    stream_advantages,
+)
 from training.run import (
     RunDirectory,
+    RunStart,
     TrainResult,
     load_newest_checkpoint,
     roll_back,
     start_run,
 )
 
+if TYPE_CHECKING:
+    from training.ray_rollouts import RolloutWorkers
+
 # ------------------------------------------------------------------ the trainer
 
 
 class Learner:
-    """The batched self-play loop: engine, tables, actor, critic, optimiser."""
+    """The learner: the actor and the critic, their optimiser and PPO's update,
+    fed by its rollouts: a :class:`~training.rollout.Rollout` in this process
+    (``rollout_workers`` 0, sharing the learner's networks, device and
+    generator), or ``rollout_workers`` Ray actors, each with a rollout of its
+    own (:class:`training.ray_rollouts.RolloutWorkers`), started by
+    :meth:`start`."""
 
     def __init__(self, config: Config, pool_dir: Path) -> None:
         self.config = config
-        rules = config.rule_config
         self.device = resolve_device(config.device)
         self.threads = use_threads(config.threads)
         torch.manual_seed(config.seed)
@@ -89,83 +98,68 @@ class Learner:
             groups.append({"params": head, "scale": config.hint_head_lr_scale})
         self.optimizer = torch.optim.Adam(groups, lr=config.learning_rate, eps=1e-5)
         self.set_learning_rate(1.0)
-        b = config.num_games
-        self.engine = BatchedEngine(b, rules, threads=self.threads)
-        self.encoder = InputEncoder(config.inputs, b, rules, self.threads)
-        self.samples = Samples(
-            config.rollout_steps * b + NUM_SEATS * b,
-            self.encoder.width,
-            config.critic == "perfect",
-            self.device,
+        self.rollout = (
+            None
+            if config.rollout_workers
+            else Rollout(config, self.model, self.device, self.threads, self.rng, config.seed)
         )
-        self.greedy = BatchedGreedy(threads=self.threads)
-        self.random = BatchedRandom(config.seed)
-        self.frozen = make_batched_policy(config.frozen_agent) if config.frozen_agent else None
+        """The in-process rollout (``None`` when rollout workers play)."""
+        self.workers: RolloutWorkers | None = None
+        """The rollout workers (``rollout_workers`` > 0): connected to their
+        cluster here, started by :meth:`start`."""
+        if config.rollout_workers:
+            from training.ray_rollouts import RolloutWorkers  # Ray, imported when used
+
+            self.workers = RolloutWorkers(config)
         self.pool_dir = pool_dir
-        self.pool: list[tuple[int, BatchedPPO]] = []
-        """(step, policy) of each snapshot in play, oldest first."""
-        self.learner_seats = np.zeros((b, NUM_SEATS), dtype=bool)
-        self.opponent = np.zeros(b, dtype=np.int64)
-        """Per game its opponents: -1 none (self play), -2 ``frozen``, 0 greedy, 1 random,
-        2+k pool[k]."""
-        self.pending = np.full((b, NUM_SEATS), -1, dtype=np.int64)
-        """Per game and seat its open decision (index into the samples), or -1."""
+        self.pool: list[int] = []
+        """The step of each snapshot in play, oldest first (``pool/snap_<step>``)."""
         self.steps = 0
         self.updates = 0
         self.wall_seconds = 0.0
         """Wall-clock seconds of the run's earlier sessions (a resumed run goes on counting)."""
 
-    # ---------------------------------------------------------- tables
-
-    def new_matches(self, games: np.ndarray) -> None:
-        """Deal ``games`` their tables for the match they start."""
-        if not len(games):
-            return
-        weights = dict(self.config.table_weights)
-        if not self.pool:
-            weights["self"] = weights.get("self", 0.0) + weights.pop("pool", 0.0)
-        kinds = [k for k in TABLES if weights.get(k, 0.0) > 0]
-        p = np.array([weights[k] for k in kinds], dtype=np.float64)
-        drawn = self.rng.choice(len(kinds), size=len(games), p=p / p.sum())
-        self.learner_seats[games] = False
-        for g, d in zip(games, drawn, strict=True):
-            kind = kinds[d]
-            if kind == "self":
-                self.learner_seats[g] = True
-                self.opponent[g] = -1
-                continue
-            self.learner_seats[g, self.rng.integers(NUM_SEATS)] = True
-            if kind == "greedy":
-                self.opponent[g] = 0
-            elif kind == "random":
-                self.opponent[g] = 1
-            elif kind == "frozen":
-                self.opponent[g] = -2
-            else:
-                self.opponent[g] = 2 + self.rng.integers(len(self.pool))
+    @property
+    def games(self) -> int:
+        """Games played at once, over all rollouts: each moves once per engine step."""
+        return self.config.num_games * max(self.config.rollout_workers, 1)
 
     def start(self) -> None:
-        """Deal every game a new match from the trainer's generator."""
-        seeds = self.rng.integers(0, 2**63, size=self.config.num_games, dtype=np.int64)
-        self.engine.reset(seeds)
-        self.pending[:] = -1
-        self.samples.size = 0
-        self.new_matches(np.arange(self.config.num_games))
+        """Deal every game a new match. Rollout workers are started the first
+        time, worker ``k`` seeded from (``seed``, ``k``, the updates so far: 0,
+        or a resumed run's), with the pool in play."""
+        if self.rollout is not None:
+            self.rollout.start()
+            return
+        assert self.workers is not None
+        if not self.workers.launched:
+            self.workers.launch(self.updates, [self.snapshot_path(step) for step in self.pool])
+        self.workers.start()
+
+    def close(self) -> None:
+        """Stop the rollout workers (and the Ray cluster they started), if any."""
+        if self.workers is not None:
+            self.workers.close()
+
+    # ---------------------------------------------------------- the pool
+
+    def snapshot_path(self, step: int) -> Path:
+        """Where the pool snapshot of ``step`` is saved."""
+        return self.pool_dir / f"snap_{step:012d}.safetensors"
 
     def add_snapshot(self) -> None:
         """Freeze the actor into the pool (saved in ``pool/``), retiring the oldest."""
-        path = self.pool_dir / f"snap_{self.steps:012d}.safetensors"
-        self.save_actor(path, {"snapshot_of_step": self.steps})
-        self.pool.append((self.steps, self.snapshot(path)))
-        if len(self.pool) > self.config.pool_max_size:
-            self.pool.pop(0)
-            self.opponent[self.opponent >= 2] = np.maximum(self.opponent[self.opponent >= 2] - 1, 2)
+        self.save_actor(self.snapshot_path(self.steps), {"snapshot_of_step": self.steps})
+        self.put_in_play([self.steps])
 
-    def snapshot(self, path: Path) -> BatchedPPO:
-        """The pool opponent saved at ``path``, playing on the learner's device."""
-        policy = BatchedPPO(str(path), deterministic=False)
-        policy.network.to(self.device)
-        return policy
+    def put_in_play(self, steps: Sequence[int]) -> None:
+        """Put the saved snapshots of ``steps`` in play, in every rollout (the
+        oldest beyond ``pool_max_size`` retire)."""
+        for step in steps:
+            self.pool = [*self.pool, step][-self.config.pool_max_size :]
+            for rollout in (self.rollout, self.workers):
+                if rollout is not None:
+                    rollout.add_snapshot(self.snapshot_path(step))
 
     def save_actor(self, path: Path, notes: dict[str, Any]) -> Path:
         """Write the actor as a weights-only ``ppo:`` checkpoint (CPU tensors)."""
@@ -180,123 +174,35 @@ class Learner:
             hint_head=c.hint_head,
         )
 
-    # ---------------------------------------------------------- playing
-
-    def encode(self, indices: np.ndarray, seats: np.ndarray, rows: np.ndarray) -> None:
-        """Write the inputs (and the critic's hidden hands) of ``seats`` in games
-        ``indices`` into sample rows ``rows``."""
-        s = self.samples
-        block = slice(int(rows[0]), int(rows[-1]) + 1)  # rows are consecutive
-        self.encoder(self.engine, indices, s.inputs[block])
-        if self.config.critic == "perfect":
-            hidden_hands(self.engine.games, indices, seats, s.hidden[block])
-
-    def network_rows(self, rows: slice | np.ndarray) -> dict[str, torch.Tensor]:
-        """What the networks read of sample rows ``rows`` (a slice: consecutive
-        rows, no copy on the CPU), on the learner's device."""
-        return {
-            name: (
-                tensor[rows] if isinstance(rows, slice) else torch.from_numpy(tensor.numpy()[rows])
-            ).to(self.device, non_blocking=True)
-            for name, tensor in self.samples.network_arrays.items()
-        }
-
-    def evaluate(self, rows: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits and values of sample rows (:meth:`network_rows`)."""
-        hidden = rows["hidden"] if self.config.critic == "perfect" else None
-        logits, values = self.model(rows["inputs"], hidden)
-        return masked_logits(logits, rows["masks"]), values
-
-    def step(self) -> None:
-        """One engine step of every game: the learner's sampled decisions (stored),
-        the opponents' and the forced moves, then the rewards credited."""
-        engine, games, s = self.engine, self.engine.games, self.samples
-        to_act = games["to_act"].astype(np.int64)
-        n_legal = games["n_legal"]
-        b = self.config.num_games
-        every = np.arange(b)
-        actions = games["legal"][:, 0].astype(np.int64)  # the forced moves
-        choice = n_legal > 1
-        learner_turn = self.learner_seats[every, to_act]
-        mine = np.flatnonzero(choice & learner_turn)
-        if len(mine):
-            seats = to_act[mine]
-            rows = s.take(len(mine))
-            self.encode(mine, seats, rows)
-            s.masks[rows] = legal_masks(games, mine)
-            with torch.inference_mode():
-                logits, values = self.evaluate(self.network_rows(slice(rows[0], rows[-1] + 1)))
-                logp_all = torch.log_softmax(logits, dim=1)
-                chosen = torch.multinomial(logp_all.exp(), 1)
-                logp = logp_all.gather(1, chosen).squeeze(1)
-                back = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values)).cpu().numpy()
-            s.actions[rows] = back[0]
-            s.logps[rows] = back[1]
-            s.values[rows] = back[2]
-            actions[mine] = s.actions[rows]
-            previous = self.pending[mine, seats]
-            linked = previous >= 0
-            s.successors[previous[linked]] = rows[linked]
-            self.pending[mine, seats] = rows
-        theirs = choice & ~learner_turn
-        for code, policy in self.opponents():
-            asked = np.flatnonzero(theirs & (self.opponent == code))
-            if len(asked):
-                actions[asked] = policy.act(engine, asked)
-        result = engine.step(actions)
-        self.credit(result.rewards, games["vong_ended"], result.terminated)
-        self.steps += b
-
-    def opponents(self) -> Iterator[tuple[int, BatchedPolicy]]:
-        """``(code, policy)`` of every opponent a table may hold."""
-        yield 0, self.greedy
-        yield 1, self.random
-        if self.frozen is not None:
-            yield -2, self.frozen
-        for k, (_, policy) in enumerate(self.pool):
-            yield 2 + k, policy
-
-    def credit(self, rewards: np.ndarray, vong_ended: np.ndarray, terminated: np.ndarray) -> None:
-        """Add each seat's points of the step to its open decision; close the
-        streams that end (a vòng or a match) and deal new tables where a match ended."""
-        s = self.samples
-        open_rows = self.pending >= 0
-        s.rewards[self.pending[open_rows]] += rewards[open_rows] * self.config.reward_scale
-        ended = terminated | (vong_ended if self.config.horizon == "vong" else False)
-        closing = open_rows & ended[:, None]
-        s.successors[self.pending[closing]] = -1
-        self.pending[ended] = -1
-        self.new_matches(np.flatnonzero(terminated))
-
     # ---------------------------------------------------------- learning
 
     def rollout_and_update(self, fraction_left: float) -> dict[str, float]:
-        """One rollout of ``rollout_steps`` engine steps, then the PPO update."""
+        """One rollout of ``rollout_steps`` engine steps (in every rollout), then
+        the PPO update."""
         c = self.config
         started = time.perf_counter()
-        for _ in range(c.rollout_steps):
-            self.step()
+        if self.rollout is not None:
+            decisions = self.rollout.play()
+        else:
+            assert self.workers is not None, "start() starts the rollout workers"
+            decisions = self.workers.play(self.model)
+        self.steps += c.rollout_steps * self.games
         simulated = time.perf_counter() - started
-        s = self.samples
-        n = s.size
-        advantages = np.zeros(n, dtype=np.float32)
-        stream_advantages(
-            s.rewards[:n], s.values[:n], s.successors[:n], c.gamma, c.gae_lambda, advantages
-        )
-        trained = np.flatnonzero(s.successors[:n] != -2)
-        returns = advantages[trained] + s.values[trained]
         if c.anneal_lr:
             self.set_learning_rate(fraction_left)
-        stats = self.update(trained, advantages[trained], returns)
-        open_rows = self.pending >= 0
-        self.pending[open_rows] = s.carry(self.pending[open_rows])
+        stats = self.update(decisions)
+        if self.rollout is not None:
+            self.rollout.carry_open()
         self.updates += 1
+        trained = len(decisions.rows)
         stats.update(
-            samples=float(len(trained)),
+            samples=float(trained),
             simulate_seconds=simulated,
             update_seconds=time.perf_counter() - started - simulated,
-            mean_reward=float(s.rewards[trained].mean()) if len(trained) else 0.0,
+            mean_reward=float(decisions.rewards.mean()) if trained else 0.0,
         )
+        if self.workers is not None:
+            stats["worker_seconds"] = self.workers.slowest_rollout_seconds
         return stats
 
     def set_learning_rate(self, fraction: float) -> None:
@@ -304,32 +210,32 @@ class Learner:
         for group in self.optimizer.param_groups:
             group["lr"] = self.config.learning_rate * fraction * group["scale"]
 
-    def update(
-        self, rows: np.ndarray, advantages: np.ndarray, returns: np.ndarray
-    ) -> dict[str, float]:
-        """PPO's epochs over the samples ``rows``."""
-        c, s = self.config, self.samples
-        device = self.device
+    def update(self, decisions: TrainedDecisions) -> dict[str, float]:
+        """PPO's epochs over the trained ``decisions``."""
+        c, device = self.config, self.device
+        rows = decisions.rows
         names = ("policy_loss", "value_loss", "entropy", "clip_fraction")
         totals = torch.zeros(len(names), device=device)  # read once: one wait for a GPU
         batches = 0
         # On a GPU the rollout goes over once; on the CPU these are views.
-        whole = self.network_rows(slice(0, s.size)) if device.type != "cpu" else None
+        whole = (
+            network_rows(decisions.network, slice(None), device) if device.type != "cpu" else None
+        )
         row_all = torch.from_numpy(rows).to(device)
-        act_all = torch.from_numpy(s.actions[rows]).to(device)
-        old_all = torch.from_numpy(s.logps[rows]).to(device)
-        adv_all = torch.from_numpy(advantages).to(device)
-        ret_all = torch.from_numpy(returns.astype(np.float32)).to(device)
+        act_all = torch.from_numpy(decisions.actions).to(device)
+        old_all = torch.from_numpy(decisions.logps).to(device)
+        adv_all = torch.from_numpy(decisions.advantages).to(device)
+        ret_all = torch.from_numpy(decisions.returns.astype(np.float32)).to(device)
         for _ in range(c.n_epochs):
             order = self.rng.permutation(len(rows))
             for start in range(0, len(rows), c.minibatch_size):
                 part = order[start : start + c.minibatch_size]
                 index = torch.from_numpy(part).to(device)
                 if whole is None:
-                    batch = self.network_rows(rows[part])
+                    batch = network_rows(decisions.network, rows[part], device)
                 else:
                     batch = {name: tensor[row_all[index]] for name, tensor in whole.items()}
-                logits, values = self.evaluate(batch)
+                logits, values = evaluate(self.model, batch)
                 logp_all = torch.log_softmax(logits, dim=1)
                 logp = logp_all.gather(1, act_all[index][:, None]).squeeze(1)
                 ratio = torch.exp(logp - old_all[index])
@@ -384,6 +290,18 @@ def train(
         network_fields=NETWORK_FIELDS,
         saved_values=lambda path: renamed_fields(settings.saved_values(path), on_note),
     )
+    # Before any file is written: a Ray cluster that cannot be reached or is too small is an error.
+    learner = Learner(start.config, start.files.pool)
+    try:
+        return _run(learner, start, progress, on_note)
+    finally:
+        learner.close()
+
+
+def _run(
+    learner: Learner, start: RunStart[Config], progress: bool, on_note: Callable[[str], None]
+) -> TrainResult:
+    """The body of :func:`train`, once the learner is made."""
     config, files = start.config, start.files
     files.out.mkdir(parents=True, exist_ok=True)
     settings.save_config(config, files.config)
@@ -392,7 +310,6 @@ def train(
     busy = busy_note(resolve_threads(config.threads))
     if busy is not None:
         on_note(busy)
-    learner = Learner(config, files.pool)
     best, resumed_from = -math.inf, None
     if start.resume:
 
@@ -403,7 +320,6 @@ def train(
         resumed_from = load_newest_checkpoint(files, load, on_note)
         roll_back(files, learner.steps)
     evaluations = files.evaluations()
-    learner.start()
     writer = SummaryWriter(str(files.tensorboard))
     stopper = StopRequest()
     session_start, session_steps = time.perf_counter(), learner.steps
@@ -414,6 +330,7 @@ def train(
     if bar is not None:
         bar.start(learner.steps, _status(evaluations))
     try:
+        learner.start()
         with stop_on_ctrl_c(stopper.request):
             while not _finished(config, learner, session_start) and not stopper.requested:
                 stats = learner.rollout_and_update(1.0 - learner.steps / config.total_steps)
@@ -508,7 +425,7 @@ def _evaluate(
     c = learner.config
     for opponent_name in c.eval_opponents:
         opponent: BatchedPolicy = (
-            learner.greedy
+            BatchedGreedy(threads=learner.threads)
             if opponent_name == "greedy"
             else BatchedRandom(0)
             if opponent_name == "random"

@@ -6,6 +6,14 @@ A checkpoint directory (made whole or not at all by
 and ``state.json`` (which records the tensors' SHA-256): the counters, the
 best evaluation so far, the pool's snapshot steps and both generators (the
 trainer's and torch's), so a resumed run goes on drawing where it stopped.
+
+The games in play are not saved: a resumed run deals every game a new match,
+and the decisions still open at the checkpoint (waiting for the rest of their
+vòng's points) are dropped, never trained. With rollout workers
+(``rollout_workers`` > 0), whose games and generators live in other
+processes, the same holds, and a resumed run seeds worker ``k`` from (seed,
+``k``, the updates at the checkpoint): reproducible, though not the draws an
+uninterrupted run would have made.
 """
 
 from __future__ import annotations
@@ -39,8 +47,7 @@ class Learner(Protocol):
 
     config: Any
     rng: np.random.Generator
-    pool: list[tuple[int, Any]]
-    pool_dir: Path
+    pool: list[int]
     steps: int
     updates: int
     wall_seconds: float
@@ -53,8 +60,8 @@ class Learner(Protocol):
     def optimizer(self) -> torch.optim.Optimizer:
         """Their Adam."""
 
-    def snapshot(self, path: Path) -> Any:
-        """The pool opponent saved at ``path``."""
+    def put_in_play(self, steps: list[int]) -> None:
+        """Put the pool snapshots saved at ``steps`` in play."""
 
 
 def state_tensors(model: nn.Module, optimizer: torch.optim.Optimizer) -> dict[str, torch.Tensor]:
@@ -82,7 +89,7 @@ def save_checkpoint(learner: Learner, files: RunDirectory, best: float, elapsed:
             "updates": learner.updates,
             "wall_seconds": elapsed,
             "best": best if math.isfinite(best) else None,
-            "pool": [step for step, _ in learner.pool],
+            "pool": list(learner.pool),
             "rng": learner.rng.bit_generator.state,
             "torch_rng": torch.get_rng_state().tolist(),
         }
@@ -107,7 +114,5 @@ def restore(learner: Learner, directory: Path, step: int) -> float:
     learner.wall_seconds = float(state["wall_seconds"])
     learner.rng.bit_generator.state = state["rng"]
     torch.set_rng_state(torch.tensor(state["torch_rng"], dtype=torch.uint8))
-    for snap in state["pool"]:
-        path = learner.pool_dir / f"snap_{snap:012d}.safetensors"
-        learner.pool.append((snap, learner.snapshot(path)))
+    learner.put_in_play([int(snap) for snap in state["pool"]])
     return float(state["best"]) if state["best"] is not None else -math.inf

@@ -1,22 +1,41 @@
-"""The batched trainer's rollout: each seat's stream of decisions, and its advantages.
+"""The batched trainer's rollout: the games played for the learner, each seat's
+stream of decisions, and its advantages.
 
-A rollout stores the learner's decisions in :class:`Samples` in the order they
-are taken. Each seat's decisions in a game form a stream, linked by
-``successors`` (the index of the same seat's next decision, ``-1`` where the
-stream ended, ``-2`` while it is open); :func:`stream_advantages` computes
-GAE(γ, λ) along each stream. A decision still open when the rollout ends waits
-for its rewards and is trained in the next update (:meth:`Samples.carry`).
+A :class:`Rollout` owns one batched engine and its games' tables and plays
+them for the learner; the in-process trainer has one, each rollout worker of
+:mod:`training.ray_rollouts` another (the same code). It stores the learner's
+decisions in :class:`Samples` in the order they are taken. Each seat's
+decisions in a game form a stream, linked by ``successors`` (the index of the
+same seat's next decision, ``-1`` where the stream ended, ``-2`` while it is
+open); :func:`stream_advantages` computes GAE(γ, λ) along each stream. A
+decision still open when the rollout ends waits for its rewards and is
+trained in the next update (:meth:`Samples.carry`). What an update trains on
+is :class:`TrainedDecisions`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import torch
 from numba import njit
 
+from agents.batched_greedy import BatchedGreedy
+from agents.batched_ppo import BatchedPPO, InputEncoder, legal_masks
+from agents.environments import make_batched_policy
 from env121.engine.actions import NUM_ACTIONS
-from training.actor_critic import HIDDEN_SIZE
+from env121.engine.batched.engine import BatchedEngine
+from env121.engine.state import NUM_SEATS
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom
+from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands, masked_logits
+from training.batched_config import TABLES, Config
 from training.hardware import pinned
+
+NETWORK_ARRAYS = ("inputs", "hidden", "masks")
+"""What the networks read of a decision: the keys of :attr:`Samples.network_arrays`."""
 
 
 @njit(cache=True, nogil=True)
@@ -91,4 +110,269 @@ class Samples:
         return np.arange(n)
 
 
-__all__ = ["Samples", "stream_advantages"]
+class TrainedDecisions(NamedTuple):
+    """The decisions one update trains on: ``network`` holds what the networks
+    read (CPU tensors, on their first axis), ``rows`` which of those rows are
+    trained (in a local rollout, the closed decisions of its buffer; from
+    rollout workers, all of them), and per trained row the rest."""
+
+    network: dict[str, torch.Tensor]
+    """``inputs``, ``hidden`` and ``masks`` rows (:attr:`Samples.network_arrays`)."""
+    rows: np.ndarray
+    """The rows of ``network`` trained, in the order of the arrays below."""
+    actions: np.ndarray
+    """The action taken."""
+    logps: np.ndarray
+    """Its log-probability when it was taken."""
+    advantages: np.ndarray
+    """GAE along its seat's stream (:func:`stream_advantages`)."""
+    returns: np.ndarray
+    """``advantages`` + the critic's value when it was taken: the value target."""
+    rewards: np.ndarray
+    """Points credited to it (× ``reward_scale``)."""
+
+    def compact(self) -> dict[str, np.ndarray]:
+        """The trained rows alone, as numpy arrays (what a rollout worker sends)."""
+        arrays = {name: tensor.numpy()[self.rows] for name, tensor in self.network.items()}
+        for name in ("actions", "logps", "advantages", "returns", "rewards"):
+            arrays[name] = getattr(self, name)
+        return arrays
+
+    @classmethod
+    def joined(cls, parts: Sequence[dict[str, np.ndarray]]) -> TrainedDecisions:
+        """The :meth:`compact` decisions of several rollouts, one after another."""
+        arrays = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+        network = {name: torch.from_numpy(arrays.pop(name)) for name in NETWORK_ARRAYS}
+        return cls(network, np.arange(len(arrays["actions"])), **arrays)
+
+
+class Rollout:
+    """The games one batched engine plays for the learner, and the decisions
+    they yield: each game's *table* (self-play, or one learner seat against
+    three copies of a pool snapshot, ``greedy``, ``random`` or ``frozen``), the
+    opponents, each seat's open decision, the :class:`Samples` buffer.
+
+    The in-process trainer has one, sharing the learner's networks, device
+    and generator; each rollout worker of :mod:`training.ray_rollouts` has its
+    own, on the CPU copy of the networks the learner sends it before each
+    rollout. Both call :meth:`play`, then :meth:`carry_open` once the decisions
+    are trained (or copied)."""
+
+    def __init__(
+        self,
+        config: Config,
+        model: ActorCritic,
+        device: torch.device,
+        threads: int,
+        rng: np.random.Generator,
+        random_seed: int,
+    ) -> None:
+        self.config = config
+        self.model = model
+        """The actor (which acts) and the critic (whose values are stored)."""
+        self.device = device
+        self.rng = rng
+        """Deals, tables and the seats of the learner."""
+        b = config.num_games
+        self.engine = BatchedEngine(b, config.rule_config, threads=threads)
+        self.encoder = InputEncoder(config.inputs, b, config.rule_config, threads)
+        self.samples = Samples(
+            config.rollout_steps * b + NUM_SEATS * b,
+            self.encoder.width,
+            config.critic == "perfect",
+            device,
+        )
+        self.greedy = BatchedGreedy(threads=threads)
+        self.random = BatchedRandom(random_seed)
+        self.frozen = make_batched_policy(config.frozen_agent) if config.frozen_agent else None
+        self.pool: list[BatchedPPO] = []
+        """The snapshots in play, oldest first."""
+        self.learner_seats = np.zeros((b, NUM_SEATS), dtype=bool)
+        self.opponent = np.zeros(b, dtype=np.int64)
+        """Per game its opponents: -1 none (self play), -2 ``frozen``, 0 greedy, 1 random,
+        2+k pool[k]."""
+        self.pending = np.full((b, NUM_SEATS), -1, dtype=np.int64)
+        """Per game and seat its open decision (index into the samples), or -1."""
+
+    # ---------------------------------------------------------- tables
+
+    def new_matches(self, games: np.ndarray) -> None:
+        """Deal ``games`` their tables for the match they start."""
+        if not len(games):
+            return
+        weights = dict(self.config.table_weights)
+        if not self.pool:
+            weights["self"] = weights.get("self", 0.0) + weights.pop("pool", 0.0)
+        kinds = [k for k in TABLES if weights.get(k, 0.0) > 0]
+        p = np.array([weights[k] for k in kinds], dtype=np.float64)
+        drawn = self.rng.choice(len(kinds), size=len(games), p=p / p.sum())
+        self.learner_seats[games] = False
+        for g, d in zip(games, drawn, strict=True):
+            kind = kinds[d]
+            if kind == "self":
+                self.learner_seats[g] = True
+                self.opponent[g] = -1
+                continue
+            self.learner_seats[g, self.rng.integers(NUM_SEATS)] = True
+            if kind == "greedy":
+                self.opponent[g] = 0
+            elif kind == "random":
+                self.opponent[g] = 1
+            elif kind == "frozen":
+                self.opponent[g] = -2
+            else:
+                self.opponent[g] = 2 + self.rng.integers(len(self.pool))
+
+    def start(self) -> None:
+        """Deal every game a new match from the generator (open decisions dropped)."""
+        seeds = self.rng.integers(0, 2**63, size=self.config.num_games, dtype=np.int64)
+        self.engine.reset(seeds)
+        self.pending[:] = -1
+        self.samples.size = 0
+        self.new_matches(np.arange(self.config.num_games))
+
+    def add_snapshot(self, path: Path) -> None:
+        """Put the pool snapshot saved at ``path`` in play (on this rollout's
+        device), retiring the oldest beyond ``pool_max_size``."""
+        policy = BatchedPPO(str(path), deterministic=False)
+        policy.network.to(self.device)
+        self.pool.append(policy)
+        if len(self.pool) > self.config.pool_max_size:
+            self.pool.pop(0)
+            self.opponent[self.opponent >= 2] = np.maximum(self.opponent[self.opponent >= 2] - 1, 2)
+
+    def opponents(self) -> Iterator[tuple[int, BatchedPolicy]]:
+        """``(code, policy)`` of every opponent a table may hold."""
+        yield 0, self.greedy
+        yield 1, self.random
+        if self.frozen is not None:
+            yield -2, self.frozen
+        for k, policy in enumerate(self.pool):
+            yield 2 + k, policy
+
+    # ---------------------------------------------------------- playing
+
+    def encode(self, indices: np.ndarray, seats: np.ndarray, rows: np.ndarray) -> None:
+        """Write the inputs (and the critic's hidden hands) of ``seats`` in games
+        ``indices`` into sample rows ``rows``."""
+        s = self.samples
+        block = slice(int(rows[0]), int(rows[-1]) + 1)  # rows are consecutive
+        self.encoder(self.engine, indices, s.inputs[block])
+        if self.config.critic == "perfect":
+            hidden_hands(self.engine.games, indices, seats, s.hidden[block])
+
+    def step(self) -> None:
+        """One engine step of every game: the learner's sampled decisions (stored),
+        the opponents' and the forced moves, then the rewards credited."""
+        engine, games, s = self.engine, self.engine.games, self.samples
+        to_act = games["to_act"].astype(np.int64)
+        n_legal = games["n_legal"]
+        every = np.arange(self.config.num_games)
+        actions = games["legal"][:, 0].astype(np.int64)  # the forced moves
+        choice = n_legal > 1
+        learner_turn = self.learner_seats[every, to_act]
+        mine = np.flatnonzero(choice & learner_turn)
+        if len(mine):
+            seats = to_act[mine]
+            rows = s.take(len(mine))
+            self.encode(mine, seats, rows)
+            s.masks[rows] = legal_masks(games, mine)
+            with torch.inference_mode():
+                block = slice(int(rows[0]), int(rows[-1]) + 1)
+                logits, values = evaluate(
+                    self.model, network_rows(s.network_arrays, block, self.device)
+                )
+                logp_all = torch.log_softmax(logits, dim=1)
+                chosen = torch.multinomial(logp_all.exp(), 1)
+                logp = logp_all.gather(1, chosen).squeeze(1)
+                back = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values)).cpu().numpy()
+            s.actions[rows] = back[0]
+            s.logps[rows] = back[1]
+            s.values[rows] = back[2]
+            actions[mine] = s.actions[rows]
+            previous = self.pending[mine, seats]
+            linked = previous >= 0
+            s.successors[previous[linked]] = rows[linked]
+            self.pending[mine, seats] = rows
+        theirs = choice & ~learner_turn
+        for code, policy in self.opponents():
+            asked = np.flatnonzero(theirs & (self.opponent == code))
+            if len(asked):
+                actions[asked] = policy.act(engine, asked)
+        result = engine.step(actions)
+        self.credit(result.rewards, games["vong_ended"], result.terminated)
+
+    def credit(self, rewards: np.ndarray, vong_ended: np.ndarray, terminated: np.ndarray) -> None:
+        """Add each seat's points of the step to its open decision; close the
+        streams that end (a vòng or a match) and deal new tables where a match ended."""
+        s = self.samples
+        open_rows = self.pending >= 0
+        s.rewards[self.pending[open_rows]] += rewards[open_rows] * self.config.reward_scale
+        ended = terminated | (vong_ended if self.config.horizon == "vong" else False)
+        closing = open_rows & ended[:, None]
+        s.successors[self.pending[closing]] = -1
+        self.pending[ended] = -1
+        self.new_matches(np.flatnonzero(terminated))
+
+    def play(self) -> TrainedDecisions:
+        """Play ``rollout_steps`` engine steps; the decisions closed so far (the
+        carried ones included) with their advantages, as views of the buffer:
+        valid until :meth:`carry_open`."""
+        c = self.config
+        for _ in range(c.rollout_steps):
+            self.step()
+        s = self.samples
+        n = s.size
+        advantages = np.zeros(n, dtype=np.float32)
+        stream_advantages(
+            s.rewards[:n], s.values[:n], s.successors[:n], c.gamma, c.gae_lambda, advantages
+        )
+        trained = np.flatnonzero(s.successors[:n] != -2)
+        return TrainedDecisions(
+            network={name: tensor[:n] for name, tensor in s.network_arrays.items()},
+            rows=trained,
+            actions=s.actions[trained],
+            logps=s.logps[trained],
+            advantages=advantages[trained],
+            returns=advantages[trained] + s.values[trained],
+            rewards=s.rewards[trained],
+        )
+
+    def carry_open(self) -> None:
+        """Move the open decisions to the front of the buffer for the next rollout."""
+        open_rows = self.pending >= 0
+        self.pending[open_rows] = self.samples.carry(self.pending[open_rows])
+
+
+def network_rows(
+    arrays: dict[str, torch.Tensor], rows: slice | np.ndarray, device: torch.device
+) -> dict[str, torch.Tensor]:
+    """Rows ``rows`` of what the networks read (``arrays``: CPU tensors as
+    :attr:`Samples.network_arrays`; a slice: consecutive rows, no copy on the
+    CPU), on ``device``."""
+    return {
+        name: (
+            tensor[rows] if isinstance(rows, slice) else torch.from_numpy(tensor.numpy()[rows])
+        ).to(device, non_blocking=True)
+        for name, tensor in arrays.items()
+    }
+
+
+def evaluate(
+    model: ActorCritic, rows: dict[str, torch.Tensor]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Masked logits and values of ``rows`` (:func:`network_rows`)."""
+    hidden = rows["hidden"] if model.hidden_in is not None else None
+    logits, values = model(rows["inputs"], hidden)
+    return masked_logits(logits, rows["masks"]), values
+
+
+__all__ = [
+    "NETWORK_ARRAYS",
+    "Rollout",
+    "Samples",
+    "TrainedDecisions",
+    "evaluate",
+    "network_rows",
+    "stream_advantages",
+]

@@ -177,6 +177,15 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py collects from an mc teacher with its search hints"
     ),
     ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("training/README.md", "--set rollout_workers=2 num_games=256"): (
+        "a Ray cluster and two worker processes start (about a minute on the loaded 2-core "
+        "machine); tests/training/test_ray_rollouts.py runs this command with the smoke "
+        "settings on a local two-worker cluster"
+    ),
+    ("training/README.md", "start_cluster.sh head 10.0.0.1"): (
+        "a cluster of several machines; tests/training/test_ray_rollouts.py trains on two "
+        "workers on 127.0.0.1"
+    ),
     ("README.md", "env121 serve"): (
         "a server, which runs until stopped; tests/web/ drive the same app through FastAPI's "
         "test client and a real browser"

@@ -17,7 +17,7 @@ from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands
 from training.batched_ppo import Config, Learner
 from training.batched_state import load_state_tensors, state_tensors
 from training.evaluation import duplicate_advantage
-from training.rollout import stream_advantages
+from training.rollout import Rollout, stream_advantages
 
 TINY = [
     "total_steps=6144",
@@ -45,6 +45,12 @@ def tiny_config(**changes: object) -> Config:
     }
     values.update(changes)
     return settings.from_dict(Config, {"algorithm": "batched_ppo", **values})
+
+
+def in_process(learner: Learner) -> Rollout:
+    """The learner's in-process rollout (``rollout_workers`` 0)."""
+    assert learner.rollout is not None
+    return learner.rollout
 
 
 def plain_gae(
@@ -98,7 +104,7 @@ def test_the_shared_first_layer_leaves_the_actor_as_it_is():
 def test_the_critic_reads_the_other_seats_free_cards(tmp_path):
     learner = Learner(tiny_config(), tmp_path)
     learner.start()
-    games = learner.engine.games
+    games = in_process(learner).engine.games
     indices = np.array([0, 5, 9])
     seats = np.array([0, 3, 2])
     out = np.empty((3, HIDDEN_SIZE), dtype=np.float32)
@@ -114,15 +120,16 @@ def test_the_critic_reads_the_other_seats_free_cards(tmp_path):
 def test_points_go_to_the_open_decision_and_a_vong_closes_the_streams(tmp_path):
     learner = Learner(tiny_config(table_weights={"self": 1.0}), tmp_path)
     learner.start()
-    games, s = learner.engine.games, learner.samples
+    rollout = in_process(learner)
+    games, s = rollout.engine.games, rollout.samples
     while True:
-        open_before, rewards_before = learner.pending.copy(), s.rewards.copy()
-        learner.step()
+        open_before, rewards_before = rollout.pending.copy(), s.rewards.copy()
+        rollout.step()
         ended = np.flatnonzero(games["vong_ended"] & games["rewards"].any(axis=1))
         if len(ended):
             break
     for g in ended:
-        assert (learner.pending[g] == -1).all()
+        assert (rollout.pending[g] == -1).all()
         for seat in range(4):
             row = open_before[g, seat]
             if row < 0:
@@ -138,9 +145,9 @@ def test_an_update_trains_only_closed_decisions_and_carries_the_open_ones(tmp_pa
     learner = Learner(tiny_config(), tmp_path)
     learner.start()
     stats = learner.rollout_and_update(1.0)
-    s = learner.samples
+    s, pending = in_process(learner).samples, in_process(learner).pending
     assert stats["samples"] > 0 and np.isfinite(stats["policy_loss"])
-    open_rows = learner.pending[learner.pending >= 0]
+    open_rows = pending[pending >= 0]
     assert sorted(open_rows.tolist()) == list(range(s.size))  # carried to the front
     assert (s.successors[: s.size] == -2).all()
 

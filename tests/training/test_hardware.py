@@ -106,7 +106,7 @@ def test_the_batched_trainer_takes_its_threads_from_the_one_setting(monkeypatch,
     try:
         learner = Learner(config, tmp_path)
         assert learner.threads == torch.get_num_threads() == 1
-        assert learner.engine._threads.threads == 1
+        assert learner.rollout is not None and learner.rollout.engine._threads.threads == 1
     finally:
         torch.set_num_threads(torch_threads)
     with pytest.raises(ValueError, match=r"^threads=-1 is not valid: expected an integer >= 0$"):
@@ -132,7 +132,8 @@ def test_the_batched_trainer_learns_on_a_gpu_and_saves_cpu_tensors(tmp_path):
     stats = learner.rollout_and_update(1.0)
     assert stats["samples"] > 0
     learner.add_snapshot()
-    assert next(learner.pool[0][1].network.parameters()).is_cuda
+    assert learner.rollout is not None
+    assert next(learner.rollout.pool[0].network.parameters()).is_cuda
     assert all(
         t.device.type == "cpu" for t in state_tensors(learner.model, learner.optimizer).values()
     )

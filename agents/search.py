@@ -4,7 +4,8 @@ and a per-decision time budget.
 It plays what :class:`agents.mc.MCAgent` plays — greedy's plan unless a plan
 of the decision clearly beats it over worlds drawn by the kernel
 (:meth:`env121.play.turn.Turn.worlds`), every plan in every world played in
-one kernel call (:func:`agents.batched_mc.play_plans`) — with three changes:
+one kernel call (:func:`agents.batched_mc.play_plans`), its leaf the fitted
+value of :mod:`agents.leaf` — with two changes:
 
 1. **The network's prior.** Before searching, the policy network ``net`` (a
    :mod:`agents.ppo` checkpoint, ``scratch`` by default; ``net=none`` for no
@@ -26,13 +27,11 @@ one kernel call (:func:`agents.batched_mc.play_plans`) — with three changes:
    look is cut to the worlds the time left can play at the pace the
    decision's earlier looks measured.
 
-3. **The chain** by default (``chain=true``): inside each world the playout
-   has greedy play every seat up to the next flip before the leaf value
-   (:mod:`agents.leaf`) is taken, so the cards the plan puts out go round the
-   table. It costs several times ``mc``'s one-card playout, which the time
-   budget pays for. It models the opponents as greedy: against greedy it
-   foresees them in each world (which is why its edge over greedy is not a
-   measure of skill against others; ``agents/README.md``).
+``chain=true`` lets greedy play every seat up to the next flip inside each
+world before the leaf value is taken (as ``mc:chain=true``): it models the
+opponents as greedy, costs several times the one-card playout, and lost
+points in this agent's measurements (``agents/README.md``), so it is off by
+default.
 
 With ``budget_ms=0`` only ``worlds`` bounds the search and the agent is
 deterministic given its match seed (:meth:`reset`); with a time budget the
@@ -75,7 +74,7 @@ class SearchAgent(MCAgent):
         worlds: int = 768,
         prior: float = 1.0,
         confidence: float = 3.0,
-        chain: bool = True,
+        chain: bool = False,
         width: int = 3,
         nhat_ban: bool = True,
     ) -> None:

@@ -32,13 +32,14 @@ def offer_decision(agent: SearchAgent, seed: int = 1) -> tuple[Turn, list[tuple[
         apply(state, greedy.act(turn))
 
 
+@pytest.mark.parametrize("spec", [FAST, f"{FAST},chain=true,net=none"])
 @pytest.mark.parametrize(
     "config",
     [RuleConfig(), RuleConfig(mask_invalid_win=False, nhat_ban_requires_wait=False)],
     ids=["default", "den_and_free_nhat_ban"],
 )
-def test_search_plays_only_legal_actions(config):
-    agents = [make_agent(FAST), make_agent("random"), make_agent(FAST), make_agent("random")]
+def test_search_plays_only_legal_actions(spec, config):
+    agents = [make_agent(spec), make_agent("random"), make_agent(spec), make_agent("random")]
     for seat, agent in enumerate(agents):
         agent.reset(seat)
     state = new_game(2, config)

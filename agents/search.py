@@ -51,6 +51,7 @@ import numpy as np
 from agents.hints import Hinter, hints_seed
 from agents.mc import FIRST_LOOK, MCAgent, Plan, plan_gains
 from agents.spec import AgentSpecError
+from env121.engine.actions import NUM_ACTIONS
 from env121.extras import MissingExtraError, require_extra
 from env121.play.turn import Turn
 
@@ -78,6 +79,8 @@ class SearchAgent(MCAgent):
         width: int = 3,
         nhat_ban: bool = True,
     ) -> None:
+        if worlds < 2:
+            raise ValueError(f"worlds={worlds} is not valid: expected ≥ 2 worlds a decision")
         if budget_ms < 0 or not math.isfinite(budget_ms):
             raise ValueError(
                 f"budget_ms={budget_ms} is not valid: expected ≥ 0 milliseconds (0: no time limit)"
@@ -130,7 +133,7 @@ class SearchAgent(MCAgent):
         """``ln π(action)`` over the action ids (``-inf`` off the legal ones):
         the network's masked log-softmax on this decision (zeros without a network)."""
         legal = np.array(turn.legal_actions)
-        out = np.full(len(turn.action_mask), -np.inf)
+        out = np.full(NUM_ACTIONS, -np.inf)
         if self.network is None or self.hinter is None:
             out[legal] = 0.0
             return out

@@ -66,7 +66,7 @@ def test_search_is_deterministic_given_its_seed_and_rebuilt_from_its_spec():
     [
         ("search:budget_ms=-5", r"budget_ms=-5.0 is not valid: expected ≥ 0 milliseconds"),
         ("search:prior=-1", r"prior=-1.0 is not valid: expected ≥ 0"),
-        ("search:worlds=1", r"budget=1 is not valid: expected ≥ 2"),
+        ("search:worlds=1", r"worlds=1 is not valid: expected ≥ 2"),
         ("search:net=nowhere", r"no shipped checkpoint is named 'nowhere'"),
         ("search:net=searched", r"net='searched' reads search hints"),
     ],

@@ -23,6 +23,7 @@ from agents.entries import ProgramAgent, SB3Agent, import_agent
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.oracle import OracleAgent
+from agents.search import SearchAgent
 from agents.spec import AgentSpecError, canonical_spec
 from env121.extras import MissingExtraError, require_extra
 from env121.play.protocol import Agent
@@ -141,6 +142,11 @@ register(
     "oracle",
     OracleAgent,
     "diagnostic ceiling, sees all hands: mc's search on the true state (arena only)",
+)
+register(
+    "search",
+    SearchAgent,
+    "mc's search with a learned policy as prior and a time budget: search:net=scratch,budget_ms=40",
 )
 register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
 # Agents from outside (agents.entries): by import path, an SB3 zip, a program.

@@ -44,6 +44,10 @@ PROG = "env121 benchmark"
 DEFAULT_OUT = Path("benchmark_results")
 LEAGUE = Path("docs/league.md")
 """The league table the README shows."""
+LEAGUE_CHALLENGERS = ("mc", "search")
+"""The shipped agents the league benchmarks besides the suite's references:
+``mc`` at its default budget and the ``search`` agent (the references hold a
+cheaper ``mc:budget=16`` and every shipped ``ppo`` checkpoint)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,10 +89,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SuiteError as error:
         parser.error(f"--suite {args.suite}: {error}")
     tier = "quick" if args.quick else "full"
-    # the league: the suite's references, every shipped agent among them (a
-    # reference's rating is its frozen one; its row shows how it fares against
-    # the others; mc at its default budget is left out: ~6 min a quick tier)
-    agents = [r.spec for r in suite.references] if args.league else [args.agent]
+    # the league: the suite's references (a reference's rating is its frozen
+    # one; its row shows how it fares against the others) and the challengers
+    references = [r.spec for r in suite.references]
+    agents = [*references, *LEAGUE_CHALLENGERS] if args.league else [args.agent]
     for spec in agents:
         try:
             # every spec checked (files, modules, commands) before any game

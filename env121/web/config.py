@@ -132,8 +132,9 @@ def agent_menu(config: ServerConfig) -> dict[str, str]:
     """The agents a client may seat: each allowed spec as configured and its
     summary (a client's spec is matched in the canonical spelling, so
     ``mc:ms=500,budget=16`` is ``mc:budget=16,ms=500``). Raises
-    :class:`ConfigError` for a spec that is not valid, a ``ppo:`` spec naming a
-    file rather than a shipped checkpoint, or a searching agent without a time
+    :class:`ConfigError` for a spec that is not valid, a ``ppo:`` spec (or a
+    ``search`` network) naming a file rather than a shipped checkpoint, or a
+    searching agent without a time
     limit within ``limits.decision_seconds``."""
     from agents.registry import AgentSpecError, available_agents, make_agent, parse_spec
     from env121.play.protocol import UnfairAgentError, require_fair
@@ -149,6 +150,8 @@ def agent_menu(config: ServerConfig) -> dict[str, str]:
         if name == "ppo":
             _check_shipped(spec, str(params.get("checkpoint", "")))
         else:
+            if name == "search" and str(params.get("net", "scratch")) != "none":
+                _check_shipped(spec, str(params.get("net", "scratch")))
             try:
                 agent = make_agent(spec)
             except AgentSpecError as err:
@@ -159,16 +162,18 @@ def agent_menu(config: ServerConfig) -> dict[str, str]:
                 raise ConfigError(f"agents: {err}") from None
             ms = getattr(agent, "ms", 0)
             if agent.uses_search and not 0 < ms <= most_ms:
+                limit = "budget_ms" if name == "search" else "ms"
                 raise ConfigError(
                     f"agents: {spec!r} searches without a time limit per decision: add "
-                    f"ms=N with N at most {most_ms:g} (limits.decision_seconds)"
+                    f"{limit}=N with N at most {most_ms:g} (limits.decision_seconds)"
                 )
         menu[spec] = summaries[name]
     return menu
 
 
 def _check_shipped(spec: str, checkpoint: str) -> None:
-    """A ``ppo:`` spec a server may offer names a shipped checkpoint, not a file."""
+    """A ``ppo:`` spec (or ``search:net=``) a server may offer names a shipped
+    checkpoint, not a file."""
     import importlib.util
 
     if importlib.util.find_spec("torch") is None:

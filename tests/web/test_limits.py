@@ -117,6 +117,8 @@ def test_a_slow_decision_is_logged(tmp_path, caplog):
         ("mc:budget=64,ms=5000", "at most 2000"),
         ("ppo:/tmp/policy.safetensors", "never a file"),
         ("ppo:nosuch", "not a shipped checkpoint"),
+        ("search:net=/tmp/policy.safetensors", "never a file"),
+        ("search:budget_ms=0", "add budget_ms=N"),
         ("nobody", "no agent named"),
     ],
 )

@@ -203,7 +203,7 @@ def test_a_run_trains_resumes_and_its_policy_plays(tmp_path, capsys):
         (["inputs=observation+greedy_hints"], "inputs='observation+greedy_hints' is not valid"),
         (["table_weights={pool: -1}"], "table_weights="),
         (["horizon=ever"], "horizon='ever' is not valid"),
-        (["eval_opponents=[mc]"], "eval_opponents='mc' is not valid"),
+        (["eval_opponents=[oracle]"], "eval_opponents='oracle' is not valid"),
         (["num_games=0"], "num_games=0 is not valid"),
         (["critic=oracle"], "critic='oracle' is not valid"),
     ],

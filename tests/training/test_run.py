@@ -148,7 +148,7 @@ def test_a_batched_run_checkpoints_and_resumes(tmp_path):
     ("preset", "setting", "refusal"),
     [
         ("hinted", "vec_env=batched", "vec_env='batched' is not valid with inputs="),
-        ("tiny", "opponent_weights={mc: 1.0}", "vec_env='batched' is not valid with opponent 'mc'"),
+        ("tiny", "opponent_weights={oracle: 1.0}", "vec_env='batched' is not valid with opponent"),
     ],
 )
 def test_the_batched_engine_refuses_what_it_cannot_play(preset, setting, refusal):

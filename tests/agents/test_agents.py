@@ -19,7 +19,7 @@ from env121.play.turn import DeterminizationNotGranted, Turn
 from env121.rules.config import RuleConfig
 from env121.rules.payment import win_payments
 from tests.support.mc_reference import leaf_value, offer_round, showdown
-from tests.support.play import random_play_states
+from tests.support.play import first_offer_decision, random_play_states
 
 FAST_SPECS = (
     "random", "greedy", "mc:budget=2,width=2", "mc:budget=2,chain=true", "mc:budget=2,leaf=false",
@@ -138,19 +138,6 @@ def test_plan_gains_are_paired_differences_from_plan_0_in_standard_errors():
         float("inf"),
         float("-inf"),
     ]
-
-
-def first_offer_decision(agent: MCAgent) -> tuple[Turn, list[tuple[int, bool]]]:
-    """The first turn, along greedy play, where ``agent`` has several plans."""
-    greedy = make_agent("greedy")
-    state = new_game(1)
-    while True:
-        turn = Turn(state, state.current_player, search_allowed=True)
-        if state.phase == Phase.OFFER and U not in turn.legal_actions:
-            plans = agent.plans(turn)
-            if len({action for action, _ in plans}) > 2:
-                return turn, plans
-        apply(state, greedy.act(turn))
 
 
 @pytest.mark.parametrize(

@@ -8,28 +8,14 @@ import pytest
 from agents import AgentSpecError, make_agent
 from agents.ppo import PPOAgent
 from agents.search import MIN_BAR, SearchAgent
-from env121.engine.actions import U
 from env121.engine.game import apply, new_game
-from env121.engine.state import Phase
 from env121.play.match import play_agents
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
+from tests.support.play import first_offer_decision
 
 FAST = "search:worlds=12,budget_ms=0"
 """One look a decision, no clock: quick and deterministic."""
-
-
-def offer_decision(agent: SearchAgent, seed: int = 1) -> tuple[Turn, list[tuple[int, bool]]]:
-    """The first turn, along greedy play, where ``agent`` has three plans or more."""
-    greedy = make_agent("greedy")
-    state = new_game(seed)
-    while True:
-        turn = Turn(state, state.current_player, search_allowed=True)
-        if state.phase == Phase.OFFER and U not in turn.legal_actions:
-            plans = agent.plans(turn)
-            if len({action for action, _ in plans}) > 2:
-                return turn, plans
-        apply(state, greedy.act(turn))
 
 
 @pytest.mark.parametrize("spec", [FAST, f"{FAST},chain=true,net=none"])
@@ -115,7 +101,7 @@ def test_a_plan_the_network_favours_needs_less_evidence(monkeypatch):
 
     for prior in (1.0, 0.0):
         agent = SearchAgent(prior=prior, worlds=12, budget_ms=0)
-        turn, plans = offer_decision(agent)
+        turn, plans = first_offer_decision(agent)
         agent.log_pi = np.full_like(agent.log_pi, -np.inf)
         agent.log_pi[[a for a, _ in plans]] = np.log(0.01)
         agent.log_pi[plans[target][0]] = np.log(0.9)
@@ -140,7 +126,7 @@ def test_the_time_budget_bounds_the_worlds_a_decision_plays(monkeypatch):
     clock = FakeClock()
     monkeypatch.setattr("agents.search.time", clock)
     agent = SearchAgent(net="none", worlds=10_000, budget_ms=60)
-    turn, plans = offer_decision(agent)
+    turn, plans = first_offer_decision(agent)
     played: list[int] = []
 
     def play(worlds, seat, plans_played, config):

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from env121.engine.actions import PASS
+from agents.greedy import GreedyAgent
+from agents.mc import MCAgent, Plan
+from env121.engine.actions import PASS, U
 from env121.engine.game import apply, new_game
 from env121.engine.state import Phase, State
 from env121.play.match import play_agents
@@ -58,6 +60,20 @@ def random_play_turns(count: int, seed: int = 0) -> list[Turn]:
         turns += [Turn(state, state.current_player) for state in states]
         seed += 1
     return turns
+
+
+def first_offer_decision(agent: MCAgent, seed: int = 1) -> tuple[Turn, list[Plan]]:
+    """The first turn of match ``seed``, along greedy play, where the searching
+    ``agent`` (``mc``, ``search``) weighs more than two first moves, and its plans."""
+    greedy = GreedyAgent()
+    state = new_game(seed)
+    while True:
+        turn = Turn(state, state.current_player, search_allowed=True)
+        if state.phase == Phase.OFFER and U not in turn.legal_actions:
+            plans = agent.plans(turn)
+            if len({action for action, _ in plans}) > 2:
+                return turn, plans
+        apply(state, greedy.act(turn))
 
 
 def past_the_trang(state: State) -> State:

@@ -179,16 +179,22 @@ class PolicyNetwork(nn.Module):
         to greedy (:meth:`agents.hints.Hinter.leaves_to_greedy`)."""
         if hinter.leaves_to_greedy(turn):
             return hinter.greedy.act(turn)
+        legal, legal_logits = self.legal_logits(turn, hinter)
+        if rng is None:
+            return int(legal[int(np.argmax(legal_logits))])
+        return sample_legal(legal, legal_logits, rng)
+
+    def legal_logits(self, turn: Turn, hinter: Hinter) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal, logits)``: ``turn``'s legal action ids, ascending, and the
+        network's logits on them (``float64``), one forward pass on the input
+        ``hinter`` makes."""
         observation = hinter(turn)
         legal = np.flatnonzero(turn.action_mask)
         if not len(legal):
             raise ValueError("the action mask allows no action: the agent is not to act")
         with one_thread(), torch.inference_mode():
             logits = self(torch.from_numpy(np.array(observation, dtype=np.float32)))
-        legal_logits = logits.numpy()[legal].astype(np.float64)
-        if rng is None:
-            return int(legal[int(np.argmax(legal_logits))])
-        return sample_legal(legal, legal_logits, rng)
+        return legal, logits.numpy()[legal].astype(np.float64)
 
 
 def sample_legal(legal: np.ndarray, legal_logits: np.ndarray, rng: np.random.Generator) -> int:

@@ -132,19 +132,11 @@ class SearchAgent(MCAgent):
     def log_prior(self, turn: Turn) -> np.ndarray:
         """``ln π(action)`` over the action ids (``-inf`` off the legal ones):
         the network's masked log-softmax on this decision (zeros without a network)."""
-        legal = np.array(turn.legal_actions)
         out = np.full(NUM_ACTIONS, -np.inf)
         if self.network is None or self.hinter is None:
-            out[legal] = 0.0
+            out[list(turn.legal_actions)] = 0.0
             return out
-        import torch
-
-        from agents.ppo import one_thread
-
-        features = np.asarray(self.hinter(turn), dtype=np.float32)
-        with one_thread(), torch.inference_mode():
-            logits = self.network(torch.from_numpy(features)).numpy().astype(np.float64)
-        chosen = logits[legal]
+        legal, chosen = self.network.legal_logits(turn, self.hinter)
         out[legal] = chosen - chosen.max() - np.log(np.exp(chosen - chosen.max()).sum())
         return out
 

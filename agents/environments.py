@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents.mc import MCAgent
 from agents.registry import make_agent, parse_spec
 from agents.spec import AgentSpecError, NoBatchedForm, canonical_spec
 from env121.envs import single_seat, vector
@@ -97,10 +96,6 @@ def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
     return BatchedPPO(checkpoint, deterministic)
 
 
-def _batched_mc(**params: Any) -> BatchedPolicy:
-    return TurnByTurn(MCAgent(**params))
-
-
 BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
     "random": BatchedRandom,
     "greedy": _batched_greedy,
@@ -109,7 +104,7 @@ BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
 """The agents of :mod:`agents.registry` that have a batched policy, by name
 (built with the parameters of the agent's spec)."""
 
-TURN_BY_TURN: dict[str, Callable[..., BatchedPolicy]] = {"mc": _batched_mc}
+TURN_BY_TURN = frozenset({"mc"})
 """The agents that sit in a batched engine one game at a time
 (:class:`~env121.play.batched_policy.TurnByTurn`): no faster than the agent,
 but a training opponent (``env121 exploit mc``). So do the ``ppo`` networks
@@ -125,23 +120,25 @@ def make_batched_policy(spec: str, *, turn_by_turn: bool = True) -> BatchedPolic
     The arena asks without ``turn_by_turn``: it plays those agents' games one
     by one, each agent reset before its match."""
     name, params = parse_spec(spec)
-    known = {**BATCHED_POLICIES, **TURN_BY_TURN} if turn_by_turn else BATCHED_POLICIES
-    factory = known.get(name)
-    if factory is None:
+    factory = BATCHED_POLICIES.get(name)
+    if factory is None and not (turn_by_turn and name in TURN_BY_TURN):
+        known = {*BATCHED_POLICIES, *TURN_BY_TURN} if turn_by_turn else set(BATCHED_POLICIES)
         raise AgentSpecError(
             f"agent {name!r} (in spec {spec!r}) has no batched policy: expected one of "
             f"{sorted(known)}; play it in the single-seat environment "
             "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
         )
+    policy: BatchedPolicy | None = None
     try:
-        try:
+        if factory is not None:
             policy = factory(**params)
-        except NoBatchedForm:
-            if not turn_by_turn:
-                raise
-            policy = TurnByTurn(make_agent(spec))
+    except NoBatchedForm as error:
+        if not turn_by_turn:
+            raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
     except (TypeError, ValueError, OSError) as error:  # OSError: a file it names is missing
         raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
+    if policy is None:  # one game at a time; make_agent raises its own AgentSpecError
+        policy = TurnByTurn(make_agent(spec))
     policy.spec = canonical_spec(name, params)
     return policy
 

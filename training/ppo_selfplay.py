@@ -284,7 +284,7 @@ class Config:
                     raise ValueError(
                         f"vec_env='batched' is not valid with opponent {spec!r}: it has no "
                         f"batched policy (expected {POOL!r} or an agent spec of "
-                        f"{sorted({**BATCHED_POLICIES, **TURN_BY_TURN})}, or vec_env "
+                        f"{sorted({*BATCHED_POLICIES, *TURN_BY_TURN})}, or vec_env "
                         "'subproc' or 'dummy')"
                     ) from None
 

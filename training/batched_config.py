@@ -39,6 +39,10 @@ HORIZONS = ("vong", "match")
 """Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
 """What the critic reads besides the actor's input (``Config.critic``)."""
+METHODS = ("ppo", "dmc")
+"""How the learner learns (``Config.method``): PPO's clipped policy gradient
+with a critic, or Deep Monte-Carlo (DouZero's): the actor's outputs are the
+values of the actions, regressed on the points that followed each one."""
 
 
 @dataclass
@@ -123,6 +127,22 @@ class Config:
     critic: str = "perfect"
     """``"perfect"``: the critic also reads the other seats' hands; ``"observation"``: not."""
 
+    # --- learning
+    method: str = "ppo"
+    """``"ppo"``: PPO (the fields below). ``"dmc"``: Deep Monte-Carlo, as
+    DouZero: the actor's output for an action is its value Q (the points the
+    seat scores from that decision to the end of its stream, × ``reward_scale``),
+    fitted by least squares to the points that followed; the learner plays the
+    legal action of highest Q, a uniformly random legal one with probability
+    ``epsilon``, and a checkpoint plays the argmax (the ``ppo:`` agent's
+    deterministic play). A stream still open at a rollout's end is bootstrapped
+    on the Q of its next decision. No critic (``critic: observation``); the
+    PPO-only fields (``clip_range``, ``ent_coef``, ``vf_coef``, ``gae_lambda``)
+    are not used."""
+    epsilon: float = 0.01
+    """DMC's exploration: the chance that the learner plays a uniformly random
+    legal action instead of its best."""
+
     # --- PPO
     learning_rate: float = 3e-4
     """Adam step size (at the start when ``anneal_lr``)."""
@@ -169,6 +189,13 @@ class Config:
         check_choice("algorithm", self.algorithm, (ALGORITHM,))
         check_choice("activation", self.activation, tuple(ACTIVATIONS))
         check_choice("critic", self.critic, CRITICS)
+        check_choice("method", self.method, METHODS)
+        if self.method == "dmc" and self.critic != "observation":
+            raise ValueError(
+                f"critic={self.critic!r} is not valid with method='dmc': expected "
+                "'observation' (Deep Monte-Carlo learns no critic)"
+            )
+        settings.check_in_range("epsilon", self.epsilon, 0, 1, "in [0, 1]", low_included=True)
         check_choice("horizon", self.horizon, HORIZONS)
         check_choice("inputs", self.inputs, BATCHED_INPUTS)
         if self.hint_head and not hint_blocks(self.inputs):

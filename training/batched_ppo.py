@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,7 +169,7 @@ class Learner:
             {k: v.cpu() for k, v in self.actor.state_dict().items()},
             c.hidden_sizes,
             c.activation,
-            training={"algorithm": ALGORITHM, "steps": self.steps, **notes},
+            training={"algorithm": ALGORITHM, "method": c.method, "steps": self.steps, **notes},
             inputs=c.inputs,
             hint_head=c.hint_head,
         )
@@ -178,7 +178,7 @@ class Learner:
 
     def rollout_and_update(self, fraction_left: float) -> dict[str, float]:
         """One rollout of ``rollout_steps`` engine steps (in every rollout), then
-        the PPO update."""
+        the update (PPO's or DMC's)."""
         c = self.config
         started = time.perf_counter()
         if self.rollout is not None:
@@ -211,21 +211,24 @@ class Learner:
             group["lr"] = self.config.learning_rate * fraction * group["scale"]
 
     def update(self, decisions: TrainedDecisions) -> dict[str, float]:
-        """PPO's epochs over the trained ``decisions``."""
+        """The ``method``'s epochs over the trained ``decisions``: PPO's, or DMC's."""
+        if self.config.method == "dmc":
+            return self.dmc_update(decisions)
+        return self.ppo_update(decisions)
+
+    def minibatches(
+        self, decisions: TrainedDecisions
+    ) -> Iterator[tuple[dict[str, torch.Tensor], torch.Tensor]]:
+        """``n_epochs`` passes over the trained ``decisions`` in random
+        minibatches: per minibatch what the networks read of it (on the
+        learner's device) and its positions in ``decisions``' arrays."""
         c, device = self.config, self.device
         rows = decisions.rows
-        names = ("policy_loss", "value_loss", "entropy", "clip_fraction")
-        totals = torch.zeros(len(names), device=device)  # read once: one wait for a GPU
-        batches = 0
         # On a GPU the rollout goes over once; on the CPU these are views.
         whole = (
             network_rows(decisions.network, slice(None), device) if device.type != "cpu" else None
         )
         row_all = torch.from_numpy(rows).to(device)
-        act_all = torch.from_numpy(decisions.actions).to(device)
-        old_all = torch.from_numpy(decisions.logps).to(device)
-        adv_all = torch.from_numpy(decisions.advantages).to(device)
-        ret_all = torch.from_numpy(decisions.returns.astype(np.float32)).to(device)
         for _ in range(c.n_epochs):
             order = self.rng.permutation(len(rows))
             for start in range(0, len(rows), c.minibatch_size):
@@ -235,26 +238,58 @@ class Learner:
                     batch = network_rows(decisions.network, rows[part], device)
                 else:
                     batch = {name: tensor[row_all[index]] for name, tensor in whole.items()}
-                logits, values = evaluate(self.model, batch)
-                logp_all = torch.log_softmax(logits, dim=1)
-                logp = logp_all.gather(1, act_all[index][:, None]).squeeze(1)
-                ratio = torch.exp(logp - old_all[index])
-                adv = adv_all[index]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(part) > 1 else adv
-                policy_loss = -torch.min(
-                    ratio * adv, ratio.clamp(1 - c.clip_range, 1 + c.clip_range) * adv
-                ).mean()
-                probs = logp_all.exp()
-                entropy = -(probs * logp_all.clamp(min=-1e8)).sum(dim=1).mean()
-                value_loss = 0.5 * ((values - ret_all[index]) ** 2).mean()
-                loss = policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss
-                self.optimizer.zero_grad()
-                torch.autograd.backward(loss)
-                nn.utils.clip_grad_norm_(self.model.parameters(), c.max_grad_norm)
-                self.optimizer.step()
-                clipped = ((ratio - 1).abs() > c.clip_range).float().mean()
-                totals += torch.stack((policy_loss, value_loss, entropy, clipped)).detach()
-                batches += 1
+                yield batch, index
+
+    def step_optimizer(self, loss: torch.Tensor) -> None:
+        """One gradient step on ``loss`` (its norm clipped to ``max_grad_norm``)."""
+        self.optimizer.zero_grad()
+        torch.autograd.backward(loss)
+        nn.utils.clip_grad_norm_(self.model.parameters(), self.config.max_grad_norm)
+        self.optimizer.step()
+
+    def dmc_update(self, decisions: TrainedDecisions) -> dict[str, float]:
+        """Deep Monte-Carlo's epochs: the value of each action played moves
+        toward the points that followed it (``returns``), by least squares."""
+        device = self.device
+        act_all = torch.from_numpy(decisions.actions).to(device)
+        ret_all = torch.from_numpy(decisions.returns.astype(np.float32)).to(device)
+        total, batches = torch.zeros((), device=device), 0
+        for batch, index in self.minibatches(decisions):
+            values, _ = evaluate(self.model, batch)
+            played = values.gather(1, act_all[index][:, None]).squeeze(1)
+            loss = 0.5 * ((played - ret_all[index]) ** 2).mean()
+            self.step_optimizer(loss)
+            total += loss.detach()
+            batches += 1
+        return {"value_loss": float(total) / max(batches, 1)}
+
+    def ppo_update(self, decisions: TrainedDecisions) -> dict[str, float]:
+        """PPO's epochs over the trained ``decisions``."""
+        c, device = self.config, self.device
+        names = ("policy_loss", "value_loss", "entropy", "clip_fraction")
+        totals = torch.zeros(len(names), device=device)  # read once: one wait for a GPU
+        batches = 0
+        act_all = torch.from_numpy(decisions.actions).to(device)
+        old_all = torch.from_numpy(decisions.logps).to(device)
+        adv_all = torch.from_numpy(decisions.advantages).to(device)
+        ret_all = torch.from_numpy(decisions.returns.astype(np.float32)).to(device)
+        for batch, index in self.minibatches(decisions):
+            logits, values = evaluate(self.model, batch)
+            logp_all = torch.log_softmax(logits, dim=1)
+            logp = logp_all.gather(1, act_all[index][:, None]).squeeze(1)
+            ratio = torch.exp(logp - old_all[index])
+            adv = adv_all[index]
+            adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(index) > 1 else adv
+            policy_loss = -torch.min(
+                ratio * adv, ratio.clamp(1 - c.clip_range, 1 + c.clip_range) * adv
+            ).mean()
+            probs = logp_all.exp()
+            entropy = -(probs * logp_all.clamp(min=-1e8)).sum(dim=1).mean()
+            value_loss = 0.5 * ((values - ret_all[index]) ** 2).mean()
+            self.step_optimizer(policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss)
+            clipped = ((ratio - 1).abs() > c.clip_range).float().mean()
+            totals += torch.stack((policy_loss, value_loss, entropy, clipped)).detach()
+            batches += 1
         means = (totals / max(batches, 1)).tolist()
         return dict(zip(names, means, strict=True))
 

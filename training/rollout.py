@@ -279,13 +279,16 @@ class Rollout:
             s.masks[rows] = legal_masks(games, mine)
             with torch.inference_mode():
                 block = slice(int(rows[0]), int(rows[-1]) + 1)
-                logits, values = evaluate(
-                    self.model, network_rows(s.network_arrays, block, self.device)
-                )
-                logp_all = torch.log_softmax(logits, dim=1)
-                chosen = torch.multinomial(logp_all.exp(), 1)
-                logp = logp_all.gather(1, chosen).squeeze(1)
-                back = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values)).cpu().numpy()
+                network = network_rows(s.network_arrays, block, self.device)
+                logits, values = evaluate(self.model, network)
+                if self.config.method == "dmc":
+                    back = self.choose_by_value(logits, network["masks"])
+                else:
+                    logp_all = torch.log_softmax(logits, dim=1)
+                    chosen = torch.multinomial(logp_all.exp(), 1)
+                    logp = logp_all.gather(1, chosen).squeeze(1)
+                    back = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values))
+                back = back.cpu().numpy()
             s.actions[rows] = back[0]
             s.logps[rows] = back[1]
             s.values[rows] = back[2]
@@ -301,6 +304,20 @@ class Rollout:
                 actions[asked] = policy.act(engine, asked)
         result = engine.step(actions)
         self.credit(result.rewards, games["vong_ended"], result.terminated)
+
+    def choose_by_value(self, values: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+        """DMC's play (``method: dmc``): per row the legal action of highest value
+        (``values``: the actor's masked outputs), a uniformly random legal one
+        with probability ``epsilon``. Rows: the action, 0 (no log-probability),
+        and the value of the action played (what a stream left open at the
+        rollout's end is bootstrapped on)."""
+        best = values.argmax(dim=1)
+        explore = torch.rand(len(best), device=values.device) < self.config.epsilon
+        if bool(explore.any()):
+            uniform = torch.multinomial(masks[explore].float(), 1).squeeze(1)
+            best[explore] = uniform
+        played = values.gather(1, best[:, None]).squeeze(1)
+        return torch.stack((best.to(played.dtype), torch.zeros_like(played), played))
 
     def credit(self, rewards: np.ndarray, vong_ended: np.ndarray, terminated: np.ndarray) -> None:
         """Add each seat's points of the step to its open decision; close the
@@ -324,9 +341,10 @@ class Rollout:
         s = self.samples
         n = s.size
         advantages = np.zeros(n, dtype=np.float32)
-        stream_advantages(
-            s.rewards[:n], s.values[:n], s.successors[:n], c.gamma, c.gae_lambda, advantages
-        )
+        # DMC's target is the points that followed: λ = 1 makes ``returns`` those
+        # (bootstrapped on the stored value only where the next decision is open).
+        lam = 1.0 if c.method == "dmc" else c.gae_lambda
+        stream_advantages(s.rewards[:n], s.values[:n], s.successors[:n], c.gamma, lam, advantages)
         trained = np.flatnonzero(s.successors[:n] != -2)
         return TrainedDecisions(
             network={name: tensor[:n] for name, tensor in s.network_arrays.items()},

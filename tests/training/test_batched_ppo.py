@@ -230,3 +230,93 @@ def test_the_training_state_round_trips(tmp_path):
     assert all(torch.equal(saved[k], again[k]) for k in saved)
     groups = fresh.optimizer.param_groups
     assert [g["lr"] for g in groups] == [config.learning_rate, 10 * config.learning_rate]
+
+
+# ------------------------------------------------------------------ Deep Monte-Carlo
+
+
+def plain_monte_carlo(
+    rewards: np.ndarray, values: np.ndarray, successors: np.ndarray, gamma: float
+) -> np.ndarray:
+    """DMC's target written from its definition: the points from each decision
+    to the end of its stream, the value of the first open decision met standing
+    in for the rest."""
+    out = np.zeros(len(rewards))
+    for i in range(len(rewards)):
+        total, weight, k = 0.0, 1.0, i
+        while True:
+            total += weight * rewards[k]
+            j = successors[k]
+            if j == -1:
+                break
+            weight *= gamma
+            if successors[j] == -2:
+                total += weight * values[j]
+                break
+            k = j
+        out[i] = total
+    return out
+
+
+def test_dmc_plays_its_best_legal_action_and_explores_with_epsilon(tmp_path):
+    values = torch.tensor([[5.0, 9.0, 1.0, 7.0]] * 400)
+    masks = torch.tensor([[True, False, True, True]] * 400)
+    masked = values.masked_fill(~masks, -1e9)
+    greedy = in_process(Learner(dmc_config(epsilon=0.0), tmp_path)).choose_by_value(masked, masks)
+    assert (greedy[0] == 3).all() and (greedy[1] == 0).all() and (greedy[2] == 7.0).all()
+    explorer = in_process(Learner(dmc_config(epsilon=1.0), tmp_path))
+    played = explorer.choose_by_value(masked, masks)
+    chosen = played[0].long()
+    assert set(chosen.tolist()) == {0, 2, 3}  # every legal action, never the illegal one
+    assert torch.equal(played[2], masked.gather(1, chosen[:, None]).squeeze(1))
+
+
+def dmc_config(**changes: object) -> Config:
+    return tiny_config(method="dmc", critic="observation", **changes)
+
+
+def test_dmc_targets_are_the_points_that_followed(tmp_path):
+    learner = Learner(dmc_config(gamma=0.9, rollout_steps=48), tmp_path)
+    learner.start()
+    rollout = in_process(learner)
+    decisions = rollout.play()
+    s, n = rollout.samples, rollout.samples.size
+    expected = plain_monte_carlo(s.rewards[:n], s.values[:n], s.successors[:n], 0.9)
+    assert len(decisions.rows) > 0 and (s.successors[decisions.rows] == -1).any()
+    np.testing.assert_allclose(decisions.returns, expected[decisions.rows], rtol=1e-5, atol=1e-4)
+    assert (s.logps[:n] == 0).all()  # no log-probabilities: DMC plays its argmax
+
+
+def test_a_dmc_update_fits_the_values_of_the_actions_played(tmp_path):
+    learner = Learner(dmc_config(learning_rate=3e-3, reward_scale=0.01), tmp_path)
+    learner.start()
+    decisions = in_process(learner).play()
+    losses = [learner.update(decisions)["value_loss"] for _ in range(15)]
+    assert losses[-1] < 0.5 * losses[0]
+    assert set(learner.update(decisions)) == {"value_loss"}
+
+
+def test_a_dmc_run_trains_and_its_policy_plays(tmp_path, capsys):
+    out = tmp_path / "run"
+    command = ["train", "--preset", "dmc", "--no-progress", "--out", str(out), "--set"]
+    assert main(command + TINY) == 0
+    assert "vs 3× greedy" in capsys.readouterr().out
+    from agents.ppo import read_sidecar
+
+    policy = out / "policy.safetensors"
+    assert read_sidecar(policy)["training"]["method"] == "dmc"
+    from agents.registry import make_agent
+
+    assert make_agent(f"ppo:{policy}").spec.startswith("ppo:")
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        (["method=dqn"], "method='dqn' is not valid"),
+        (["method=dmc", "critic=perfect"], "critic='perfect' is not valid with method='dmc'"),
+        (["epsilon=1.5"], "epsilon=1.5 is not valid"),
+    ],
+)
+def test_a_bad_method_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings, message):
+    test_a_bad_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings, message)

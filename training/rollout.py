@@ -282,13 +282,13 @@ class Rollout:
                 network = network_rows(s.network_arrays, block, self.device)
                 logits, values = evaluate(self.model, network)
                 if self.config.method == "dmc":
-                    back = self.choose_by_value(logits, network["masks"])
+                    played = self.choose_by_value(logits, network["masks"])
                 else:
                     logp_all = torch.log_softmax(logits, dim=1)
                     chosen = torch.multinomial(logp_all.exp(), 1)
                     logp = logp_all.gather(1, chosen).squeeze(1)
-                    back = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values))
-                back = back.cpu().numpy()
+                    played = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values))
+                back = played.cpu().numpy()
             s.actions[rows] = back[0]
             s.logps[rows] = back[1]
             s.values[rows] = back[2]

@@ -44,11 +44,13 @@ def preset_row(name: str) -> str:
     path = settings.preset_path(name)
     if settings.algorithm_of(settings.preset_values(path), str(path)) == batched_ppo.ALGORITHM:
         b = batched_ppo.load_config(name)
+        dmc = b.method == "dmc"
         cells = [
-            "`batched_ppo`",
+            "`batched_ppo`, Deep Monte-Carlo" if dmc else "`batched_ppo`",
             f"{b.total_steps:,}",
             f"{b.num_games} games of the batched engine",
-            _network(b.hidden_sizes, b.inputs, b.hint_head) + f", `{b.critic}` critic",
+            _network(b.hidden_sizes, b.inputs, b.hint_head)
+            + (", action values, no critic" if dmc else f", `{b.critic}` critic"),
             "tables: " + _weights(b.table_weights),
             _evaluation(b.eval_every, b.eval_deals, b.eval_opponents),
         ]

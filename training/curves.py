@@ -21,13 +21,16 @@ the x axis of every ``charts/…`` and ``eval/…`` value in TensorBoard):
 :func:`curves_figure` draws the rows of ``charts.jsonl`` and ``eval.jsonl``
 (``TrainResult.log`` / ``.evaluations``); :func:`plot_curves` reads a run
 directory and writes its ``curves.png`` (``env121 train`` does, at the end
-of a run). No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
+of a run); :func:`plot_comparison` (``python -m training.curves RUN_DIR …
+--out FILE.png``) draws several runs' evaluations over engine steps on one
+figure. No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -148,6 +151,66 @@ def plot_curves(run_dir: str | Path) -> Path:
     return write_atomically(run / "curves.png", image.getvalue())
 
 
+def comparison_figure(runs: Mapping[str, Sequence[Mapping[str, Any]]], opponent: str) -> Figure:
+    """Several ``batched_ppo`` runs' advantage against ``opponent`` over engine
+    steps, one curve each (``runs``: label → the run's evaluation rows), with
+    the 95% intervals: methods compared on one budget of steps."""
+    figure = Figure(figsize=(8, 5), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    axes.axhline(0, color="grey", linewidth=0.8, zorder=0)
+    for label, evaluations in runs.items():
+        mine = [row for row in evaluations if row["opponent"] == opponent]
+        axes.errorbar(
+            [row["step"] / 1e6 for row in mine],
+            [row["advantage"] for row in mine],
+            yerr=[[_spread(r, "low") for r in mine], [_spread(r, "high") for r in mine]],
+            fmt="o-",
+            capsize=3,
+            label=label,
+        )
+    axes.set(
+        title=f"evaluation: 1 vs 3× {opponent} (95% CI)",
+        xlabel="engine steps (millions)",
+        ylabel="advantage (points per ván)",
+    )
+    _legend(axes)
+    return figure
+
+
+def plot_comparison(run_dirs: Sequence[str | Path], out: str | Path, opponent: str) -> Path:
+    """Write :func:`comparison_figure` of the runs in ``run_dirs`` (each labelled
+    by its folder's name) to the PNG ``out``; returns it. A folder without
+    ``eval.jsonl`` is a ``FileNotFoundError`` naming it, before anything is written."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for run_dir in map(Path, run_dirs):
+        log = run_dir / "eval.jsonl"
+        if not log.is_file():
+            raise FileNotFoundError(f"{log} is not a file: expected a batched_ppo run's folder")
+        runs[run_dir.name] = read_jsonl(log)
+    image = io.BytesIO()
+    comparison_figure(runs, opponent).savefig(image, format="png", dpi=100)
+    return write_atomically(Path(out), image.getvalue())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m training.curves RUN_DIR … --out FILE.png [--opponent greedy]``:
+    runs compared on one figure (:func:`plot_comparison`)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m training.curves", description=main.__doc__)
+    parser.add_argument("runs", nargs="+", help="batched_ppo run folders")
+    parser.add_argument("--out", required=True, help="the PNG to write")
+    parser.add_argument("--opponent", default="greedy", help="the evaluation opponent to plot")
+    args = parser.parse_args(argv)
+    try:
+        print(plot_comparison(args.runs, args.out, args.opponent))
+    except FileNotFoundError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _curve(
     axes: Axes,
     rows: Sequence[Mapping[str, Any]],
@@ -194,4 +257,13 @@ def _legend(axes: Axes) -> None:
         axes.legend(fontsize="small")
 
 
-__all__ = ["curves_figure", "plot_curves", "scratch_figure"]
+__all__ = [
+    "comparison_figure",
+    "curves_figure",
+    "plot_comparison",
+    "plot_curves",
+    "scratch_figure",
+]
+
+if __name__ == "__main__":
+    sys.exit(main())

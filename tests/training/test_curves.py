@@ -57,3 +57,28 @@ def test_plot_curves_reads_a_run_directory(tmp_path):
     path = plot_curves(tmp_path)
     assert path == tmp_path / "curves.png"
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_runs_compare_on_one_figure_over_engine_steps(tmp_path, capsys):
+    from training.curves import comparison_figure, main
+
+    other = [{**row, "advantage": row["advantage"] + 50} for row in EVALUATIONS]
+    random_row = {**EVALUATIONS[0], "opponent": "random"}
+    figure = comparison_figure({"ppo": EVALUATIONS, "dmc": [*other, random_row]}, "greedy")
+    check_layout(figure, legends=1)
+    (axes,) = figure.axes
+    assert axes.get_xlabel() == "engine steps (millions)"
+    legend = axes.get_legend()
+    assert legend is not None and [t.get_text() for t in legend.get_texts()] == ["ppo", "dmc"]
+    points = [len(curve.lines[0].get_xdata()) for curve in axes.containers]
+    assert points == [2, 2]  # not the random row
+    runs = []
+    for name, rows in (("ppo", EVALUATIONS), ("dmc", other)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "eval.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        runs.append(str(tmp_path / name))
+    out = tmp_path / "methods.png"
+    assert main([*runs, "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main([*runs, str(tmp_path / "none"), "--out", str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1 and not (tmp_path / "x.png").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import cast
 
 import pytest
 
@@ -62,7 +63,7 @@ def test_plot_curves_reads_a_run_directory(tmp_path):
 def test_runs_compare_on_one_figure_over_engine_steps(tmp_path, capsys):
     from training.curves import comparison_figure, main
 
-    other = [{**row, "advantage": row["advantage"] + 50} for row in EVALUATIONS]
+    other = [{**row, "advantage": cast(float, row["advantage"]) + 50} for row in EVALUATIONS]
     random_row = {**EVALUATIONS[0], "opponent": "random"}
     figure = comparison_figure({"ppo": EVALUATIONS, "dmc": [*other, random_row]}, "greedy")
     check_layout(figure, legends=1)
@@ -70,7 +71,7 @@ def test_runs_compare_on_one_figure_over_engine_steps(tmp_path, capsys):
     assert axes.get_xlabel() == "engine steps (millions)"
     legend = axes.get_legend()
     assert legend is not None and [t.get_text() for t in legend.get_texts()] == ["ppo", "dmc"]
-    points = [len(curve.lines[0].get_xdata()) for curve in axes.containers]
+    points = [len(curve[0].get_xdata()) for curve in axes.containers]  # (data line, caps, bars)
     assert points == [2, 2]  # not the random row
     runs = []
     for name, rows in (("ppo", EVALUATIONS), ("dmc", other)):

@@ -88,7 +88,7 @@ class Learner:
     (:class:`training.ray_rollouts.RolloutWorkers`), started by :meth:`start`."""
 
     def __init__(self, config: Config, pool_dir: Path) -> None:
-        self.config = c = config
+        self.config = config
         self.device = resolve_device(config.device)
         self.threads = use_threads(config.threads)
         torch.manual_seed(config.seed)
@@ -107,7 +107,9 @@ class Learner:
             groups.append({"params": head, "scale": config.hint_head_lr_scale})
         self.optimizer = torch.optim.Adam(groups, lr=config.learning_rate, eps=1e-5)
         self.set_learning_rate(1.0)
-        self.acting = copy.deepcopy(self.model).requires_grad_(False) if c.overlap else self.model
+        self.acting = (
+            copy.deepcopy(self.model).requires_grad_(False) if config.overlap else self.model
+        )
         """The networks the in-process rollout acts with: the learner's, or with
         ``overlap`` a copy given the learner's weights before each update (so
         one update behind while the next rollout plays)."""

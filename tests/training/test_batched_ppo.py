@@ -437,3 +437,22 @@ def test_an_overlapped_run_trains_checkpoints_and_resumes(tmp_path):
 def test_overlap_is_refused_with_rollout_workers():
     with pytest.raises(ValueError, match="overlap=True is not valid with rollout_workers=2"):
         tiny_config(overlap=True, rollout_workers=2).check()
+
+
+def test_the_overlap_benchmark_splits_each_phases_seconds(tmp_path, capsys):
+    from benchmarks.bench_overlap import cycles
+
+    learner = overlapped_learner(tmp_path)
+    try:
+        learner.rollout_and_update(1.0)
+        cycles(learner, 1)
+    finally:
+        learner.close()
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[2:4] for line in lines] == [
+        ["apart:", "rollout"],
+        ["apart:", "update"],
+        ["beside:", "rollout"],
+        ["beside:", "update"],
+    ]
+    assert all("on a core" in line and "blocked" in line for line in lines)

@@ -16,7 +16,9 @@ wall-clock seconds split three ways: on a core; waiting for a core (the
 Linux scheduler's run delay, ``/proc/self/task/<tid>/schedstat``: other
 threads or processes held the cores); blocked (the rest: the GIL, a lock).
 Blocked seconds near 0 beside the other phase mean the threads do run at
-once; waiting seconds are the machine's load. Prints numbers, asserts nothing.
+once; waiting seconds are the machine's load. With ``--threads`` above 1 a
+phase's thread also waits for its helpers (the engine's slices, torch's
+threads), and that wait counts as blocked. Prints numbers, asserts nothing.
 """
 
 from __future__ import annotations

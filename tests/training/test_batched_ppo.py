@@ -333,7 +333,10 @@ def overlapped_learner(tmp_path, **changes: object) -> Learner:
     return learner
 
 
-def test_the_same_seed_overlapped_trains_the_same_weights(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "learning", [{}, {"method": "dmc", "critic": "observation", "epsilon": 0.3}], ids=["ppo", "dmc"]
+)
+def test_the_same_seed_overlapped_trains_the_same_weights(tmp_path, monkeypatch, learning):
     """Whichever of the rollout and the update draws first, the weights are the same."""
     runs = []
     for owner, name in ((Rollout, "play"), (Learner, "update")):  # one of them starts late
@@ -344,7 +347,7 @@ def test_the_same_seed_overlapped_trains_the_same_weights(tmp_path, monkeypatch)
             return method(*args)
 
         monkeypatch.setattr(owner, name, later)
-        learner = overlapped_learner(tmp_path, seed=7, n_epochs=1)
+        learner = overlapped_learner(tmp_path, seed=7, n_epochs=1, **learning)
         try:
             for _ in range(3):
                 learner.rollout_and_update(1.0)

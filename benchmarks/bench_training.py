@@ -3,8 +3,8 @@
 Usage (from the repository root)::
 
     .venv/bin/python -m benchmarks.bench_training [--seconds S] [--preset scratch]
-        [--devices cpu,cuda] [--threads 0] [--workers 0,2] [--set key=value ...]
-        [--skip-maskable]
+        [--devices cpu,cuda] [--threads 0] [--workers 0,2] [--overlap off,on]
+        [--rounds 1] [--set key=value ...] [--skip-maskable]
 
 Rows, all measured in this run; prints numbers, asserts nothing:
 
@@ -14,14 +14,19 @@ Rows, all measured in this run; prints numbers, asserts nothing:
   steps/s (every game moves one decision per step: the learner's, an
   opponent's or a forced move), the learner's decisions trained/s, and the
   share of the time spent simulating (engine, inputs, opponents and the
-  acting pass) against updating. One row per device of ``--devices`` (default
+  acting pass) against updating, and the seconds (wall clock, and CPU time
+  of all the process's threads) per rollout and update. One row per device of ``--devices`` (default
   ``cpu`` and, when torch sees one, ``cuda``; a device torch does not see is
   a line saying so), per count of ``--threads`` (0: ``ENV121_THREADS`` or
   every core, :func:`env121.engine.batched.threads.default_threads`) and per
   count of ``--workers`` (0: rollouts in this process; N: ``rollout_workers``
   N Ray actors on a cluster started on this machine, each with ``num_games``
   games and ``worker_cpus`` threads (``--set`` them), this process learning;
-  "simulating" is then the wait for the workers' decisions). With
+  "simulating" is then the wait for the workers' decisions), and per value
+  of ``--overlap`` (``off``, ``on``: ``overlap`` false or true, the next
+  rollout played during the update; "simulating" is then the wait for it
+  beyond the update). ``--rounds R`` measures the whole set of rows R times,
+  one after another, so rows compared on a loaded machine alternate. With
   ``--profile N`` each row is preceded by the ``N`` functions that took the
   most time in two more rollouts and updates (cProfile, wall time of the
   main thread: the threads' kernels show as the waits for them);
@@ -73,6 +78,9 @@ class TrainerSpeed:
     """Share of the time in the rollouts (the rest: the updates)."""
     seconds_per_update: float
     """Wall-clock seconds of one rollout and update."""
+    cpu_seconds_per_update: float
+    """CPU seconds of this process (all its threads) per rollout and update:
+    on a machine shared with other work, the figure its load changes least."""
     ray_seconds_per_update: float
     """With rollout workers: the learner's wait for the decisions beyond the
     slowest worker's rollout (weights out, decisions back, joining them)."""
@@ -98,14 +106,14 @@ def _measure(learner: Learner, seconds: float, profile: int) -> TrainerSpeed:
     learner.rollout_and_update(1.0)  # warm-up: compiles the kernels
     steps, updates, samples, simulate, update = learner.steps, learner.updates, 0.0, 0.0, 0.0
     ray = 0.0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         stats = learner.rollout_and_update(1.0)
         samples += stats["samples"]
         simulate += stats["simulate_seconds"]
         update += stats["update_seconds"]
         ray += stats["simulate_seconds"] - stats.get("worker_seconds", stats["simulate_seconds"])
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     updates = learner.updates - updates
     if profile:
         profiler = cProfile.Profile()
@@ -118,6 +126,7 @@ def _measure(learner: Learner, seconds: float, profile: int) -> TrainerSpeed:
         samples / elapsed,
         simulate / (simulate + update),
         elapsed / updates,
+        cpu / updates,
         ray / updates,
     )
 
@@ -161,6 +170,12 @@ def main() -> None:
         help="comma-separated rollout_workers counts, each a row (0: rollouts in process)",
     )
     parser.add_argument(
+        "--overlap",
+        default="off",
+        help="comma-separated overlap settings, each a row: off, on",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="measure every row this many times")
+    parser.add_argument(
         "--engine-games", type=int, default=0, help="games of the engine rows (0: no such rows)"
     )
     parser.add_argument(
@@ -172,6 +187,9 @@ def main() -> None:
 
     thread_counts = [resolve_threads(int(t)) for t in args.threads.split(",")]
     worker_counts = [int(w) for w in args.workers.split(",")]
+    overlaps = args.overlap.split(",")
+    if not set(overlaps) <= {"off", "on"} or args.rounds < 1:
+        parser.error(f"--overlap {args.overlap} --rounds {args.rounds}: expected off,on and ≥ 1")
     for count in thread_counts if args.engine_games else ():
         engine = bench_engine(args.engine_games, count, args.seconds)
         name = f"engine, {args.engine_games} games, {count} threads"
@@ -181,18 +199,23 @@ def main() -> None:
         if label is None:
             print(f"batched_ppo on {device}: skipped, torch sees no such device here")
             continue
-        for count, workers in itertools.product(thread_counts, worker_counts):
+        rows = itertools.product(range(args.rounds), thread_counts, worker_counts, overlaps)
+        for _, count, workers, overlap in rows:
             overrides = (f"device={device}", f"threads={count}", *args.set)
             overrides += (f"rollout_workers={workers}",) if workers else ()
+            overrides += ("overlap=true",) if overlap == "on" else ()
             speed = bench_batched_ppo(args.preset, args.seconds, overrides, args.profile)
             name = f"batched_ppo ({args.preset}) {count} threads"
             if workers:
                 name += f", {workers} Ray workers"
+            if len(overlaps) > 1:
+                name += f", overlap {overlap}"
             print(
                 f"{name:<36} {speed.steps_per_second:>9,.0f} engine steps/s  "
                 f"{speed.samples_per_second:>9,.0f} learner decisions/s  "
                 f"{speed.simulate_share:.0%} simulating  "
-                f"{speed.seconds_per_update:.2f} s/update"
+                f"{speed.seconds_per_update:.2f} s/update "
+                f"({speed.cpu_seconds_per_update:.2f} CPU s)"
                 + (f" ({speed.ray_seconds_per_update:.2f} s Ray's)" if workers else "")
                 + f"  [{label}]",
                 flush=True,

@@ -72,6 +72,17 @@ class Config:
     device: str = "auto"
     """Where the networks act and learn: ``auto`` (a GPU when torch sees one),
     ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
+    overlap: bool = False
+    """Play the next rollout in a background thread while the learner updates
+    on the last one, so a cycle takes about the longer of the two instead of
+    their sum. It acts with a copy of the networks one update behind (PPO's
+    ratio is taken against the policy that acted, as in IMPALA's one-step
+    lag; DMC's targets are unaffected), from generators of its own (the same
+    seed still trains the same weights), into a second buffer of samples (the
+    memory of the decisions doubles). A checkpoint drops the rollout played
+    but not yet trained, as it drops the open decisions. Both phases use
+    ``threads`` threads at once. Not with ``rollout_workers`` (training/README.md,
+    "Where it runs": what it gains on two cores)."""
     rollout_workers: int = 0
     """Play the rollouts on this many Ray actors, each with ``num_games`` games
     of its own (so an update trains on ``rollout_workers`` × ``num_games``
@@ -207,6 +218,11 @@ class Config:
         check_at_least("threads", self.threads, 0)
         check_at_least("rollout_workers", self.rollout_workers, 0)
         check_at_least("worker_cpus", self.worker_cpus, 1)
+        if self.overlap and self.rollout_workers:
+            raise ValueError(
+                f"overlap=True is not valid with rollout_workers={self.rollout_workers}: "
+                "expected rollout_workers=0 (the workers' rollouts do not overlap the updates)"
+            )
         if self.rollout_workers:
             require_extra("ray", f"rollout_workers={self.rollout_workers}")
         for name in ("total_steps", "num_games", "rollout_steps", "minibatch_size"):

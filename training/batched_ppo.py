@@ -15,7 +15,9 @@ to each seat's last decision and computes GAE along each seat's stream; the
 :class:`Learner` runs PPO's clipped update on them — or, with ``method:
 dmc``, Deep Monte-Carlo's (DouZero's) least-squares fit of the actions'
 values to the points that followed them (the ``dmc`` preset). The rollout runs in this
-process, or one per Ray actor with ``rollout_workers`` (:mod:`training.ray_rollouts`).
+process, or one per Ray actor with ``rollout_workers`` (:mod:`training.ray_rollouts`);
+with ``overlap`` the next rollout is played in a background thread while the
+learner updates on the last one (:meth:`Learner.rollout_and_update`).
 :func:`train` is the loop: rollouts, snapshots, duplicate evaluations
 (:func:`training.evaluation.duplicate_advantage`) and checkpoints, in the run
 lifecycle of :mod:`training.run`. The networks are
@@ -24,10 +26,12 @@ lifecycle of :mod:`training.run`. The networks are
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +73,10 @@ from training.run import (
 if TYPE_CHECKING:
     from training.ray_rollouts import RolloutWorkers
 
+OVERLAP_STREAM = 1
+"""Keys the generators of an overlapped rollout, seeded from (``seed``, this,
+the updates so far) (:meth:`Learner.start`): none of the learner's draws."""
+
 # ------------------------------------------------------------------ the trainer
 
 
@@ -76,9 +84,10 @@ class Learner:
     """The learner: the actor and the critic, their optimiser and PPO's update,
     fed by its rollouts: a :class:`~training.rollout.Rollout` in this process
     (``rollout_workers`` 0, sharing the learner's networks, device and
-    generator), or ``rollout_workers`` Ray actors, each with a rollout of its
-    own (:class:`training.ray_rollouts.RolloutWorkers`), started by
-    :meth:`start`."""
+    generators; with ``overlap``, acting with :attr:`acting`, a copy of the
+    networks, from generators of its own, in a background thread), or
+    ``rollout_workers`` Ray actors, each with a rollout of its own
+    (:class:`training.ray_rollouts.RolloutWorkers`), started by :meth:`start`."""
 
     def __init__(self, config: Config, pool_dir: Path) -> None:
         self.config = config
@@ -100,12 +109,23 @@ class Learner:
             groups.append({"params": head, "scale": config.hint_head_lr_scale})
         self.optimizer = torch.optim.Adam(groups, lr=config.learning_rate, eps=1e-5)
         self.set_learning_rate(1.0)
+        self.acting = (
+            copy.deepcopy(self.model).requires_grad_(False) if config.overlap else self.model
+        )
+        """The networks the in-process rollout acts with: the learner's, or with
+        ``overlap`` a copy given the learner's weights before each update (so
+        one update behind while the next rollout plays)."""
         self.rollout = (
             None
             if config.rollout_workers
-            else Rollout(config, self.model, self.device, self.threads, self.rng, config.seed)
+            else Rollout(config, self.acting, self.device, self.threads, self.rng, config.seed)
         )
         """The in-process rollout (``None`` when rollout workers play)."""
+        self.background = ThreadPoolExecutor(1, "rollout") if config.overlap else None
+        """With ``overlap``: the thread that plays the next rollout during an update."""
+        self.played: TrainedDecisions | None = None
+        """With ``overlap``: the rollout played during the last update, not yet
+        trained (``None`` before the first; a checkpoint does not keep it)."""
         self.workers: RolloutWorkers | None = None
         """The rollout workers (``rollout_workers`` > 0): connected to their
         cluster here, started by :meth:`start`."""
@@ -131,6 +151,11 @@ class Learner:
         time, worker ``k`` seeded from (``seed``, ``k``, the updates so far: 0,
         or a resumed run's), with the pool in play."""
         if self.rollout is not None:
+            if self.config.overlap:
+                seed = np.random.SeedSequence([self.config.seed, OVERLAP_STREAM, self.updates])
+                self.rollout.seed(seed)
+                self.acting.load_state_dict(self.model.state_dict())  # a resumed run's
+            self.played = None
             self.rollout.start()
             return
         assert self.workers is not None
@@ -139,9 +164,12 @@ class Learner:
         self.workers.start()
 
     def close(self) -> None:
-        """Stop the rollout workers (and the Ray cluster they started), if any."""
+        """Stop the rollout workers (and the Ray cluster they started), or the
+        background thread, if any."""
         if self.workers is not None:
             self.workers.close()
+        if self.background is not None:
+            self.background.shutdown()
 
     # ---------------------------------------------------------- the pool
 
@@ -180,32 +208,64 @@ class Learner:
 
     def rollout_and_update(self, fraction_left: float) -> dict[str, float]:
         """One rollout of ``rollout_steps`` engine steps (in every rollout), then
-        the update (PPO's or DMC's)."""
+        the update (PPO's or DMC's).
+
+        With ``overlap`` the update trains on the rollout played during the
+        last call (the first call plays one first), while the next rollout
+        plays in the background thread with the weights of before the update,
+        into the other buffer; the call returns once both are done, so nothing
+        runs between calls. ``simulate_seconds`` is then the wait for the
+        rollouts beyond the update (the whole first one), ``rollout_seconds``
+        the background rollout's own time."""
         c = self.config
         started = time.perf_counter()
-        if self.rollout is not None:
-            decisions = self.rollout.play()
-        else:
-            assert self.workers is not None, "start() starts the rollout workers"
-            decisions = self.workers.play(self.model)
-        self.steps += c.rollout_steps * self.games
+        decisions = self.played if self.played is not None else self.play()
         simulated = time.perf_counter() - started
         if c.anneal_lr:
             self.set_learning_rate(fraction_left)
-        stats = self.update(decisions)
-        if self.rollout is not None:
-            self.rollout.carry_open()
+        update_started = time.perf_counter()
+        stats: dict[str, float] = {}
+        if self.background is None:
+            stats.update(self.update(decisions))
+            if self.rollout is not None:
+                self.rollout.carry_open()
+            updated = time.perf_counter()
+        else:
+            assert self.rollout is not None, "Config.check refuses overlap with rollout workers"
+            self.rollout.carry_open()  # into the other buffer: ``decisions`` stay as they are
+            self.acting.load_state_dict(self.model.state_dict())
+            ahead = self.background.submit(self.timed_play)
+            stats.update(self.update(decisions))
+            updated = time.perf_counter()
+            self.played, stats["rollout_seconds"] = ahead.result()
+            simulated += time.perf_counter() - updated
         self.updates += 1
         trained = len(decisions.rows)
         stats.update(
             samples=float(trained),
             simulate_seconds=simulated,
-            update_seconds=time.perf_counter() - started - simulated,
+            update_seconds=updated - update_started,
             mean_reward=float(decisions.rewards.mean()) if trained else 0.0,
         )
         if self.workers is not None:
             stats["worker_seconds"] = self.workers.slowest_rollout_seconds
         return stats
+
+    def play(self) -> TrainedDecisions:
+        """One rollout (in every rollout); its engine steps count now, trained or not."""
+        if self.rollout is not None:
+            decisions = self.rollout.play()
+        else:
+            assert self.workers is not None, "start() starts the rollout workers"
+            decisions = self.workers.play(self.model)
+        self.steps += self.config.rollout_steps * self.games
+        return decisions
+
+    def timed_play(self) -> tuple[TrainedDecisions, float]:
+        """:meth:`play`, and its wall-clock seconds (the background thread's work)."""
+        started = time.perf_counter()
+        decisions = self.play()
+        return decisions, time.perf_counter() - started
 
     def set_learning_rate(self, fraction: float) -> None:
         """Set each parameter group's rate: ``learning_rate`` × ``fraction`` × its scale."""

@@ -9,7 +9,9 @@ trainer's and torch's), so a resumed run goes on drawing where it stopped.
 
 The games in play are not saved: a resumed run deals every game a new match,
 and the decisions still open at the checkpoint (waiting for the rest of their
-vòng's points) are dropped, never trained. With rollout workers
+vòng's points) are dropped, never trained; with ``overlap``, so is the
+rollout played during the last update, and a resumed run seeds the rollout's
+own generators from (seed, the updates at the checkpoint). With rollout workers
 (``rollout_workers`` > 0), whose games and generators live in other
 processes, the same holds, and a resumed run seeds worker ``k`` from (seed,
 ``k``, the updates at the checkpoint): reproducible, though not the draws an

@@ -11,6 +11,11 @@ open); :func:`stream_advantages` computes GAE(γ, λ) along each stream. A
 decision still open when the rollout ends waits for its rewards and is
 trained in the next update (:meth:`Samples.carry`). What an update trains on
 is :class:`TrainedDecisions`.
+
+With ``Config.overlap`` a rollout has two buffers, used alternately: the open
+decisions move into the other one before the next rollout is played, so the
+update reads the closed rows of the last rollout while the next one writes
+(:meth:`Rollout.carry_open`).
 """
 
 from __future__ import annotations
@@ -99,14 +104,16 @@ class Samples:
         self.rewards[start : self.size] = 0.0
         return np.arange(start, self.size)
 
-    def carry(self, open_samples: np.ndarray) -> np.ndarray:
-        """Move ``open_samples`` to the front for the next rollout; returns their new indices."""
+    def carry(self, open_samples: np.ndarray, into: Samples) -> np.ndarray:
+        """Move ``open_samples`` (with the points credited to them so far) to the
+        front of ``into`` for the next rollout: this buffer itself, or with
+        ``overlap`` the other one, this one left as it is. Returns their new
+        indices in ``into``."""
         n = len(open_samples)
-        kept = (self.inputs, self.hidden, self.masks, self.actions, self.logps, self.values)
-        for array in (*kept, self.rewards):
-            array[:n] = array[open_samples]
-        self.successors[:n] = -2
-        self.size = n
+        for name in ("inputs", "hidden", "masks", "actions", "logps", "values", "rewards"):
+            getattr(into, name)[:n] = getattr(self, name)[open_samples]
+        into.successors[:n] = -2
+        into.size = n
         return np.arange(n)
 
 
@@ -153,10 +160,12 @@ class Rollout:
     opponents, each seat's open decision, the :class:`Samples` buffer.
 
     The in-process trainer has one, sharing the learner's networks, device
-    and generator; each rollout worker of :mod:`training.ray_rollouts` has its
-    own, on the CPU copy of the networks the learner sends it before each
-    rollout. Both call :meth:`play`, then :meth:`carry_open` once the decisions
-    are trained (or copied)."""
+    and generators (with ``overlap``: a copy of the networks one update behind,
+    and generators of its own, :meth:`seed`); each rollout worker of
+    :mod:`training.ray_rollouts` has its own, on the CPU copy of the networks
+    the learner sends it before each rollout. Both call :meth:`play`, then
+    :meth:`carry_open` once the decisions are trained (or copied; with
+    ``overlap``, before the next rollout, which writes to the other buffer)."""
 
     def __init__(
         self,
@@ -173,15 +182,23 @@ class Rollout:
         self.device = device
         self.rng = rng
         """Deals, tables and the seats of the learner."""
+        self.torch_rng: torch.Generator | None = None
+        """The learner's draws of its actions (``None``: torch's global generator)."""
         b = config.num_games
         self.engine = BatchedEngine(b, config.rule_config, threads=threads)
         self.encoder = InputEncoder(config.inputs, b, config.rule_config, threads)
-        self.samples = Samples(
-            config.rollout_steps * b + NUM_SEATS * b,
-            self.encoder.width,
-            config.critic == "perfect",
-            device,
-        )
+        self.buffers = [
+            Samples(
+                config.rollout_steps * b + NUM_SEATS * b,
+                self.encoder.width,
+                config.critic == "perfect",
+                device,
+            )
+            for _ in range(2 if config.overlap else 1)
+        ]
+        """One buffer, or with ``overlap`` two used alternately."""
+        self.samples = self.buffers[0]
+        """The buffer the next rollout writes to."""
         self.greedy = BatchedGreedy(threads=threads)
         self.random = BatchedRandom(random_seed)
         self.frozen = make_batched_policy(config.frozen_agent) if config.frozen_agent else None
@@ -223,11 +240,21 @@ class Rollout:
             else:
                 self.opponent[g] = 2 + self.rng.integers(len(self.pool))
 
+    def seed(self, seed: np.random.SeedSequence) -> None:
+        """Give the rollout generators of its own, drawn from ``seed``: its deals,
+        tables and learner seats, and its draws of the learner's actions (so a
+        rollout played while the learner updates draws nothing of the learner's)."""
+        tables, actions = seed.spawn(2)
+        self.rng = np.random.default_rng(tables)
+        self.torch_rng = torch.Generator(device=self.device)
+        self.torch_rng.manual_seed(int(actions.generate_state(1, np.uint64)[0] >> 1))
+
     def start(self) -> None:
         """Deal every game a new match from the generator (open decisions dropped)."""
         seeds = self.rng.integers(0, 2**63, size=self.config.num_games, dtype=np.int64)
         self.engine.reset(seeds)
         self.pending[:] = -1
+        self.samples = self.buffers[0]
         self.samples.size = 0
         self.new_matches(np.arange(self.config.num_games))
 
@@ -285,7 +312,7 @@ class Rollout:
                     played = self.choose_by_value(logits, network["masks"])
                 else:
                     logp_all = torch.log_softmax(logits, dim=1)
-                    chosen = torch.multinomial(logp_all.exp(), 1)
+                    chosen = torch.multinomial(logp_all.exp(), 1, generator=self.torch_rng)
                     logp = logp_all.gather(1, chosen).squeeze(1)
                     played = torch.stack((chosen.squeeze(1).to(logp.dtype), logp, values))
                 back = played.cpu().numpy()
@@ -312,9 +339,11 @@ class Rollout:
         and the value of the action played (what a stream left open at the
         rollout's end is bootstrapped on)."""
         best = values.argmax(dim=1)
-        explore = torch.rand(len(best), device=values.device) < self.config.epsilon
+        draws = torch.rand(len(best), device=values.device, generator=self.torch_rng)
+        explore = draws < self.config.epsilon
         if bool(explore.any()):
-            uniform = torch.multinomial(masks[explore].float(), 1).squeeze(1)
+            uniform = torch.multinomial(masks[explore].float(), 1, generator=self.torch_rng)
+            uniform = uniform.squeeze(1)
             best[explore] = uniform
         played = values.gather(1, best[:, None]).squeeze(1)
         return torch.stack((best.to(played.dtype), torch.zeros_like(played), played))
@@ -334,7 +363,8 @@ class Rollout:
     def play(self) -> TrainedDecisions:
         """Play ``rollout_steps`` engine steps; the decisions closed so far (the
         carried ones included) with their advantages, as views of the buffer:
-        valid until :meth:`carry_open`."""
+        valid until :meth:`carry_open` (with ``overlap``: until the one after,
+        which writes to this buffer again)."""
         c = self.config
         for _ in range(c.rollout_steps):
             self.step()
@@ -357,9 +387,12 @@ class Rollout:
         )
 
     def carry_open(self) -> None:
-        """Move the open decisions to the front of the buffer for the next rollout."""
+        """Move the open decisions to the front of the next buffer for the next
+        rollout: the same one, or with ``overlap`` the other one."""
+        into = self.buffers[(self.buffers.index(self.samples) + 1) % len(self.buffers)]
         open_rows = self.pending >= 0
-        self.pending[open_rows] = self.samples.carry(self.pending[open_rows])
+        self.pending[open_rows] = self.samples.carry(self.pending[open_rows], into)
+        self.samples = into
 
 
 def network_rows(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -320,3 +322,140 @@ def test_a_dmc_run_trains_and_its_policy_plays(tmp_path, capsys):
 )
 def test_a_bad_method_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings, message):
     test_a_bad_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings, message)
+
+
+# ------------------------------------------------------------------ overlapped rollouts
+
+
+def overlapped_learner(tmp_path, **changes: object) -> Learner:
+    learner = Learner(tiny_config(overlap=True, **changes), tmp_path)
+    learner.start()
+    return learner
+
+
+@pytest.mark.parametrize(
+    "learning", [{}, {"method": "dmc", "critic": "observation", "epsilon": 0.3}], ids=["ppo", "dmc"]
+)
+def test_the_same_seed_overlapped_trains_the_same_weights(tmp_path, monkeypatch, learning):
+    """Whichever of the rollout and the update draws first, the weights are the same."""
+    runs = []
+    for owner, name in ((Rollout, "play"), (Learner, "update")):  # one of them starts late
+        method = getattr(owner, name)
+
+        def later(*args: object, method: Callable[..., object] = method) -> object:
+            time.sleep(0.05)
+            return method(*args)
+
+        monkeypatch.setattr(owner, name, later)
+        learner = overlapped_learner(tmp_path, seed=7, n_epochs=1, **learning)
+        try:
+            for _ in range(3):
+                learner.rollout_and_update(1.0)
+        finally:
+            learner.close()
+        monkeypatch.undo()
+        runs.append(learner.model.state_dict())
+    assert all(torch.equal(runs[0][k], runs[1][k]) for k in runs[0])
+
+
+def test_an_overlapped_rollout_draws_none_of_the_learners_numbers(tmp_path):
+    """Weights held still (the learning rate annealed to 0): the rollouts played are the same
+    however many minibatches the learner draws; matches end, so new tables are drawn."""
+    played = []
+    for epochs in (1, 3):
+        learner = overlapped_learner(tmp_path, n_epochs=epochs, num_games=16, rollout_steps=150)
+        try:
+            for _ in range(4):
+                learner.rollout_and_update(0.0)
+        finally:
+            learner.close()
+        assert learner.played is not None
+        played.append((learner.played.actions.copy(), in_process(learner).opponent.copy()))
+    np.testing.assert_array_equal(played[0][0], played[1][0])
+    np.testing.assert_array_equal(played[0][1], played[1][1])
+
+
+def test_the_acting_copy_is_one_update_behind(tmp_path):
+    learner = overlapped_learner(tmp_path)
+    try:
+        learner.rollout_and_update(1.0)
+        before = {k: v.clone() for k, v in learner.model.state_dict().items()}
+        stats = learner.rollout_and_update(1.0)
+    finally:
+        learner.close()
+    acting, now = learner.acting.state_dict(), learner.model.state_dict()
+    assert acting.keys() == before.keys()
+    assert all(torch.equal(acting[k], before[k]) for k in before)
+    assert not all(torch.equal(now[k], before[k]) for k in before)
+    assert learner.acting is not learner.model and stats["rollout_seconds"] > 0
+    assert learner.steps == 3 * 16 * 64  # the rollout played ahead counts
+
+
+def test_open_decisions_move_to_the_other_buffer_with_their_points(tmp_path):
+    learner = overlapped_learner(tmp_path, table_weights={"self": 1.0})
+    rollout = in_process(learner)
+    first = rollout.samples
+    decisions = rollout.play()
+    trained = {k: np.array(getattr(decisions, k)) for k in ("actions", "rewards", "returns")}
+    open_rows = rollout.pending >= 0
+    points = first.rewards[rollout.pending[open_rows]].copy()
+    assert open_rows.any()
+    rollout.carry_open()
+    second = rollout.samples
+    assert second is not first and second.size == int(open_rows.sum())
+    carried = rollout.pending[open_rows]
+    np.testing.assert_array_equal(second.rewards[carried], points)
+    games, seats = np.nonzero(open_rows)
+    expected = dict(zip(carried.tolist(), points.tolist(), strict=True))
+    for _ in range(16):  # the next rollout, step by step
+        before = rollout.pending[games, seats].copy()
+        rollout.step()
+        paid = rollout.engine.games["rewards"][games, seats]
+        for row, was, amount in zip(carried, before, paid, strict=True):
+            if was == row and second.successors[row] < 0:  # still its seat's open decision
+                expected[int(row)] += float(amount)
+    assert [second.rewards[r] for r in carried] == pytest.approx([expected[r] for r in carried])
+    assert (second.successors[carried] == -1).any()  # some closed in the next rollout
+    assert any(expected[r] != p for r, p in zip(carried.tolist(), points, strict=True))
+    for name, values in trained.items():  # the last rollout's decisions are left as they were
+        np.testing.assert_array_equal(getattr(decisions, name), values)
+    learner.close()
+
+
+def test_an_overlapped_run_trains_checkpoints_and_resumes(tmp_path):
+    out = tmp_path / "run"
+    command = ["train", "--preset", "scratch", "--no-progress", "--out", str(out), "--set"]
+    assert main([*command, *TINY, "overlap=true", "eval_opponents=[random]"]) == 0
+    assert sorted(p.name for p in (out / "checkpoints").iterdir())[-1].endswith("6144")
+    assert main(["train", "--resume", str(out), "--no-progress", "--set", "total_steps=8192"]) == 0
+    progress = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+    steps = [r["step"] for r in progress]
+    assert steps == sorted(steps) and steps[-1] >= 8192
+    assert all(r["rollout_seconds"] > 0 for r in progress)
+    from agents.registry import make_agent
+
+    assert make_agent(f"ppo:{out / 'policy.safetensors'}").spec.startswith("ppo:")
+
+
+def test_overlap_is_refused_with_rollout_workers():
+    with pytest.raises(ValueError, match="overlap=True is not valid with rollout_workers=2"):
+        tiny_config(overlap=True, rollout_workers=2).check()
+
+
+def test_the_overlap_benchmark_splits_each_phases_seconds(tmp_path, capsys):
+    from benchmarks.bench_overlap import cycles
+
+    learner = overlapped_learner(tmp_path)
+    try:
+        learner.rollout_and_update(1.0)
+        cycles(learner, 1)
+    finally:
+        learner.close()
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[2:4] for line in lines] == [
+        ["apart:", "rollout"],
+        ["apart:", "update"],
+        ["beside:", "rollout"],
+        ["beside:", "update"],
+    ]
+    assert all("on a core" in line and "blocked" in line for line in lines)

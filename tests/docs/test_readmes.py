@@ -114,12 +114,12 @@ SUBSTITUTIONS = (
         "a resumed run goes on for 64 steps past the smoke run's 128",
     ),
     Substitution(
-        r"^(?!.*--resume)(.*env121 train --preset scratch\b.*)$",
+        r"^(?!.*--resume)(.*env121 train --preset (?:scratch|dmc)\b.*)$",
         rf"\1 {TINY_SCRATCH}",
         "a batched_ppo run of 2,048 engine steps on 64 games, evaluated on one deal",
     ),
     Substitution(
-        r"^(?!.*--resume)(?!.*--preset scratch)(.*env121 train\b.*)$",
+        r"^(?!.*--resume)(?!.*--preset (?:scratch|dmc))(.*env121 train\b.*)$",
         rf"\1 {TINY_TRAINING}",
         "a training run of 128 steps, no evaluation, no progress bar, in one process "
         "(the settings of the smoke test in training/README.md)",

@@ -25,6 +25,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from typing import Any
 
 STOPPING = (
     "env121: stopping at the end of this update, with a checkpoint "
@@ -45,7 +46,10 @@ class StopRequest:
         self.requested = True
 
 
-STOP_SIGNALS = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+STOP_SIGNALS: dict[signal.Signals, Any] = {
+    signal.SIGINT: signal.default_int_handler,
+    signal.SIGTERM: signal.SIG_DFL,
+}
 """The signals that ask a run to stop, each with the handler Python starts
 with: a signal whose handler is another (ignored, or set by someone else) is
 left as it is."""

@@ -28,6 +28,7 @@ figure. No pyplot: a :class:`~matplotlib.figure.Figure` on an Agg canvas.
 
 from __future__ import annotations
 
+import argparse
 import io
 import math
 import sys
@@ -146,9 +147,7 @@ def plot_curves(run_dir: str | Path) -> Path:
             evaluations,
             reward_mode=saved.get("reward_mode", "points"),
         )
-    image = io.BytesIO()
-    figure.savefig(image, format="png", dpi=100)
-    return write_atomically(run / "curves.png", image.getvalue())
+    return _write_png(figure, run / "curves.png")
 
 
 def comparison_figure(runs: Mapping[str, Sequence[Mapping[str, Any]]], opponent: str) -> Figure:
@@ -161,14 +160,7 @@ def comparison_figure(runs: Mapping[str, Sequence[Mapping[str, Any]]], opponent:
     axes.axhline(0, color="grey", linewidth=0.8, zorder=0)
     for label, evaluations in runs.items():
         mine = [row for row in evaluations if row["opponent"] == opponent]
-        axes.errorbar(
-            [row["step"] / 1e6 for row in mine],
-            [row["advantage"] for row in mine],
-            yerr=[[_spread(r, "low") for r in mine], [_spread(r, "high") for r in mine]],
-            fmt="o-",
-            capsize=3,
-            label=label,
-        )
+        _advantages(axes, mine, label, x="step", scale=1e-6)
     axes.set(
         title=f"evaluation: 1 vs 3× {opponent} (95% CI)",
         xlabel="engine steps (millions)",
@@ -188,16 +180,12 @@ def plot_comparison(run_dirs: Sequence[str | Path], out: str | Path, opponent: s
         if not log.is_file():
             raise FileNotFoundError(f"{log} is not a file: expected a batched_ppo run's folder")
         runs[run_dir.name] = read_jsonl(log)
-    image = io.BytesIO()
-    comparison_figure(runs, opponent).savefig(image, format="png", dpi=100)
-    return write_atomically(Path(out), image.getvalue())
+    return _write_png(comparison_figure(runs, opponent), Path(out))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m training.curves RUN_DIR … --out FILE.png [--opponent greedy]``:
     runs compared on one figure (:func:`plot_comparison`)."""
-    import argparse
-
     parser = argparse.ArgumentParser(prog="python -m training.curves", description=main.__doc__)
     parser.add_argument("runs", nargs="+", help="batched_ppo run folders")
     parser.add_argument("--out", required=True, help="the PNG to write")
@@ -235,13 +223,24 @@ def _evaluations(
     axes.axhline(0, color="grey", linewidth=0.8, zorder=0)
     for opponent in opponents:
         mine = [row for row in rows if row["opponent"] == opponent]
-        steps = [scale * row[x] for row in mine]
-        means = [row["advantage"] for row in mine]
-        below = [_spread(row, "low") for row in mine]
-        above = [_spread(row, "high") for row in mine]
-        axes.errorbar(steps, means, yerr=[below, above], fmt="o-", capsize=3, label=opponent)
+        _advantages(axes, mine, opponent, x, scale)
     if not rows:
         axes.text(0.5, 0.5, "no evaluation (eval_every = 0)", transform=axes.transAxes, ha="center")
+
+
+def _advantages(
+    axes: Axes, rows: Sequence[Mapping[str, Any]], label: str, x: str, scale: float
+) -> None:
+    """One curve of evaluation ``rows``: the advantage over ``scale`` × ``x``,
+    with its 95% interval as error bars."""
+    axes.errorbar(
+        [scale * row[x] for row in rows],
+        [row["advantage"] for row in rows],
+        yerr=[[_spread(row, "low") for row in rows], [_spread(row, "high") for row in rows]],
+        fmt="o-",
+        capsize=3,
+        label=label,
+    )
 
 
 def _spread(row: Mapping[str, Any], end: str) -> float:
@@ -250,6 +249,13 @@ def _spread(row: Mapping[str, Any], end: str) -> float:
     if value is None or math.isnan(value):
         return 0.0
     return abs(float(value) - float(row["advantage"]))
+
+
+def _write_png(figure: Figure, path: Path) -> Path:
+    """Write ``figure`` to the PNG ``path``, whole or not at all; returns it."""
+    image = io.BytesIO()
+    figure.savefig(image, format="png", dpi=100)
+    return write_atomically(path, image.getvalue())
 
 
 def _legend(axes: Axes) -> None:

@@ -208,7 +208,7 @@ def main() -> None:
             name = f"batched_ppo ({args.preset}) {count} threads"
             if workers:
                 name += f", {workers} Ray workers"
-            if len(overlaps) > 1:
+            if overlap == "on" or len(overlaps) > 1:
                 name += f", overlap {overlap}"
             print(
                 f"{name:<36} {speed.steps_per_second:>9,.0f} engine steps/s  "

@@ -343,8 +343,7 @@ class Rollout:
         explore = draws < self.config.epsilon
         if bool(explore.any()):
             uniform = torch.multinomial(masks[explore].float(), 1, generator=self.torch_rng)
-            uniform = uniform.squeeze(1)
-            best[explore] = uniform
+            best[explore] = uniform.squeeze(1)
         played = values.gather(1, best[:, None]).squeeze(1)
         return torch.stack((best.to(played.dtype), torch.zeros_like(played), played))
 

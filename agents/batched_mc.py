@@ -186,6 +186,38 @@ def showdown_value(r: Record, seat: int, kc: KernelConfig) -> float:
     return showdown_of(r, seat, kc, tables, cards, n)
 
 
+@njit(cache=True, nogil=True)
+def leaf_features(
+    games: np.ndarray,
+    indices: np.ndarray,
+    seats: np.ndarray,
+    kc: KernelConfig,
+    tables_out: np.ndarray,
+    noc_out: np.ndarray,
+    line_out: np.ndarray,
+) -> None:
+    """What :mod:`agents.value`'s network reads of the OFFER record
+    ``games[indices[k]]`` besides the observation and the hands, for seat
+    ``seats[k]``: ``tables_out[k, j * NUM_CARDS + c]`` the win table of the
+    ``j``-th seat from it in turn order (0: itself) on card ``c`` of the Nọc or
+    on offer (Điểm / 10, 0 elsewhere), ``noc_out[k, c]`` 1 for the cards still
+    in the Nọc, and ``line_out[k]`` :func:`leaf_value` (the line the network
+    corrects)."""
+    tables = np.zeros((NUM_SEATS, NUM_CARDS), dtype=np.int16)
+    for k in range(indices.shape[0]):
+        r = games[indices[k]]
+        seat = seats[k]
+        tables[:] = 0
+        cards, n = win_tables(r, kc, tables)
+        line_out[k] = leaf_of(r, seat, kc, tables, cards, n)
+        for j in range(NUM_SEATS):
+            s = (seat + j) % NUM_SEATS
+            for i in range(n + 1):
+                tables_out[k, j * NUM_CARDS + cards[i]] = tables[s, cards[i]] / 10.0
+        for i in range(n):
+            noc_out[k, cards[i]] = 1.0
+
+
 TABLE_KEY = 18
 """Ints in a win table's key: the five cards sorted, Bội ước, the fixed
 arrangement (or -1s), the Chỉ Điểm, the revealed Ẩn Sĩ (or -1s), dealer."""
@@ -287,10 +319,15 @@ def play_plans(
     chain_memory: np.ndarray,
     finals: np.ndarray,
     out: np.ndarray,
+    open_leaves: np.ndarray,
 ) -> None:
     """Play plan ``p`` (first action ``actions[p]``, declaring Nhất Bản if
     ``declares[p]``) in record ``games[w * P + p]`` of world ``w`` (``P`` plans)
     and write ``seat``'s result to ``out[w, p]`` (the module docstring).
+    ``open_leaves[w, p]`` says whether that result is the leaf's estimate of
+    the rest of the vòng (nobody won the card on offer and the Nọc is not
+    empty): the record is left at that leaf, where a learned value
+    (:class:`agents.value.LeafValuer`) may replace the estimate.
     Greedy's arrangement memories (:func:`agents.batched_greedy.new_plans`):
     ``own_memory[p]`` for the seat's follow-up of plan ``p`` (the same moment
     in every world), ``chain_memory[g]`` for game ``g``'s chain; ``finals``
@@ -299,6 +336,7 @@ def play_plans(
     keys, values = _empty_cache(num_plans + NUM_SEATS)
     rows = np.empty(NUM_SEATS, dtype=np.int64)
     tables = np.zeros((NUM_SEATS, NUM_CARDS), dtype=np.int16)
+    open_leaves[:] = False
     for g in range(games.shape[0]):
         w, p = g // num_plans, g % num_plans
         r = games[g]
@@ -325,6 +363,7 @@ def play_plans(
             cards, n = cached_tables(r, kc, rows, keys, values, tables)
             if leaf:
                 out[w, p] = leaf_of(r, seat, kc, tables, cards, n)
+                open_leaves[w, p] = n > 0 and offer_round(r, tables)[0] < 0
             else:
                 out[w, p] = showdown_of(r, seat, kc, tables, cards, n)
 
@@ -334,6 +373,7 @@ __all__ = [
     "TABLE_KEY",
     "TU_THAN",
     "cached_tables",
+    "leaf_features",
     "leaf_of",
     "leaf_value",
     "offer_round",

@@ -48,6 +48,7 @@ does, and places a Nhất Bản arrangement as greedy would.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -55,13 +56,20 @@ from agents.batched_greedy import new_plans
 from agents.batched_mc import play_plans
 from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
+from agents.spec import AgentSpecError
 from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
 from env121.engine.game import kernel_config_of, nhat_ban_allowed, swap_kind_between
 from env121.engine.kernel.record import GAME_DTYPE
 from env121.engine.state import Phase, SwapKind
+from env121.extras import MissingExtraError, require_extra
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
 
+if TYPE_CHECKING:
+    from agents.value import LeafValuer
+
+NO_VALUE = "none"
+"""The ``value`` that means the fitted line of :mod:`agents.leaf` at the leaves."""
 FIRST_LOOK = 12
 """Determinizations drawn before the first test; each further test doubles them."""
 Plan = tuple[int, bool]
@@ -82,6 +90,7 @@ class MCAgent:
         confidence: float = 3.0,
         chain: bool = False,
         leaf: bool = True,
+        value: str = NO_VALUE,
     ) -> None:
         if budget < 2:
             raise ValueError(f"budget={budget} is not valid: expected ≥ 2 determinizations")
@@ -99,6 +108,14 @@ class MCAgent:
         self.confidence = confidence
         self.chain = chain
         self.leaf = leaf
+        self.valuer: LeafValuer | None = None
+        if value != NO_VALUE:
+            if not leaf:
+                raise ValueError(
+                    f"value={value!r} is not valid with leaf=false: expected the leaf "
+                    "playout, whose leaves the value network values"
+                )
+            self.valuer = load_valuer(value)
         self.greedy = GreedyAgent()
         self.rng = np.random.default_rng(0)
 
@@ -192,6 +209,7 @@ class MCAgent:
         in one kernel call (:func:`agents.batched_mc.play_plans`)."""
         games = np.repeat(worlds, len(plans))  # games[w * P + p] is world w
         results = np.empty((len(worlds), len(plans)))
+        open_leaves = np.zeros(results.shape, dtype=np.bool_)
         play_plans(
             games,
             kernel_config_of(config),
@@ -206,8 +224,24 @@ class MCAgent:
             new_plans(len(games) if self.chain else 1),
             np.empty(len(games), dtype=GAME_DTYPE),
             results,
+            open_leaves,
         )
+        if self.valuer is not None:
+            leaves = np.flatnonzero(open_leaves.ravel())  # the index of game w * P + p
+            results.ravel()[leaves] = self.valuer.values(games, leaves, seat, config)
         return results
+
+
+def load_valuer(value: str) -> LeafValuer:
+    """The learned leaf value ``value`` (a shipped name or a ``.safetensors``
+    path, :func:`agents.value.resolve_value`); it needs torch: the train extra."""
+    try:
+        require_extra("train", "a learned leaf value (value=none uses the fitted line)")
+    except MissingExtraError as error:
+        raise AgentSpecError(str(error)) from None
+    from agents.value import LeafValuer  # torch: only with a value network
+
+    return LeafValuer(value)
 
 
 def plan_gains(results: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -232,4 +266,4 @@ def best_gain(results: np.ndarray) -> tuple[int, float]:
     return best, float(plan_gains(results)[1][best])
 
 
-__all__ = ["FIRST_LOOK", "MCAgent", "best_gain", "plan_gains"]
+__all__ = ["FIRST_LOOK", "NO_VALUE", "MCAgent", "best_gain", "load_valuer", "plan_gains"]

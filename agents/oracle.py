@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.mc import MCAgent, Plan
+from agents.mc import NO_VALUE, MCAgent, Plan
 from env121.engine.game import kernel_record
 from env121.play.turn import Turn
 
@@ -37,9 +37,14 @@ class OracleAgent(MCAgent):
     sees_all_hands = True
 
     def __init__(
-        self, width: int = 3, nhat_ban: bool = True, chain: bool = False, leaf: bool = True
+        self,
+        width: int = 3,
+        nhat_ban: bool = True,
+        chain: bool = False,
+        leaf: bool = True,
+        value: str = NO_VALUE,
     ) -> None:
-        super().__init__(width=width, nhat_ban=nhat_ban, chain=chain, leaf=leaf)
+        super().__init__(width=width, nhat_ban=nhat_ban, chain=chain, leaf=leaf, value=value)
         self.spec = "oracle"
 
     def search(self, turn: Turn, plans: list[Plan]) -> int:

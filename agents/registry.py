@@ -10,6 +10,14 @@ naming it and what is accepted.
 Every built agent's ``spec`` is the canonical form of the spec it was built
 from, so ``make_agent(agent.spec)`` rebuilds an equal agent (the arena sends
 specs, not agents, to its worker processes).
+
+Two stable names stand for concrete specs (:data:`ALIASES`): ``best``, the
+strongest fair agent env121 ships (any means: search, network, both), and
+``best-net``, the strongest that decides with one network pass a decision
+(no search at play time). They resolve when parsed, so an agent built from
+``best`` carries the concrete spec, and the commands print what each stood
+for (:func:`describe_aliases`). The measurements behind the choice are in
+``agents/README.md``.
 """
 
 from __future__ import annotations
@@ -40,6 +48,11 @@ class AgentEntry:
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
+ALIASES: dict[str, str] = {
+    "best": "search",
+    "best-net": "ppo:scratch",
+}
+"""The stable names and the concrete specs they stand for (see the module docstring)."""
 _BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
@@ -61,11 +74,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``(name, typed parameters)`` of a spec; raises :class:`AgentSpecError`."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentSpecError(f"agent spec {spec!r} is not valid: expected 'name' or 'name:k=v,…'")
+    spec = ALIASES.get(spec.strip(), spec)
     name, _, rest = spec.strip().partition(":")
     entry = _REGISTRY.get(name)
     if entry is None:
         raise AgentSpecError(
-            f"no agent named {name!r} (in spec {spec!r}): expected one of {sorted(_REGISTRY)}"
+            f"no agent named {name!r} (in spec {spec!r}): expected one of "
+            f"{sorted(_REGISTRY)} or {sorted(ALIASES)}"
         )
     parameters = _parameters(entry)
     raw: dict[str, str] = {}
@@ -88,6 +103,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise AgentSpecError(f"parameter {key!r} is given twice in spec {spec!r}")
         raw[key] = value.strip()
     return name, {key: _convert(spec, key, value, parameters[key]) for key, value in raw.items()}
+
+
+def describe_aliases(specs: list[str]) -> list[str]:
+    """``"best = search"`` for each of ``specs`` that is a stable name (in order, once)."""
+    named = dict.fromkeys(s.strip() for s in specs if s.strip() in ALIASES)
+    return [f"{alias} = {ALIASES[alias]}" for alias in named]
 
 
 def make_agent(spec: str) -> Agent:
@@ -160,10 +181,12 @@ register(
 
 
 __all__ = [
+    "ALIASES",
     "AgentEntry",
     "AgentSpecError",
     "available_agents",
     "canonical_spec",
+    "describe_aliases",
     "make_agent",
     "parse_spec",
     "register",

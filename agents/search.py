@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.hints import Hinter, hints_seed
-from agents.mc import FIRST_LOOK, MCAgent, Plan, plan_gains
+from agents.mc import FIRST_LOOK, NO_VALUE, MCAgent, Plan, plan_gains
 from agents.spec import AgentSpecError
 from env121.engine.actions import NUM_ACTIONS
 from env121.extras import MissingExtraError, require_extra
@@ -78,6 +78,7 @@ class SearchAgent(MCAgent):
         chain: bool = False,
         width: int = 3,
         nhat_ban: bool = True,
+        value: str = NO_VALUE,
     ) -> None:
         if worlds < 2:
             raise ValueError(f"worlds={worlds} is not valid: expected ≥ 2 worlds a decision")
@@ -94,6 +95,7 @@ class SearchAgent(MCAgent):
             nhat_ban=nhat_ban,
             confidence=confidence,
             chain=chain,
+            value=value,
         )
         self.spec = "search"
         self.prior = prior

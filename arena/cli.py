@@ -45,7 +45,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agents.registry import AgentSpecError, available_agents, parse_spec
+from agents.registry import (
+    ALIASES,
+    AgentSpecError,
+    available_agents,
+    describe_aliases,
+    parse_spec,
+)
 from env121.rules.config import RuleConfig
 from env121.rules.options import (
     ArgumentParser,
@@ -73,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Play a duplicate-format tournament between agents and report "
         "every metric with 95% confidence intervals clustered by deal.",
-        epilog=f"agents: {', '.join(available_agents())} (spec: name or name:key=value,…)",
+        epilog=f"agents: {', '.join(available_agents())} (spec: name or name:key=value,…); "
+        f"stable names: {', '.join(describe_aliases(list(ALIASES)))}",
         formatter_class=HelpFormatter,
     )
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -162,8 +169,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _resume(parser, args, config)
     from arena.journal import LOG_NAME
 
-    matchups: list[tuple[str, str]] = [(a, b) for a, b in args.vs or ()]
-    pool = split_pool(args.pool or ())
+    given = [s for pair in args.vs or () for s in pair] + split_pool(args.pool or ())
+    if not args.quiet:
+        for line in describe_aliases(given):  # the stable names, as the tables show them
+            print(line)
+    matchups = [(ALIASES.get(a, a), ALIASES.get(b, b)) for a, b in args.vs or ()]
+    pool = [ALIASES.get(spec, spec) for spec in split_pool(args.pool or ())]
     try:
         for spec in [s for pair in matchups for s in pair] + pool:
             parse_spec(spec)  # names and parameters; building happens in plan_tournament

@@ -4,22 +4,17 @@ its critic, which may also read the other seats' hands.
 :class:`ActorCritic` wraps :class:`agents.ppo.PolicyNetwork` (the actor, saved
 alone) with a critic sharing its first layer; with the perfect-information
 critic (PerfectDou's: the value may know what the actor may not) the critic's
-first hidden layer also reads :func:`hidden_hands`, the free cards of the three
+first hidden layer also reads :func:`agents.value.hidden_hands`, the free cards of the three
 other seats. Training only: the actor never sees them.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 from torch import nn
 
 from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints
-from env121.engine.state import NUM_SEATS
-from env121.rules.cards import NUM_CARDS
-
-HIDDEN_SIZE = (NUM_SEATS - 1) * NUM_CARDS
-"""Entries the perfect-information critic reads besides the actor's input."""
+from agents.value import HIDDEN_SIZE
 
 
 class ActorCritic(nn.Module):
@@ -60,23 +55,9 @@ class ActorCritic(nn.Module):
         return logits, values
 
 
-def hidden_hands(
-    games: np.ndarray, indices: np.ndarray, seats: np.ndarray, out: np.ndarray
-) -> None:
-    """``out[k]`` = one-hot free cards of the three seats after ``seats[k]`` in
-    turn order, in game ``indices[k]`` (what only the critic reads)."""
-    out[:] = 0.0
-    rows = np.arange(len(indices))
-    for k in range(1, NUM_SEATS):
-        cards = games["hands"][indices, (seats + k) % NUM_SEATS].astype(np.int64)
-        held = cards >= 0
-        row_index = np.repeat(rows, held.sum(axis=1))
-        out[row_index, (k - 1) * NUM_CARDS + cards[held]] = 1.0
-
-
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     """``logits`` with the illegal actions at a large negative value."""
     return logits.masked_fill(~mask, -1e9)
 
 
-__all__ = ["HIDDEN_SIZE", "ActorCritic", "hidden_hands", "masked_logits"]
+__all__ = ["ActorCritic", "masked_logits"]

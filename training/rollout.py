@@ -31,11 +31,12 @@ from numba import njit
 from agents.batched_greedy import BatchedGreedy
 from agents.batched_ppo import BatchedPPO, InputEncoder, legal_masks
 from agents.environments import make_batched_policy
+from agents.value import HIDDEN_SIZE, hidden_hands
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.state import NUM_SEATS
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
-from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands, masked_logits
+from training.actor_critic import ActorCritic, masked_logits
 from training.batched_config import TABLES, Config
 from training.hardware import pinned
 

@@ -13,9 +13,10 @@ import torch
 
 from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork
+from agents.value import HIDDEN_SIZE, hidden_hands
 from env121.cli.app import main
 from training import settings
-from training.actor_critic import HIDDEN_SIZE, ActorCritic, hidden_hands
+from training.actor_critic import ActorCritic
 from training.batched_ppo import Config, Learner
 from training.batched_state import load_state_tensors, state_tensors
 from training.evaluation import duplicate_advantage

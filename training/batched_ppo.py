@@ -12,9 +12,10 @@ one learner seat against three copies of a pool snapshot, ``greedy`` or
 ``random``), steps every game one decision at a time collecting the
 learner's samples (forced moves are not samples), credits each step's points
 to each seat's last decision and computes GAE along each seat's stream; the
-:class:`Learner` runs PPO's clipped update on them — or, with ``method:
-dmc``, Deep Monte-Carlo's (DouZero's) least-squares fit of the actions'
-values to the points that followed them (the ``dmc`` preset). The rollout runs in this
+:class:`Learner` runs PPO's clipped update on them (the loss of
+:func:`ppo_loss`) — or, with ``method: dmc``, Deep Monte-Carlo's (DouZero's)
+least-squares fit of the actions' values to the points that followed them
+(:func:`dmc_loss`; the ``dmc`` preset). The rollout runs in this
 process, or one per Ray actor with ``rollout_workers`` (:mod:`training.ray_rollouts`);
 with ``overlap`` the next rollout is played in a background thread while the
 learner updates on the last one (:meth:`Learner.rollout_and_update`).

@@ -115,7 +115,7 @@ def test_a_descent_step_favours_the_actions_with_a_positive_advantage():
         torch.tensor(ADVANTAGES),
         torch.tensor(RETURNS),
     )
-    loss.backward()
+    torch.autograd.backward(loss)
     assert logits.grad is not None and values.grad is not None
     assert logits.grad[0, 0] < 0  # advantage +, ratio 1.1: descent raises its logit
     assert logits.grad[2, 4] > 0  # advantage −, ratio 0.9: descent lowers it
@@ -146,7 +146,7 @@ def test_dmcs_loss_is_half_the_mean_squared_error_of_the_actions_played():
     returns = torch.tensor([6.0, 3.0])
     loss = dmc_loss(values, actions, returns)
     assert loss.item() == pytest.approx(0.5 * ((9 - 6) ** 2 + (2 - 3) ** 2) / 2)
-    loss.backward()
+    torch.autograd.backward(loss)
     assert values.grad is not None
     # only the actions played learn, each toward the points that followed it
     assert values.grad.flatten().tolist() == pytest.approx([0.0, 1.5, 0.0, -0.5, 0.0, 0.0])

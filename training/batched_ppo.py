@@ -12,9 +12,10 @@ one learner seat against three copies of a pool snapshot, ``greedy`` or
 ``random``), steps every game one decision at a time collecting the
 learner's samples (forced moves are not samples), credits each step's points
 to each seat's last decision and computes GAE along each seat's stream; the
-:class:`Learner` runs PPO's clipped update on them — or, with ``method:
-dmc``, Deep Monte-Carlo's (DouZero's) least-squares fit of the actions'
-values to the points that followed them (the ``dmc`` preset). The rollout runs in this
+:class:`Learner` runs PPO's clipped update on them (the loss of
+:func:`ppo_loss`) — or, with ``method: dmc``, Deep Monte-Carlo's (DouZero's)
+least-squares fit of the actions' values to the points that followed them
+(:func:`dmc_loss`; the ``dmc`` preset). The rollout runs in this
 process, or one per Ray actor with ``rollout_workers`` (:mod:`training.ray_rollouts`);
 with ``overlap`` the next rollout is played in a background thread while the
 learner updates on the last one (:meth:`Learner.rollout_and_update`).
@@ -318,8 +319,7 @@ class Learner:
         total, batches = torch.zeros((), device=device), 0
         for batch, index in self.minibatches(decisions):
             values, _ = evaluate(self.model, batch)
-            played = values.gather(1, act_all[index][:, None]).squeeze(1)
-            loss = 0.5 * ((played - ret_all[index]) ** 2).mean()
+            loss = dmc_loss(values, act_all[index], ret_all[index])
             self.step_optimizer(loss)
             total += loss.detach()
             batches += 1
@@ -328,8 +328,7 @@ class Learner:
     def ppo_update(self, decisions: TrainedDecisions) -> dict[str, float]:
         """PPO's epochs over the trained ``decisions``."""
         c, device = self.config, self.device
-        names = ("policy_loss", "value_loss", "entropy", "clip_fraction")
-        totals = torch.zeros(len(names), device=device)  # read once: one wait for a GPU
+        totals = torch.zeros(len(PPO_TERMS), device=device)  # read once: one wait for a GPU
         batches = 0
         act_all = torch.from_numpy(decisions.actions).to(device)
         old_all = torch.from_numpy(decisions.logps).to(device)
@@ -337,23 +336,67 @@ class Learner:
         ret_all = torch.from_numpy(decisions.returns.astype(np.float32)).to(device)
         for batch, index in self.minibatches(decisions):
             logits, values = evaluate(self.model, batch)
-            logp_all = torch.log_softmax(logits, dim=1)
-            logp = logp_all.gather(1, act_all[index][:, None]).squeeze(1)
-            ratio = torch.exp(logp - old_all[index])
-            adv = adv_all[index]
-            adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(index) > 1 else adv
-            policy_loss = -torch.min(
-                ratio * adv, ratio.clamp(1 - c.clip_range, 1 + c.clip_range) * adv
-            ).mean()
-            probs = logp_all.exp()
-            entropy = -(probs * logp_all.clamp(min=-1e8)).sum(dim=1).mean()
-            value_loss = 0.5 * ((values - ret_all[index]) ** 2).mean()
-            self.step_optimizer(policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss)
-            clipped = ((ratio - 1).abs() > c.clip_range).float().mean()
-            totals += torch.stack((policy_loss, value_loss, entropy, clipped)).detach()
+            loss, terms = ppo_loss(
+                c, logits, values, act_all[index], old_all[index], adv_all[index], ret_all[index]
+            )
+            self.step_optimizer(loss)
+            totals += terms.detach()
             batches += 1
         means = (totals / max(batches, 1)).tolist()
-        return dict(zip(names, means, strict=True))
+        return dict(zip(PPO_TERMS, means, strict=True))
+
+
+PPO_TERMS = ("policy_loss", "value_loss", "entropy", "clip_fraction")
+"""The terms :func:`ppo_loss` reports, in its order (the update's log keys)."""
+
+
+def ppo_loss(
+    config: Config,
+    logits: torch.Tensor,
+    values: torch.Tensor,
+    actions: torch.Tensor,
+    old_logps: torch.Tensor,
+    advantages: torch.Tensor,
+    returns: torch.Tensor,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """PPO's loss on one minibatch, and its :data:`PPO_TERMS` (a tensor of four).
+
+    ``logits`` are the masked logits of the decisions (``[n, NUM_ACTIONS]``),
+    ``values`` the critic's; ``actions``, ``old_logps``, ``advantages`` and
+    ``returns`` what the rollout recorded of them. The advantages are
+    normalised within the minibatch (mean 0, standard deviation 1; a
+    minibatch of one is left as it is); with ``r`` the ratio of the action's
+    probability now to its probability when played, ``A`` its normalised
+    advantage and ``ε`` = ``clip_range``, the loss is::
+
+        −mean(min(r·A, clip(r, 1−ε, 1+ε)·A))          the clipped surrogate
+        − ent_coef · mean(entropy of the softmax)      the entropy bonus
+        + vf_coef · ½·mean((values − returns)²)        the value loss
+
+    The clip fraction is the share of decisions whose ratio left ``[1−ε, 1+ε]``."""
+    c = config
+    logp_all = torch.log_softmax(logits, dim=1)
+    logp = logp_all.gather(1, actions[:, None]).squeeze(1)
+    ratio = torch.exp(logp - old_logps)
+    adv = advantages
+    adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(adv) > 1 else adv
+    policy_loss = -torch.min(
+        ratio * adv, ratio.clamp(1 - c.clip_range, 1 + c.clip_range) * adv
+    ).mean()
+    probs = logp_all.exp()
+    entropy = -(probs * logp_all.clamp(min=-1e8)).sum(dim=1).mean()
+    value_loss = 0.5 * ((values - returns) ** 2).mean()
+    loss = policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss
+    clipped = ((ratio - 1).abs() > c.clip_range).float().mean()
+    return loss, torch.stack((policy_loss, value_loss, entropy, clipped))
+
+
+def dmc_loss(values: torch.Tensor, actions: torch.Tensor, returns: torch.Tensor) -> torch.Tensor:
+    """Deep Monte-Carlo's loss on one minibatch: ``½·mean((Q(s, a) − G)²)``, the
+    value ``values[i, actions[i]]`` of each action played against ``returns[i]``,
+    the points that followed it."""
+    played = values.gather(1, actions[:, None]).squeeze(1)
+    return 0.5 * ((played - returns) ** 2).mean()
 
 
 # ------------------------------------------------------------------ the run
@@ -551,7 +594,9 @@ __all__ = [
     "ActorCritic",
     "Config",
     "TrainResult",
+    "dmc_loss",
     "load_config",
+    "ppo_loss",
     "stream_advantages",
     "train",
 ]

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
 import os
 import select
@@ -40,6 +41,7 @@ import shutil
 import subprocess
 import sys
 import time
+import typing
 from collections import Counter
 from typing import Any, NamedTuple
 
@@ -129,18 +131,22 @@ def json_value(value: Any) -> Any:
     raise TypeError(f"{value!r} has no JSON form in the protocol")
 
 
-_PLAIN_FIELD = (int, bool)
+_PLAIN = (int, bool, tuple[int, ...])
+"""Field types written as they are (no conversion)."""
+
+
+@functools.cache
+def _converted_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an event type that need :func:`json_value` (enums, results)."""
+    hints = typing.get_type_hints(kind)
+    return tuple(name for name in kind._fields if hints[name] not in _PLAIN)  # type: ignore[attr-defined]
 
 
 def event_json(event: Event) -> dict[str, Any]:
     """One event as an object: ``{"type": "Flipped", "seat": 1, "card": 37, …}``."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name, value in zip(event._fields, event, strict=True):
-        kind = type(value)
-        if kind in _PLAIN_FIELD or (kind is tuple and all(type(v) is int for v in value)):
-            out[name] = value
-        else:
-            out[name] = json_value(value)
+    out: dict[str, Any] = {"type": type(event).__name__, **event._asdict()}
+    for name in _converted_fields(type(event)):
+        out[name] = json_value(out[name])
     return out
 
 
@@ -191,9 +197,13 @@ def end_message(over: MatchOver, events: list[Event]) -> dict[str, Any]:
     }
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+"""Compact JSON, ASCII only; made once (``json.dumps`` with options makes one a call)."""
+
+
 def encode(message: dict[str, Any]) -> bytes:
     """One message as the line written to the program (compact JSON, ASCII, ``\\n``)."""
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return _ENCODER.encode(message).encode() + b"\n"
 
 
 # --------------------------------------------------------------------- agent

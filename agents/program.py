@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import json
 import os
 import select
@@ -71,7 +70,8 @@ class Fault(NamedTuple):
 FAULT_KINDS: tuple[Fault, ...] = (
     Fault(
         "crash",
-        "the program exits, or closes its stdin or stdout",
+        "the program exits, or closes its stdin or stdout, or, started again after a "
+        "fault, does not answer `hello` with `hello 2`",
         "the lowest legal id is played; the program is started again for the next "
         "decision (`hello`, `start`, then a decision with the whole `view`)",
     ),
@@ -135,17 +135,22 @@ _PLAIN = (int, bool, tuple[int, ...])
 """Field types written as they are (no conversion)."""
 
 
-@functools.cache
-def _converted_fields(kind: type) -> tuple[str, ...]:
+def _converted_fields(kind: Any) -> tuple[str, ...]:
     """The fields of an event type that need :func:`json_value` (enums, results)."""
     hints = typing.get_type_hints(kind)
-    return tuple(name for name in kind._fields if hints[name] not in _PLAIN)  # type: ignore[attr-defined]
+    return tuple(name for name in kind._fields if hints[name] not in _PLAIN)
+
+
+_CONVERTED: dict[type, tuple[str, ...]] = {
+    kind: _converted_fields(kind) for kind in typing.get_args(Event)
+}
+"""Per event type, the fields written through :func:`json_value`."""
 
 
 def event_json(event: Event) -> dict[str, Any]:
     """One event as an object: ``{"type": "Flipped", "seat": 1, "card": 37, …}``."""
     out: dict[str, Any] = {"type": type(event).__name__, **event._asdict()}
-    for name in _converted_fields(type(event)):
+    for name in _CONVERTED[type(event)]:
         out[name] = json_value(out[name])
     return out
 

@@ -25,7 +25,7 @@ def test_each_generated_part_is_what_the_code_makes(name: str) -> None:
 def _first_column(heading: str) -> set[str]:
     """The backticked names in the first column of the first table after ``heading``."""
     lines = TEXT.split(heading, 1)[1].split("\n|---", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
-    names = set()
+    names: set[str] = set()
     for line in lines:
         cell = line.split("|")[1]
         names.update(part.strip().strip("`") for part in cell.split(","))

@@ -95,7 +95,8 @@ FAULT_KINDS: tuple[Fault, ...] = (
     Fault(
         "stray",
         "a line that does not answer the pending decision: its first token is not the "
-        "decision's id (an empty line, a log line, a late or repeated answer, a bare number)",
+        "decision's id, or nothing follows that id (an empty line, a log line, a late or "
+        "repeated answer, a bare number)",
         "nothing is played for it: the line is dropped and env121 goes on reading for "
         "the answer, within the same time limit",
     ),

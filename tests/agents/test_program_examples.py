@@ -53,3 +53,22 @@ def test_the_c_example_compiles_warning_free_and_plays_a_tournament(tmp_path: Pa
     flags = ["-std=c99", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror"]
     subprocess.run(["cc", *flags, "-o", str(binary), str(C_AGENT)], check=True)
     _plays_cleanly_and_reproducibly(f"program:{binary}", tmp_path)
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc): no C example")
+def test_the_c_examples_reader_finds_top_level_members_only(tmp_path: Path) -> None:
+    binary = tmp_path / "c_agent"
+    subprocess.run(["cc", "-std=c99", "-o", str(binary), str(C_AGENT)], check=True)
+    # nested "type" and "id" members, a string holding an escaped quote and brackets,
+    # members in another order than env121's: only the top level counts
+    lines = [
+        '{"type": "hello", "protocol": 2, "time_limit": 1.0}',
+        '{"view": {"type": "end", "id": 9, "s": "a\\"]}[{"}, "legal": [7], "type": "decision",'
+        ' "events": [{"type": "Passed", "seat": 1, "card": 3}], "id": 5}',
+        '{"type": "end", "events": [], "id": 6}',
+        '{"type":"decision","id":6,"legal":[3,121,122],"events":[]}',
+    ]
+    answers = subprocess.run(
+        [str(binary)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=10
+    ).stdout.splitlines()
+    assert answers == ["hello 2", "5 7", "6 121"]

@@ -254,7 +254,7 @@ class ProgramAgent:
             self._start()
         except _Fault as fault:
             raise ProgramRefused(
-                f"program {self.command!r} {fault.detail}: it does not speak protocol "
+                f"program {self.command!r}: {fault.detail}: it does not speak protocol "
                 f"{PROTOCOL_VERSION} (expected the line 'hello {PROTOCOL_VERSION}' in answer to "
                 "'hello'; protocol 1 programs, which answer a bare action id, are no longer "
                 "spoken: docs/agent-protocol.md, Versions)"

@@ -27,10 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.entries import ProgramAgent, SB3Agent, import_agent
+from agents.entries import SB3Agent, import_agent
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.oracle import OracleAgent
+from agents.program import ProgramAgent
 from agents.search import SearchAgent
 from agents.spec import AgentSpecError, canonical_spec
 from env121.extras import MissingExtraError, require_extra
@@ -170,7 +171,7 @@ register(
     "mc's search with a learned policy as prior and a time budget: search:net=scratch,budget_ms=40",
 )
 register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
-# Agents from outside (agents.entries): by import path, an SB3 zip, a program.
+# Agents from outside (agents.entries, agents.program): by import path, an SB3 zip, a program.
 register("import", import_agent, "a Python agent by import path: import:<module>:<factory>")
 register("sb3", SB3Agent, "a MaskablePPO .zip trained on SingleSeat: sb3:<model.zip>")
 register(

@@ -4,8 +4,10 @@
 round-robin), its headline and one row per metric, then the ratings. On
 screen a metric is ``mean ±half-width`` of its 95% interval, or ``mean [low,
 high]`` where the interval was clipped to the metric's range (a share at few
-deals); the exact bounds are in ``results.json`` / ``results.csv``. Agents
-are shown as the command spelled them (:attr:`TournamentResult.names`).
+deals); the exact bounds are in ``results.json`` / ``results.csv``. A table
+holding a ``program:`` agent (or any agent that committed faults) ends with a
+``faults`` row: each agent's faults by kind (``docs/agent-protocol.md``).
+Agents are shown as the command spelled them (:attr:`TournamentResult.names`).
 """
 
 from __future__ import annotations
@@ -105,7 +107,21 @@ def metrics_table(
     for metric in METRICS:
         name = f"{metric.header} %" if metric.name in PERCENT else metric.header
         table.add_row(name, *(_cell(metric.name, s.metrics[metric.name]) for s in agents.values()))
+    if any(s.faults or s.spec.startswith(PROGRAM_PREFIX) for s in agents.values()):
+        table.add_row("faults", *(_faults(s) for s in agents.values()))
     return table
+
+
+PROGRAM_PREFIX = "program:"
+"""The spec prefix of agents that commit faults (:mod:`agents.program`)."""
+
+
+def _faults(stats: AgentStats) -> str:
+    """``"stray 3, timeout 1"``; ``none`` for a program without faults; ``–`` for
+    an agent that cannot commit any."""
+    if stats.faults:
+        return ", ".join(f"{kind} {count}" for kind, count in stats.faults.items())
+    return "none" if stats.spec.startswith(PROGRAM_PREFIX) else "–"
 
 
 def ratings_table(result: TournamentResult) -> Table:

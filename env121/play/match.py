@@ -8,8 +8,10 @@ demonstrations, the tests and the benchmarks all play through it. Each agent
 gets a :class:`~env121.play.turn.Turn` granting determinizations only if it
 searches; every returned action is checked, and an illegal one raises
 :class:`IllegalAgentActionError`. The loop counts each seat's decisions and
-the wall-clock time it spent in ``act`` (:class:`MatchPlay`); resetting the
-agents is the caller's job. One agent object may sit in several seats: the
+the wall-clock time it spent in ``act`` (:class:`MatchPlay`). When the match
+ends, an agent with the optional ``match_over`` method is handed the end as its
+seat saw it (:class:`~env121.play.turn.MatchOver`). Resetting the agents is the
+caller's job. One agent object may sit in several seats: the
 random players of ``env121 play --seed`` are one ``RandomAgent``, so the four
 seats draw from one generator.
 """
@@ -27,7 +29,7 @@ from env121.engine.game import apply
 from env121.engine.render import seat_name
 from env121.engine.state import NUM_SEATS, State
 from env121.play.protocol import Agent, sees_all_hands
-from env121.play.turn import Turn
+from env121.play.turn import MatchOver, Turn
 
 
 class IllegalAgentActionError(RuntimeError):
@@ -80,6 +82,8 @@ def play_agents(
     ``uses_search``); an action that is not one of its legal actions raises
     :class:`IllegalAgentActionError` before anything is applied.
     ``on_action(state, action)`` is called after each action is applied.
+    When the match has ended, each seat's agent that has a ``match_over``
+    method is called with that seat's :class:`~env121.play.turn.MatchOver`.
     """
     decisions = [0] * NUM_SEATS
     think = [0.0] * NUM_SEATS
@@ -102,6 +106,11 @@ def play_agents(
         apply(state, chosen)
         if on_action is not None:
             on_action(state, chosen)
+    if state.is_over:
+        for seat, agent in enumerate(agents):
+            match_over = getattr(agent, "match_over", None)
+            if match_over is not None:
+                match_over(MatchOver(state, seat))
     return MatchPlay(decisions=tuple(decisions), think_seconds=tuple(think))
 
 

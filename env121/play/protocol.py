@@ -22,6 +22,11 @@ player is expected — beside a person (``env121 play --human``, the web table)
 and as a :class:`~env121.envs.single_seat.SingleSeat` opponent that a learner
 trains against (:func:`require_fair`).
 
+An agent may also have ``match_over(over)``: :func:`env121.play.match.play_agents`
+calls it once per seat the agent holds when a match ends, with a
+:class:`~env121.play.turn.MatchOver` (the seat's final view and the events
+since it last acted); the ``program:`` agents tell their program the game is over.
+
 Agents are built by name from :mod:`agents.registry`. ``reset`` is called
 before every match with a seed the caller derives from its own seed, so an
 agent's play is reproducible; an agent holds no other global state.

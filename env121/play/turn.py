@@ -18,6 +18,12 @@ only to agents that declare they search, so a plain agent
 cannot look behind the seat's view. The engine state itself is exposed only
 through :meth:`Turn.true_state`, granted to the diagnostic agents that declare
 ``sees_all_hands`` (the ``oracle``: :func:`env121.play.protocol.sees_all_hands`).
+
+An agent that follows a match as a stream of events (the line protocol of
+``docs/agent-protocol.md``) keeps an :class:`EventCursor` per match and reads
+what the seat saw since it last read with :meth:`Turn.events_since`, and once
+more at the end with :meth:`MatchOver.events_since` (:class:`MatchOver` is what
+:func:`env121.play.match.play_agents` hands an agent's optional ``match_over``).
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ import numpy as np
 from env121.engine.game import kernel_config_of, kernel_record, legal_actions
 from env121.engine.kernel.determinize import draw_worlds
 from env121.engine.kernel.record import GAME_DTYPE
-from env121.engine.state import State
+from env121.engine.state import Event, Phase, State, visible_to
 from env121.engine.view import SeatView, observe, sample_determinization
 from env121.play.batched_observation import encode_observation
 from env121.play.observation import action_mask
@@ -36,6 +42,28 @@ from env121.rules.config import RuleConfig
 
 class DeterminizationNotGranted(RuntimeError):
     """An agent asked for a determinization (or the true state) it was not granted."""
+
+
+class EventCursor:
+    """Where one seat's reading of a match's events stopped: a new cursor for each match.
+
+    Opaque on purpose: the match's event log also holds the events the seat
+    did not see (other seats' private ones), so the position is not the
+    seat's information and no agent should read it.
+    """
+
+    __slots__ = ("_position",)
+
+    def __init__(self) -> None:
+        self._position = 0
+
+
+def _events_seen_since(state: State, seat: int, cursor: EventCursor) -> list[Event]:
+    """The events ``seat`` saw since ``cursor``, in order; moves the cursor to the end."""
+    events = state.events
+    new = [e for e in events[cursor._position :] if visible_to(e, seat)]
+    cursor._position = len(events)
+    return new
 
 
 class Turn:
@@ -76,6 +104,21 @@ class Turn:
     def config(self) -> RuleConfig:
         """The rules of the match (public)."""
         return self._state.config
+
+    @property
+    def phase(self) -> Phase:
+        """What the seat is deciding (public)."""
+        return self._state.phase
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The seat's free cards, sorted (as in :attr:`view`, without building it)."""
+        return self._state.hands[self.seat]
+
+    def events_since(self, cursor: EventCursor) -> list[Event]:
+        """The events the seat saw since ``cursor`` (the whole match's for a new
+        cursor), public ones and its own private ones; moves the cursor here."""
+        return _events_seen_since(self._state, self.seat, cursor)
 
     @property
     def legal_actions(self) -> tuple[int, ...]:
@@ -150,4 +193,25 @@ class Turn:
         return self._state.clone()
 
 
-__all__ = ["DeterminizationNotGranted", "Turn"]
+class MatchOver:
+    """The end of a match as seat ``seat`` is told it (the state must not change while in use)."""
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: State, seat: int) -> None:
+        if not state.is_over:
+            raise ValueError(f"the match is not over: phase {state.phase.value}")
+        self._state = state
+        self.seat = seat
+
+    @property
+    def view(self) -> SeatView:
+        """What the seat knows at the end (its ``standings``, ``ranks``, ``match_end``)."""
+        return observe(self._state, self.seat)
+
+    def events_since(self, cursor: EventCursor) -> list[Event]:
+        """The events the seat saw since ``cursor`` (:meth:`Turn.events_since`)."""
+        return _events_seen_since(self._state, self.seat, cursor)
+
+
+__all__ = ["DeterminizationNotGranted", "EventCursor", "MatchOver", "Turn"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import zipfile
 from pathlib import Path
@@ -11,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from agents.entries import ProgramAgent
+from agents.program import ProgramAgent
 from agents.registry import make_agent
 from agents.spec import AgentSpecError
 from arena import one_vs_three
 from arena.cli import main as tournament_main
 from env121.engine.game import new_game
+from env121.play.match import play_agents
 from env121.play.turn import Turn
 
 ROOT = Path(__file__).resolve().parents[2]
-JS_AGENT = ROOT / "examples" / "js_agent" / "agent.js"
 FAULTY = Path(__file__).resolve().parents[1] / "support" / "faulty_program.py"
 
 
@@ -56,17 +55,10 @@ def test_bad_spec_in_the_tournament_command_exits_before_any_game(
     assert not (tmp_path / "t").exists()
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed: no JS agent")
-def test_the_javascript_example_plays_reproducibly() -> None:
-    spec = f"program:node {JS_AGENT}"
-    first = one_vs_three(spec, "random", deals=2)
-    again = one_vs_three(spec, "random", deals=2)
-    assert first.advantage == again.advantage
-    assert first.agents[first.challenger].counts["decisions"] > 0
-
-
 @pytest.mark.parametrize("mode", ["crash", "timeout", "bad_output", "illegal"])
-def test_a_fault_plays_the_lowest_legal_id_and_is_counted(mode: str) -> None:
+def test_a_fault_plays_the_lowest_legal_id_and_is_counted(
+    mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     agent = ProgramAgent(f"{sys.executable} {FAULTY} {mode}", timeout=0.3)
     state = new_game(5)
     turn = Turn(state, state.current_player)
@@ -75,6 +67,8 @@ def test_a_fault_plays_the_lowest_legal_id_and_is_counted(mode: str) -> None:
     assert agent.act(turn) == min(turn.legal_actions)  # restarted after a crash or timeout
     assert dict(agent.faults) == {mode: 2}
     agent.close()
+    # the fault line names the whole command, not only the interpreter
+    assert f"program '{sys.executable} {FAULTY} {mode}': {mode} fault" in capsys.readouterr().err
 
 
 def test_a_good_program_is_obeyed() -> None:
@@ -85,6 +79,57 @@ def test_a_good_program_is_obeyed() -> None:
     assert agent.act(turn) == max(turn.legal_actions)
     assert not agent.faults
     agent.close()
+
+
+def test_a_program_may_ask_for_the_view() -> None:
+    agent = ProgramAgent(f"{sys.executable} {FAULTY} view")
+    state = new_game(5)
+    agent.reset(1)
+    for _ in range(2):  # the first decision has the view; the second is asked for it
+        turn = Turn(state, state.current_player)
+        assert agent.act(turn) == max(turn.legal_actions)
+    assert not agent.faults
+    agent.close()
+
+
+class _Recorded(ProgramAgent):
+    """A program agent that keeps every action it returned."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(command)
+        self.played: list[int] = []
+
+    def act(self, turn: Turn) -> int:
+        action = super().act(turn)
+        self.played.append(action)
+        return action
+
+
+def test_stray_lines_are_faults_and_never_moves(tmp_path: Path) -> None:
+    # Before each answer the program prints its previous answer again, a bare
+    # legal id and a log line. Version 1 played such lines as the next moves.
+    log = tmp_path / "answers.log"
+    agent = _Recorded(f"{sys.executable} {FAULTY} stray {log}")
+    agents = [agent, *(make_agent("random") for _ in range(3))]
+    for seat, player in enumerate(agents):
+        player.reset(seat)
+    play_agents(new_game(11), agents)
+    agent.close()
+    *answers, end = log.read_text(encoding="utf-8").splitlines()
+    assert end == "end"  # the program was told the game is over
+    ids = [int(line.split()[0]) for line in answers]
+    intended = [int(line.split()[1]) for line in answers]
+    assert ids == list(range(1, len(answers) + 1))
+    assert len(intended) > 50
+    assert agent.played == intended  # every move is the answer to its own decision
+    assert dict(agent.faults) == {"stray": 3 * len(intended)}
+
+
+def test_a_version_1_program_is_refused_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("agents.program.STARTUP_TIMEOUT", 0.5)
+    with pytest.raises(AgentSpecError, match="does not speak protocol 2") as error:
+        make_agent(f"program:{sys.executable} {FAULTY} v1")
+    assert "\n" not in str(error.value) and "protocol 1" in str(error.value)
 
 
 def test_sb3_form_plays_a_masked_ppo_zip(tmp_path: Path) -> None:

@@ -65,6 +65,6 @@ echo "== import contracts";    .venv/bin/lint-imports
 echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
 wait_for_the_kernels
 echo "== kernels";             .venv/bin/env121 warmup
-echo "== pytest";              .venv/bin/pytest -q -n auto "$@"
+echo "== pytest";              .venv/bin/pytest -q -n auto --dist loadgroup "$@"
 echo "== notebooks";           .venv/bin/pytest -q --nbmake notebooks/
 finish_first_contact

@@ -114,13 +114,6 @@ SUBSTITUTIONS = (
     ),
     Substitution(r"--epochs \d+", "--epochs 1", "one pass over the demonstrations"),
     Substitution(
-        r"\bsearch:(\S+)",
-        r"search:\1,worlds=24",
-        "the search agent looks at 24 worlds a decision at most (two looks), not until its "
-        "40 ms budget is spent: the same agent and options, its thinking cut as the deals are",
-    ),
-    Substitution(r"\bsearch(?=\s)", "search:worlds=24", "the same, for the default search"),
-    Substitution(
         r"total_timesteps=[\d_.e]+",
         "total_timesteps=192",
         "a resumed run goes on for 64 steps past the smoke run's 128",

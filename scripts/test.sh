@@ -66,5 +66,5 @@ echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --st
 wait_for_the_kernels
 echo "== kernels";             .venv/bin/env121 warmup
 echo "== pytest";              .venv/bin/pytest -q -n auto --dist loadgroup "$@"
-echo "== notebooks";           .venv/bin/pytest -q --nbmake notebooks/
+echo "== notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
 finish_first_contact

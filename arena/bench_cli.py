@@ -43,7 +43,7 @@ from env121.rules.options import ArgumentParser, HelpFormatter, error_line
 PROG = "env121 benchmark"
 DEFAULT_OUT = Path("benchmark_results")
 LEAGUE = Path("docs/league.md")
-"""The league table the README shows."""
+"""The league table that docs/benchmark.md shows."""
 LEAGUE_CHALLENGERS = ("mc", "search")
 """The shipped agents the league benchmarks besides the suite's references:
 ``mc`` at its default budget and the ``search`` agent (the references hold a

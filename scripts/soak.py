@@ -18,7 +18,7 @@ and at the end the match's record is exported, loaded back and replayed
 ``--first-seed`` up under each variant; a variant short of its share after
 its first matches (busts end matches early) gets more seeds until it has it.
 
-It prints its progress and ends with the line the README quotes::
+It prints its progress and ends with the line docs/tests.md quotes::
 
     100,176 vòng, 5,757,260 steps, 13 variants, 0 failures in 2225 s
 

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Set up from nothing and run every check: a newcomer's first contact (the
-# README's first command as written, the wheel outside the checkout), then
-# lint, format, types, import contracts, tests and notebooks.
+# README's first command as written, the wheel outside the checkout), lint,
+# format, types, import contracts, the documentation site (strict), tests and
+# notebooks.
 # Usage: bash scripts/test.sh [extra pytest args]
+#
+# The first contact runs beside the other stages (most of its time is pip
+# installing and building): its log is shown when it ends, and a failure fails
+# the command. Its first step compiles the game's kernels into the shared
+# cache; the checks here wait for that step before using the kernels, so they
+# are compiled once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The browser test (tests/web/test_browser.py) drives Debian's chromium through
@@ -17,7 +24,34 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
       "the browser test will be skipped"
   fi
 fi
-echo "== first contact";       bash scripts/first_contact.sh
+first_contact_log=$(mktemp)
+# its own process group (setsid), so that a failure here stops all of it
+setsid bash scripts/first_contact.sh >"$first_contact_log" 2>&1 </dev/null &
+first_contact=$!
+# Show the first contact's log once it has ended (once); exit if it failed.
+finish_first_contact() {
+  [ -n "$first_contact" ] || return 0
+  local status=0
+  wait "$first_contact" || status=$?
+  first_contact=
+  echo "== first contact (run beside the other stages)"
+  cat "$first_contact_log"
+  if [ "$status" != 0 ]; then
+    echo "== first contact FAILED (exit status $status)"
+    exit "$status"
+  fi
+}
+# Wait for the first contact's step 1 (the README's first command, which
+# compiles the kernels into the shared cache); if it has ended, finish it.
+wait_for_the_kernels() {
+  while kill -0 "$first_contact" 2>/dev/null && ! grep -q '^-- 2\.' "$first_contact_log"; do
+    sleep 1
+  done
+  if ! kill -0 "$first_contact" 2>/dev/null; then finish_first_contact; fi
+}
+# A stage that fails stops the first contact (its process group).
+trap 'if [ -n "$first_contact" ]; then kill -- "-$first_contact" 2>/dev/null || kill "$first_contact" 2>/dev/null || true; fi
+      rm -f "$first_contact_log"' EXIT
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
@@ -28,6 +62,9 @@ echo "== ruff check";          .venv/bin/ruff check .
 echo "== ruff format --check"; .venv/bin/ruff format --check .
 echo "== mypy";                .venv/bin/mypy
 echo "== import contracts";    .venv/bin/lint-imports
+echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
+wait_for_the_kernels
 echo "== kernels";             .venv/bin/env121 warmup
-echo "== pytest";              .venv/bin/pytest -q -n auto "$@"
-echo "== notebooks";           .venv/bin/pytest -q --nbmake notebooks/
+echo "== pytest";              .venv/bin/pytest -q -n auto --dist loadgroup "$@"
+echo "== notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
+finish_first_contact

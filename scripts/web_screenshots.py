@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the web table, the results and the replay viewer.
+"""Take the screenshots (in docs/play.md) of the web table, the results and the replay viewer.
 
 Usage: python scripts/web_screenshots.py [OUT_DIR]   (default docs/img)
 

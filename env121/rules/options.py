@@ -97,7 +97,8 @@ def add_rule_options(
     if unknown:
         raise ValueError(f"no rule option for {unknown}: expected fields of {sorted(_FIELDS)}")
     group = parser.add_argument_group(
-        "rule variants", "RuleConfig fields (README: Rule variants); the defaults are the spec's"
+        "rule variants",
+        "RuleConfig fields (docs/api.md: Rule variants); the defaults are the spec's",
     )
     for name in _FIELDS:
         if name in chosen:

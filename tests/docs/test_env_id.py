@@ -18,7 +18,7 @@ ENV_IDS = re.compile(r"env121_v\d+")
 SUFFIXES = {".py", ".md", ".ipynb", ".yaml", ".toml", ".html", ".js"}
 HISTORY = {
     ("training/README.md", "Before the compiled engine (`env121_v0`"): "a measurement of v0",
-    ("README.md", "as record format 1 and `env121_v0` played"): "how v0 played, for records",
+    ("docs/api.md", "as record format 1 and `env121_v0` played"): "how v0 played, for records",
     ("tests/training/test_ppo_agent.py", '"env121_v9"'): "a checkpoint of another id, refused",
 }
 """(file, text of the line) → why that line names an old id."""

@@ -1,6 +1,8 @@
-"""Every code block of the READMEs runs as written, and every link stays in the checkout.
+"""Every code block of the READMEs and of the documentation pages runs as
+written, and every link stays in the checkout.
 
-The documents are ``README.md`` and every ``README.md`` below it. Their
+The documents are ``README.md``, every ``README.md`` below it and the pages of
+the documentation site (every ``.md`` under ``docs/``, built by ``mkdocs.yml``). Their
 ``python`` and ``bash`` blocks run in the order of the page, one working
 directory per document that looks like the checkout (its top-level entries
 are linked into it), so what a block writes (``game.json``, ``runs/…``,
@@ -51,7 +53,9 @@ TINY_SCRATCH = (
 
 def documents() -> list[str]:
     """``README.md`` and every ``README.md`` below it, hidden folders and
-    virtualenvs left out; the top one first."""
+    virtualenvs left out, the top one first; then the pages under ``docs/``
+    (whose commands, like the READMEs', are written to run from the
+    repository's root)."""
     found = []
     for folder, subfolders, files in os.walk(REPOSITORY):
         subfolders[:] = sorted(
@@ -61,7 +65,8 @@ def documents() -> list[str]:
         )
         if "README.md" in files:
             found.append((Path(folder) / "README.md").relative_to(REPOSITORY).as_posix())
-    return found
+    pages = sorted((REPOSITORY / "docs").rglob("*.md"))
+    return found + [page.relative_to(REPOSITORY).as_posix() for page in pages]
 
 
 @dataclass(frozen=True)
@@ -153,18 +158,24 @@ commands."""
 
 NOT_RUN: dict[tuple[str, str], str] = {
     ("README.md", "bash scripts/test.sh"): "it is the command that runs these tests",
-    ("README.md", "env121.score_hand(cards, *, chi_diem"): (
+    ("docs/getting-started.md", "bash scripts/test.sh"): (
+        "the README's second command, the one that runs these tests"
+    ),
+    ("docs/getting-started.md", "--vs greedy random --deals 4 --seed 1"): (
+        "the README's first command, which runs as README.md's block"
+    ),
+    ("docs/api.md", "env121.score_hand(cards, *, chi_diem"): (
         "signatures (what help() shows), not a program"
     ),
-    ("README.md", 'env121 benchmark "program:node examples/js_agent/agent.js" --quick'): (
+    ("docs/benchmark.md", 'env121 benchmark "program:node examples/js_agent/agent.js" --quick'): (
         "the quick tier plays 224 games against mc and ppo:searched (about 2 minutes); "
         "tests/arena/test_benchmark.py plays the benchmark on a two-deal suite"
     ),
-    ("README.md", "env121 benchmark --league --quick"): (
+    ("docs/benchmark.md", "env121 benchmark --league --quick"): (
         "seven quick-tier benchmarks (about 20 minutes); the table it writes is checked "
         "against docs/league.md by tests/arena/test_benchmark.py"
     ),
-    ("README.md", "--vs mc greedy --deals 128"): (
+    ("docs/agents.md", "--vs mc greedy --deals 128"): (
         "its matchup is in the leaderboard's command above, which runs with one deal"
     ),
     ("training/README.md", "--matches 400 --epochs 2 --seed 300000"): (
@@ -186,12 +197,35 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "a cluster of several machines; tests/training/test_ray_rollouts.py trains on two "
         "workers on 127.0.0.1"
     ),
-    ("README.md", "env121 serve"): (
+    ("docs/web.md", "env121 serve"): (
         "a server, which runs until stopped; tests/web/ drive the same app through FastAPI's "
         "test client and a real browser"
     ),
     ("notebooks/README.md", "pytest --nbmake notebooks/"): (
-        "scripts/test.sh runs this very command, after these tests"
+        "scripts/test.sh runs this command (on every core: -n auto), after these tests"
+    ),
+    ("docs/ray.md", "--deals 256 --ray            # Ray's default cluster"): (
+        "tournaments on a Ray cluster; tests/arena/test_ray.py plays `--ray` on a local "
+        "cluster and checks it writes the results of `--jobs 2`"
+    ),
+    ("docs/ray.md", 'backend=RayBackend("auto")'): (
+        "it joins a running cluster; tests/arena/test_ray.py runs RayBackend on a local one"
+    ),
+    ("docs/ray.md", "training.rllib_selfplay --iterations 50"): (
+        "50 RLlib iterations on two env runners (minutes); tests/training/test_rllib.py "
+        "checks its adapter, its masked module and the export the arena plays"
+    ),
+    ("docs/ray.md", "git clone"): "a fresh clone on each machine of a cluster",
+    ("docs/ray.md", "start_cluster.sh head 10.0.0.1"): (
+        "a cluster of several machines; tests/arena/test_ray.py and "
+        "tests/training/test_ray_rollouts.py run on local clusters"
+    ),
+    ("docs/research/mc.md", "benchmarks.mc_decisions --showdown"): (
+        "a measurement (oracle rollouts at every departure of mc, minutes); it asserts nothing"
+    ),
+    ("docs/research/mc.md", "agents.leaf --matches 300"): (
+        "the fit of the leaf line on 300 matches (4 minutes); tests/agents/test_agents.py "
+        "checks the leaf value the fitted line gives"
     ),
 }
 """(document, text the block contains) → why the block is not run."""
@@ -306,7 +340,15 @@ def readers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Reader]:
     return by_document
 
 
-@pytest.mark.parametrize("block", runnable_blocks(), ids=lambda block: block.id)
+@pytest.mark.parametrize(
+    "block",
+    [
+        # One document's blocks on one worker (scripts/test.sh runs ``--dist loadgroup``):
+        # a block needs the blocks before it, which another worker would run again.
+        pytest.param(block, id=block.id, marks=pytest.mark.xdist_group(block.document))
+        for block in runnable_blocks()
+    ],
+)
 def test_the_block_runs_as_written(block: CodeBlock, readers: dict[str, Reader]) -> None:
     reason = matching(NOT_RUN, block)
     if reason is not None:

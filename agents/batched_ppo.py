@@ -32,8 +32,9 @@ import torch
 from agents.batched_greedy import MIN_GAMES_PER_THREAD
 from agents.batched_hints import SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins, new_nb_memory
 from agents.hints import INPUTS
-from agents.ppo import PolicyNetwork, load_policy, one_thread, resolve_checkpoint
+from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint
 from agents.spec import NoBatchedForm, canonical_spec
+from agents.weights import one_thread
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.batched.threads import SliceThreads

@@ -46,7 +46,7 @@ import torch
 from torch import nn
 
 from agents.batched_mc import leaf_features
-from agents.ppo import (
+from agents.weights import (
     ACTIVATIONS,
     CheckpointMismatchError,
     check_compatible,

@@ -78,7 +78,7 @@ from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
 from agents.environments import SingleSeat, VectorSingleSeat
 from agents.greedy import GreedyAgent
 from agents.hints import swap_wins
-from agents.ppo import one_thread
+from agents.weights import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI, NUM_SEATS, Deal

@@ -13,8 +13,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from agents.ppo import ACTIVATIONS, PolicyNetwork, action_hints
+from agents.ppo import PolicyNetwork, action_hints
 from agents.value import HIDDEN_SIZE
+from agents.weights import ACTIVATIONS
 
 
 class ActorCritic(nn.Module):

@@ -15,14 +15,8 @@ from typing import Any
 
 from agents.batched_ppo import BATCHED_INPUTS
 from agents.environments import make_batched_policy
-from agents.ppo import (
-    ACTIVATIONS,
-    hint_blocks,
-    network_shape,
-    read_sidecar,
-    resolve_checkpoint,
-    sidecar_path,
-)
+from agents.ppo import hint_blocks, network_shape, read_sidecar, resolve_checkpoint
+from agents.weights import ACTIVATIONS, sidecar_path
 from env121.extras import require_extra
 from env121.rules.config import RuleConfig
 from training import settings

@@ -40,7 +40,8 @@ import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo import ACTIVATIONS, hint_blocks, save_policy
+from agents.ppo import hint_blocks, save_policy
+from agents.weights import ACTIVATIONS
 from env121.engine.files import fsync_directory, leftover_temporaries, write_atomically
 from training.hint_head import HintHeadPolicy
 

@@ -68,9 +68,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv,
 
 from agents.environments import BATCHED_POLICIES, TURN_BY_TURN, make_batched_policy
 from agents.hints import INPUTS
-from agents.ppo import ACTIVATIONS, sidecar_path
 from agents.registry import make_agent
 from agents.spec import AgentSpecError
+from agents.weights import ACTIVATIONS, sidecar_path
 from env121.engine.files import (
     append_atomically,
     write_atomically,

@@ -42,7 +42,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo import PolicyNetwork, sidecar_path
+from agents.ppo import PolicyNetwork
+from agents.weights import sidecar_path
 from arena.ray_backend import check_reachable, import_ray
 from training.actor_critic import ActorCritic
 from training.batched_config import Config

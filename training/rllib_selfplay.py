@@ -54,7 +54,8 @@ import torch
 import yaml
 from torch import nn
 
-from agents.ppo import ACTIVATIONS, PolicyNetwork, save_policy
+from agents.ppo import PolicyNetwork, save_policy
+from agents.weights import ACTIVATIONS
 from arena.ray_backend import INSTALL_HINT, RayNotInstalledError
 from env121.engine.files import append_atomically, write_atomically
 from env121.envs.aec_env import AGENTS, REWARD_MODES, raw_env

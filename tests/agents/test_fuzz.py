@@ -21,13 +21,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.ppo import (
-    CheckpointMismatchError,
-    PolicyNetwork,
-    load_policy,
-    save_policy,
-    sidecar_path,
-)
+from agents.ppo import PolicyNetwork, load_policy, save_policy
+from agents.weights import CheckpointMismatchError, sidecar_path
 from tests.support.fuzz import json_values
 
 SHAPES: tuple[dict[str, Any], ...] = (

@@ -27,7 +27,6 @@ import torch
 from agents.batched_greedy import new_plans
 from agents.batched_mc import play_plans
 from agents.mc import MCAgent
-from agents.ppo import CheckpointMismatchError
 from agents.value import (
     HIDDEN_SIZE,
     TABLES_SIZE,
@@ -38,6 +37,7 @@ from agents.value import (
     load_value,
     save_value,
 )
+from agents.weights import CheckpointMismatchError
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.game import kernel_config_of, state_of_record
 from env121.engine.kernel.record import GAME_DTYPE, PHASES

@@ -35,7 +35,8 @@ from agents.inputs import (
 )
 from agents.knowledge import HandJudge
 from agents.mc import FIRST_LOOK, MCAgent, Plan
-from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy, sidecar_path
+from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy
+from agents.weights import sidecar_path
 from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, THE_TRANG, U, is_card_action
 from env121.engine.game import apply, new_game
 from env121.engine.state import Phase

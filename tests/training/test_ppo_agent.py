@@ -12,16 +12,9 @@ import torch
 from safetensors.torch import save_file
 from sb3_contrib import MaskablePPO
 
-from agents.ppo import (
-    CheckpointMismatchError,
-    PolicyNetwork,
-    PPOAgent,
-    load_policy,
-    save_policy,
-    shipped_checkpoints,
-    sidecar_path,
-)
+from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy, shipped_checkpoints
 from agents.registry import AgentSpecError, make_agent
+from agents.weights import CheckpointMismatchError, sidecar_path
 from env121.engine.game import new_game
 from env121.envs.single_seat import SingleSeat
 from env121.play.match import play_agents

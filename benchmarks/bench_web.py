@@ -91,7 +91,8 @@ async def play_one(address: str, agent: str, moves: int, latencies: list[float])
     """One game over its WebSocket: up to ``moves`` moves; its last table."""
     body = {"name": "load", "seat": 0, "agents": [agent] * 3}
     game = await asyncio.to_thread(post, f"http://{address}/api/games", body)
-    async with websockets.connect(f"ws://{address}/api/games/{game['id']}/ws") as socket:
+    url = f"ws://{address}/api/games/{game['id']}/ws?token={game['token']}"
+    async with websockets.connect(url) as socket:
         game = json.loads(await socket.recv())["game"]
         for _ in range(moves):
             if game["over"]:
@@ -157,13 +158,13 @@ def in_process(agent: str, moves: int, games: int) -> list[float]:
     tables = Tables(menu=(agent,), limits=Limits(games=games, games_per_client=games))
     latencies = []
     for _ in range(games):
-        table = tables.open(seat=0, specs=[agent] * 3, player="load")
-        game = table.snapshot()
+        table, token = tables.open(seat=0, specs=[agent] * 3, player="load")
+        game = table.snapshot(token)
         for _ in range(moves):
             if game["over"]:
                 break
             started = time.perf_counter()
-            game = table.move({"action": game["moves"][0]["action"], "step": game["step"]})
+            game = table.move({"action": game["moves"][0]["action"], "step": game["step"]}, token)
             latencies.append(time.perf_counter() - started)
     return latencies
 

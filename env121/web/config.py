@@ -57,33 +57,81 @@ class Limits:
     play is evicted for another)."""
     games_per_client: int = 4
     """Games in play one client (one address) may hold at once."""
+    games_per_block: int = 8
+    """Games in play the clients of one network block (a /24 of IPv4, a /64
+    of IPv6) may hold at once, all their addresses together."""
+    connections: int = 256
+    """WebSockets open at once, all clients together."""
+    connections_per_client: int = 8
+    """WebSockets one client (one address) may hold open at once."""
+    connections_per_block: int = 16
+    """WebSockets the clients of one network block may hold open at once."""
     requests_per_second: float = 20.0
-    """Requests (HTTP requests and WebSocket messages) one client may send per
-    second, on average."""
+    """Requests (every HTTP request, the page and the rules included, each
+    WebSocket connection and message) one client may send per second, on
+    average."""
     requests_burst: int = 60
     """Requests one client may send at once before the rate applies."""
+    block_requests_per_second: float = 40.0
+    """Requests the clients of one network block may send per second, all
+    their addresses together."""
+    block_requests_burst: int = 120
+    """Requests the clients of one network block may send at once."""
     body_bytes: int = 4_000_000
     """The largest request body or WebSocket message accepted (an uploaded
     record of a long match is ~50 kB)."""
+    json_depth: int = 16
+    """How deep lists and objects may nest in a body or message (a record
+    nests 4 deep)."""
+    number_digits: int = 24
+    """The longest number literal accepted in a body or message, in characters."""
     decision_seconds: float = 2.0
     """The most time an agent may think per decision: a searching agent must
     carry ``ms=`` at most this; any decision slower than it is logged."""
     idle_seconds: float = 30 * 60.0
-    """Seconds after its last message a game leaves memory (it stays in the
-    database; an unfinished one resumes when asked for)."""
+    """Seconds after the person's last move a game leaves memory (it stays in
+    the database); an unfinished rated game then counts as abandoned:
+    finished, its person last."""
+    full_idle_seconds: float = 5 * 60.0
+    """When the server is full, seconds after the person's last move an
+    unfinished game leaves memory to make room (it stays in the database and
+    resumes when asked for, until ``idle_seconds``)."""
+    replay_actions: int = 10_000
+    """The most actions of a record drawn into a replay here (drawing takes
+    ~12 ms of CPU an action; ``env121 replay --html`` draws any record)."""
+    replays_queued: int = 4
+    """Replays being drawn or waiting to be, all clients together."""
+    replays_per_client: int = 1
+    """Replays one client may have drawn or waiting at once."""
+    replay_cache: int = 8
+    """Replays of finished games (and uploaded records) kept, drawn, in memory."""
+    replay_processes: int = 1
+    """Worker processes that draw replays (so the drawing does not hold up
+    the server's own process); 0 draws them in the server's threads."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            zero = f.name in ZERO_ALLOWED
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or value < 0
+                or (value == 0 and not zero)
+            ):
+                more = ">= 0" if zero else "> 0"
                 raise ConfigError(
-                    f"limits.{f.name} = {value!r} is not valid: expected a number > 0"
+                    f"limits.{f.name} = {value!r} is not valid: expected a number {more}"
                 )
-        for name in ("games", "games_per_client", "requests_burst", "body_bytes"):
+        for name in (f.name for f in fields(self) if f.type == "int"):
             if not isinstance(getattr(self, name), int):
                 raise ConfigError(
                     f"limits.{name} = {getattr(self, name)!r} is not valid: expected an integer"
                 )
+
+
+ZERO_ALLOWED = frozenset({"replay_processes"})
+"""The limits that may be 0."""
 
 
 class ConfigError(ValueError):

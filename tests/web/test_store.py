@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from env121.web.store import GameStore
-from tests.web.helpers import Clock, make_client, make_tables, open_game, play_first_moves
+from tests.web.helpers import look, seat_of, Clock, make_client, make_tables, open_game, play_first_moves
 
 
 def test_a_restart_loses_no_finished_game_and_resumes_an_unfinished_one(tmp_path):
@@ -24,9 +24,9 @@ def test_a_restart_loses_no_finished_game_and_resumes_an_unfinished_one(tmp_path
     tables.store.close()  # the server stops
 
     after = make_client(make_tables(db, Clock()), Clock())  # and starts again
-    assert after.get(f"/api/games/{done['id']}").json() == done
+    assert look(after, done) == done
     assert after.get(f"/api/games/{done['id']}/record").json()["seed"] == done["seed"]
-    assert after.get(f"/api/games/{playing['id']}").json() == playing
+    assert look(after, playing) == playing
     moved = play_first_moves(after, playing, limit=1)
     assert moved["step"] > playing["step"]
     results = after.get("/api/results").json()

@@ -234,19 +234,6 @@ class Table:
         with self.lock:
             return self._snapshot() if self.over or self.holds(token) else self._watched()
 
-    def abandon(self) -> bool:
-        """Count the match as finished because the person left (idle past
-        ``idle_seconds``): the person last; whether it was (a finished,
-        stopped or practice game is not)."""
-        with self.lock:
-            if self.over or self.practice:
-                return False
-            self.abandoned = True
-            if self.store is not None:
-                self._save()
-                self.store.abandon(self.id)
-            return True
-
     def record(self) -> dict[str, Any] | None:
         """The game record (:func:`env121.engine.records.to_record`) once the
         match is over (or a practice game's at any time), else None: before
@@ -698,13 +685,14 @@ class Tables:
 
     def _reclaim(self) -> None:
         """Games with no move for ``idle_seconds`` leave memory (the store
-        keeps them), an unfinished rated one abandoned (:meth:`Table.abandon`);
-        at most once a minute, so are those the store holds out of memory."""
+        keeps them); at most once a minute, the unfinished rated games out of
+        memory that the store has not seen a move of for ``idle_seconds``
+        are abandoned (:meth:`GameStore.abandon_idle`; one asked for sooner
+        is abandoned by :meth:`get`)."""
         now = self.clock()
         idle = self.limits.idle_seconds
         for table_id, table in list(self.tables.items()):
             if now - table.last_used > idle:
-                table.abandon()
                 del self.tables[table_id]
         if self.store is not None and now - self.swept >= 60.0:
             self.swept = now

@@ -214,7 +214,9 @@ def request(
 ) -> tuple[int, bytes]:
     """One HTTP request to 127.0.0.1:``port`` from the address ``source``
     (``gzip``: accepting a compressed answer, left compressed)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0))
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=60, source_address=(source, 0)
+    )
     try:
         headers = {"Content-Type": "application/json"}
         if gzip:
@@ -392,9 +394,14 @@ def abuse_run(people: int, moves: int, replay_actions: int, seconds: float) -> N
             game_id, step = game
             status, answer = request(port, "127.0.9.2", "GET", f"/api/games/{game_id}")
             lost += status != 200 or json.loads(answer)["step"] != step
-    print(f"web table under abuse, default limits, {people} honest people × {moves} moves, 127.0.0.0/8:")
+    print(
+        f"web table under abuse, default limits, {people} honest people × {moves} moves, "
+        "127.0.0.0/8:"
+    )
     print(f"  honest, alone          {len(alone):4d} moves  {quantiles(alone)}")
-    print(f"  honest, beside abusers {len(crowded):4d} moves  {quantiles(crowded)}  ({spent:.1f} s)")
+    print(
+        f"  honest, beside abusers {len(crowded):4d} moves  {quantiles(crowded)}  ({spent:.1f} s)"
+    )
     if len(alone) > 1 and len(crowded) > 1:
         ratio = statistics.quantiles(crowded, n=100)[94] / statistics.quantiles(alone, n=100)[94]
         print(f"  p95 beside abusers / alone: {ratio:.2f}×")

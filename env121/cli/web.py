@@ -35,7 +35,9 @@ def add_subcommands(commands: Any) -> None:
         formatter_class=HelpFormatter,
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind")
-    serve.add_argument("--port", type=port_number, default=8121, help="port to listen on (0..65535)")
+    serve.add_argument(
+        "--port", type=port_number, default=8121, help="port to listen on (0..65535)"
+    )
     serve.add_argument(
         "--config",
         type=Path,

@@ -316,6 +316,33 @@ def check_exposed(config: ServerConfig, host: str) -> str | None:
     )
 
 
+def limits_table() -> str:
+    """Every limit as a Markdown table (its TOML key under ``[limits]``, its
+    default, what it bounds: the field's docstring), as ``docs/web.md`` has
+    it (a test compares them)."""
+    import ast
+    import inspect
+    import itertools
+    import textwrap
+
+    (declared,) = ast.parse(textwrap.dedent(inspect.getsource(Limits))).body
+    assert isinstance(declared, ast.ClassDef)
+    meanings = {
+        node.target.id: " ".join(str(following.value.value).split())
+        for node, following in itertools.pairwise(declared.body)
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.target, ast.Name)
+        and isinstance(following, ast.Expr)
+        and isinstance(following.value, ast.Constant)
+    }
+    defaults = Limits()
+    rows = ["| key | default | what it bounds |", "|---|---|---|"]
+    for f in fields(Limits):
+        meaning = meanings[f.name].replace("``", "`").replace("|", "\\|")
+        rows.append(f"| `{f.name}` | `{getattr(defaults, f.name)!r}` | {meaning} |")
+    return "\n".join(rows) + "\n"
+
+
 def config_toml(config: ServerConfig) -> str:
     """``config`` as the TOML file :func:`load_config` reads (every limit set)."""
     lines = [
@@ -346,6 +373,7 @@ __all__ = [
     "default_agents",
     "default_db",
     "is_loopback",
+    "limits_table",
     "load_config",
     "with_overrides",
 ]

@@ -43,9 +43,9 @@ from env121.engine.state import (
     VongStarted,
     Won,
 )
-from env121.rules.config import RuleConfig
 from env121.engine.view import observe
 from env121.play.moves import describe_move
+from env121.rules.config import RuleConfig
 from env121.web.explain import explain_results
 
 VIEWS: tuple[str, ...] = ("god", *(str(s) for s in range(NUM_SEATS)))

@@ -62,9 +62,9 @@ from env121.play.protocol import Agent
 from env121.play.turn import Turn
 from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
+from env121.web.clients import network_block
 from env121.web.config import Limits
 from env121.web.explain import explain_results
-from env121.web.clients import network_block
 from env121.web.store import PERSON, GameStore, StoredGame, abandoned_ranks, token_digest
 
 LOG = logging.getLogger("env121.web")
@@ -355,7 +355,10 @@ class Table:
         if self.stopped is not None:
             return self.stopped
         if self.abandoned:
-            end, ranks = "abandoned: no move from you in time", abandoned_ranks(state.scores, self.seat)
+            end, ranks = (
+                "abandoned: no move from you in time",
+                abandoned_ranks(state.scores, self.seat),
+            )
         else:
             end = MATCH_ENDS.get(state.match_end, str(state.match_end)) if state.match_end else ""
             ranks = state.ranks

@@ -17,6 +17,7 @@ from env121.rules.config import RuleConfig
 from env121.web.app import Replays
 from env121.web.config import Limits
 from env121.web.replay import most_actions
+from env121.web.store import GameStore
 from env121.web.tables import NoRoom
 from tests.web.helpers import (
     RANDOMS,
@@ -41,7 +42,8 @@ def client(tmp_path, clock):
 
 
 def stored_games(client: Any) -> tuple[int, int]:
-    store = client.app.state.tables.store
+    """``(finished, unfinished)`` games in the client's app's database."""
+    store: GameStore = client.app.state.tables.store
     return store.counts()
 
 

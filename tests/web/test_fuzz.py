@@ -39,10 +39,14 @@ scalars = st.one_of(
 )
 json_values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=24,
 )
-fields = st.sampled_from(["name", "seat", "agents", "practice_seed", "action", "step", "actions", "seed"])
+fields = st.sampled_from(
+    ["name", "seat", "agents", "practice_seed", "action", "step", "actions", "seed"]
+)
 shaped = st.dictionaries(fields, json_values, max_size=5)
 """Objects with the API's own field names, of any types: the likeliest to get past a loose check."""
 texts = st.one_of(
@@ -103,7 +107,9 @@ def server(tmp_path_factory):
     token=st.one_of(st.none(), st.text(max_size=30), st.just("real")),
     query=st.one_of(st.none(), st.text(max_size=20)),
 )
-def test_no_route_answers_5xx_and_a_refused_request_changes_nothing(server, route, body, token, query):
+def test_no_route_answers_5xx_and_a_refused_request_changes_nothing(
+    server, route, body, token, query
+):
     client, game = server
     method, path = routes(game["id"])[route]
     headers = {"Content-Type": "application/json"}
@@ -122,9 +128,13 @@ def test_no_route_answers_5xx_and_a_refused_request_changes_nothing(server, rout
 
 @FUZZ
 @given(
-    frames=st.lists(st.one_of(texts.map(lambda t: ("text", t)), st.binary(max_size=32).map(
-        lambda b: ("bytes", b)
-    )), min_size=1, max_size=3),
+    frames=st.lists(
+        st.one_of(
+            texts.map(lambda t: ("text", t)), st.binary(max_size=32).map(lambda b: ("bytes", b))
+        ),
+        min_size=1,
+        max_size=3,
+    ),
     watcher=st.booleans(),
 )
 def test_the_websocket_answers_every_frame_and_stays_open(server, frames, watcher):

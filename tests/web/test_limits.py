@@ -65,9 +65,10 @@ def test_many_addresses_of_one_network_block_share_its_caps(tmp_path):
     assert len(tables.tables) == 6
     assert open_game(far)["id"] in tables.tables  # another block
     path = f"/api/games/{games[0]['id']}/ws"
-    with v6_neighbours[0].websocket_connect(path) as a, v6_neighbours[1].websocket_connect(
-        path
-    ) as b:
+    with (
+        v6_neighbours[0].websocket_connect(path) as a,
+        v6_neighbours[1].websocket_connect(path) as b,
+    ):
         assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
         with v6_neighbours[2].websocket_connect(path) as third:
             assert "your network has 2 connections open" in third.receive_json()["error"]
@@ -76,7 +77,9 @@ def test_many_addresses_of_one_network_block_share_its_caps(tmp_path):
 def test_the_block_rate_holds_many_addresses_to_one_share(tmp_path):
     clock = Clock()
     tables = make_tables(None, clock, block_requests_per_second=1.0, block_requests_burst=5)
-    *flood, other = make_clients(tables, clock, *(f"127.0.0.{i}" for i in range(2, 12)), "127.0.1.2")
+    *flood, other = make_clients(
+        tables, clock, *(f"127.0.0.{i}" for i in range(2, 12)), "127.0.1.2"
+    )
     assert [client.get("/rules").status_code for client in flood] == [200] * 5 + [429] * 5
     assert "from your network" in flood[0].get("/rules").json()["error"]
     assert other.get("/rules").status_code == 200

@@ -10,7 +10,14 @@ import sqlite3
 import pytest
 
 from env121.web.store import GameStore
-from tests.web.helpers import look, seat_of, Clock, make_client, make_tables, open_game, play_first_moves
+from tests.web.helpers import (
+    Clock,
+    look,
+    make_client,
+    make_tables,
+    open_game,
+    play_first_moves,
+)
 
 
 def test_a_restart_loses_no_finished_game_and_resumes_an_unfinished_one(tmp_path):

@@ -12,10 +12,11 @@ files, so the configuration says, and the server enforces:
   game: the seed is shown on the table and the game is not rated). Otherwise
   the server draws every seed and gives it only when the match is over.
 * ``db`` — the SQLite file that remembers every game (:mod:`env121.web.store`).
-* ``limits`` (:class:`Limits`) — games in memory in all and per client, the
-  request rate and size per client, the per-decision time of an agent, the
-  idle time after which a game leaves memory (it stays in the database and
-  resumes when asked for).
+* ``limits`` (:class:`Limits`) — games and connections in all, per client
+  and per network block, the request rate per client and per block, the
+  size, nesting and numbers of a request, the per-decision time of an agent,
+  the idle times after which a game leaves memory or counts as abandoned,
+  the replays' bounds. ``docs/web.md`` lists them all (:func:`limits_table`).
 
 The file form is TOML (``env121 serve --config server.toml``; ``env121 serve
 --print-config`` writes the defaults as such a file to edit). A server bound

@@ -2,8 +2,9 @@
 
 One row per game (table ``games``): its id, the person's chosen name and
 seat, the spec of each seat, whether it is a practice game, the game record
-so far (:func:`env121.engine.records.to_record`: config, seed, actions) and,
-once it is over, its scores and final ranks. The row is written when the game
+so far (:func:`env121.engine.records.to_record`: config, seed, actions), its
+scores so far, the digest of its seat token and, once it is over, its final
+ranks (and whether it was abandoned: :meth:`GameStore.abandon`). The row is written when the game
 opens and after each of the person's moves (the agents' answers included), in
 one transaction each, so a restart loses no finished game, and an unfinished
 one resumes from its record (the seed and the actions, replayed on load).

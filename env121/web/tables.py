@@ -12,7 +12,9 @@ not play, comes when the match is over or out of turn is refused with a
 the agents play until the person is to act again or the match is over, and
 the game is written to the :class:`~env121.web.store.GameStore`. Each table
 has its own lock, so several games go on at once and one game's moves are
-applied one at a time.
+applied one at a time. A move needs the seat token given to whoever opened
+the game (:class:`NotYourSeat` without it); anyone else sees the game as a
+watcher (:meth:`Table._watched`: nothing of any hand).
 
 What a table shows (:meth:`Table.snapshot`) is made from what the person's
 seat may know (:func:`env121.engine.view.observe`, the seat's view of the
@@ -22,12 +24,16 @@ every hand and the record are given.
 
 :class:`Tables` holds the games in memory by id, within the server's limits
 (:class:`~env121.web.config.Limits`): at most ``games_per_client`` games in
-play per client and ``games`` in all. A game idle past ``idle_seconds``, or a
-finished one when room is needed, leaves memory; it stays in the store, and
-:meth:`Tables.get` brings it back (an unfinished one replayed from its seed
-and actions, so it also resumes after a restart). A new game is refused when
-there is no room: no game in play is evicted for another. Nothing here
-imports the web framework, so it is tested on its own.
+play per client, ``games_per_block`` per network block and ``games`` in all.
+Only the person's moves count as activity. A game with no move for
+``idle_seconds`` leaves memory, and so, when room is needed, does a finished
+one, then one with no move for ``full_idle_seconds``; it stays in the store,
+and :meth:`Tables.get` brings it back (an unfinished one replayed from its
+seed and actions, so it also resumes after a restart), but an unfinished
+rated game with no move for ``idle_seconds`` comes back abandoned: finished,
+its person last (:meth:`~env121.web.store.GameStore.abandon`). A new game is
+refused when there is no room. Nothing here imports the web framework, so it
+is tested on its own.
 """
 
 from __future__ import annotations

@@ -193,3 +193,15 @@ def test_serve_refuses_a_port_outside_0_to_65535_in_one_line(port, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert f"'{port}' is not a port: expected 0..65535" in err and len(err.splitlines()) == 1
+
+
+def test_a_replay_is_drawn_in_a_worker_process_and_its_errors_come_back_as_400(tmp_path, clock):
+    tables = make_tables(tmp_path / "g.sqlite", clock, replay_processes=1)
+    with make_client(tables, clock) as client:  # the app's lifespan stops the worker at the end
+        game = play_first_moves(client, open_game(client, practice_seed=5), limit=2)
+        record = client.get(f"/api/games/{game['id']}/record").json()
+        drawn = client.post("/api/replays", json=record)
+        assert drawn.status_code == 200 and len(drawn.json()["steps"]) == game["step"] + 1
+        illegal = client.post("/api/replays", json={**record, "actions": [999]})
+        assert illegal.status_code == 400 and "action at index 0" in illegal.json()["error"]
+        assert client.app.state.replays.pool is not None

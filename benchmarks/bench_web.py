@@ -26,7 +26,8 @@ come from this address). Prints numbers; asserts nothing but the count.
 
 ``--abuse`` measures the server's limits instead, with its default limits
 (``env121 serve`` in a process of its own, random agents): ``--honest``
-people, each from an address of its own (127.0.1.x), open a game and play
+people, each from a network of its own (127.10.x.1, then 127.11.x.1), open a
+game and play
 ``--moves`` moves over its WebSocket, first alone, then while abusers (in
 another process) flood the server: 30 addresses of 127.0.0.0/24 asking for
 ``/rules`` in a loop, 8 addresses of 127.0.2.0/24 uploading records of
@@ -54,7 +55,7 @@ import threading
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -287,24 +288,41 @@ async def honest_player(
     return game["id"], game["step"]
 
 
-def honest_people(port: int, people: int, moves: int) -> tuple[list[float], list[Any]]:
-    """``people`` honest people at once (127.0.1.1, .2, …): their move latencies and games."""
+def honest_people(
+    port: int, people: int, moves: int, network: int
+) -> tuple[list[float], list[Any]]:
+    """``people`` honest people at once, each from a network of its own
+    (127.``network``.0.1, 127.``network``.1.1, …): their move latencies and games."""
     latencies: list[float] = []
 
     async def everyone() -> list[Any]:
         return list(
             await asyncio.gather(
-                *(honest_player(port, f"127.0.1.{i + 1}", moves, latencies) for i in range(people))
+                *(
+                    honest_player(port, f"127.{network}.{i}.1", moves, latencies)
+                    for i in range(people)
+                )
             )
         )
 
     return latencies, asyncio.run(everyone())
 
 
-def abuse(port: int, records: list[bytes], seconds: float, counts: Any, stop: Any) -> None:
-    """The abusers (run in a process of their own until ``stop`` or ``seconds``):
-    threads flooding ``/rules``, uploading ``records``, opening games from
-    many addresses; every answer's status counted in ``counts``."""
+ABUSERS = ("flood", "upload", "hoard")
+"""The kinds of abusers: a ``/rules`` flood, replay uploads, games hoarded."""
+
+
+def abuse(
+    port: int,
+    records: list[bytes],
+    seconds: float,
+    counts: Any,
+    stop: Any,
+    kinds: tuple[str, ...] = ABUSERS,
+) -> None:
+    """The abusers of ``kinds`` (run in a process of their own until ``stop``
+    or ``seconds``): threads flooding ``/rules``, uploading ``records``,
+    opening games from many addresses; every answer's status counted in ``counts``."""
     deadline = time.monotonic() + seconds
     lock = threading.Lock()
 
@@ -347,10 +365,15 @@ def abuse(port: int, records: list[bytes], seconds: float, counts: Any, stop: An
                 count("open", 0)
             time.sleep(0.1)
 
+    chosen: dict[str, list[tuple[Callable[..., None], tuple[Any, ...]]]] = {
+        "flood": [(flood, (f"127.0.0.{i}",)) for i in range(2, 32)],
+        "upload": [(upload, (f"127.0.2.{i}", i)) for i in range(1, 9)],
+        "hoard": [(hoard, (f"127.0.3.{i}",)) for i in range(1, 13)],
+    }
     threads = [
-        *(threading.Thread(target=flood, args=(f"127.0.0.{i}",)) for i in range(2, 32)),
-        *(threading.Thread(target=upload, args=(f"127.0.2.{i}", i)) for i in range(1, 9)),
-        *(threading.Thread(target=hoard, args=(f"127.0.3.{i}",)) for i in range(1, 13)),
+        threading.Thread(target=target, args=args)
+        for kind in kinds
+        for target, args in chosen[kind]
     ]
     for thread in threads:
         thread.start()
@@ -368,21 +391,23 @@ def played_records(count: int, actions: int) -> list[bytes]:
     return records
 
 
-def abuse_run(people: int, moves: int, replay_actions: int, seconds: float) -> None:
+def abuse_run(
+    people: int, moves: int, replay_actions: int, seconds: float, kinds: tuple[str, ...] = ABUSERS
+) -> None:
     """The honest people's latency without and with the abusers (see the module docstring)."""
     records = played_records(8, replay_actions)
     with tempfile.TemporaryDirectory() as folder, served(Path(folder)) as port:
-        honest_people(port, 1, 2)  # warm-up: the first game, the first connection
-        alone, alone_games = honest_people(port, people, moves)
+        honest_people(port, 1, 2, 9)  # warm-up: the first game, the first connection
+        alone, alone_games = honest_people(port, people, moves, 10)
         with multiprocessing.Manager() as manager:
             counts, stop = manager.dict(), manager.Event()
             abusers = multiprocessing.Process(
-                target=abuse, args=(port, records, seconds, counts, stop)
+                target=abuse, args=(port, records, seconds, counts, stop, kinds)
             )
             abusers.start()
             time.sleep(min(3.0, seconds / 4))  # the flood is on
             started = time.perf_counter()
-            crowded, crowded_games = honest_people(port, people, moves)
+            crowded, crowded_games = honest_people(port, people, moves, 11)
             spent = time.perf_counter() - started
             stop.set()
             abusers.join(timeout=seconds + 60)
@@ -395,7 +420,8 @@ def abuse_run(people: int, moves: int, replay_actions: int, seconds: float) -> N
             status, answer = request(port, "127.0.9.2", "GET", f"/api/games/{game_id}")
             lost += status != 200 or json.loads(answer)["step"] != step
     print(
-        f"web table under abuse, default limits, {people} honest people × {moves} moves, "
+        f"web table under abuse ({', '.join(kinds)}), default limits, {people} honest people "
+        f"× {moves} moves, "
         "127.0.0.0/8:"
     )
     print(f"  honest, alone          {len(alone):4d} moves  {quantiles(alone)}")
@@ -423,6 +449,11 @@ def main() -> None:
     )
     parser.add_argument("--honest", type=int, default=4, help="--abuse: honest people at once")
     parser.add_argument(
+        "--abusers",
+        default=",".join(ABUSERS),
+        help=f"--abuse: the kinds of abusers, among {','.join(ABUSERS)}",
+    )
+    parser.add_argument(
         "--replay-actions", type=int, default=300, help="--abuse: actions of each uploaded record"
     )
     parser.add_argument(
@@ -430,7 +461,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.abuse:
-        abuse_run(args.honest, args.moves, args.replay_actions, args.seconds)
+        kinds = tuple(args.abusers.split(","))
+        if not set(kinds) <= set(ABUSERS):
+            parser.error(f"--abusers {args.abusers!r}: expected some of {','.join(ABUSERS)}")
+        abuse_run(args.honest, args.moves, args.replay_actions, args.seconds, kinds)
         return
     in_process(args.agent, 2, 1)  # warm-up: compiled kernels, imports
     peer = in_process(args.agent, args.moves, min(args.games, 5))

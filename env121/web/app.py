@@ -60,9 +60,10 @@ import gzip
 import hashlib
 import json
 import multiprocessing
+import os
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import asdict
@@ -75,6 +76,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from env121.engine.render import SEAT_NAMES
 from env121.engine.state import NUM_SEATS
@@ -125,7 +127,8 @@ class Replays:
     """Replays drawn within ``limits``: at most ``replays_queued`` drawn or
     waiting in all and ``replays_per_client`` per client (refused beyond:
     :class:`NoRoom`), drawn in ``replay_processes`` worker processes (in
-    threads if 0), the last ``replay_cache`` kept by key."""
+    threads if 0) at a lower priority than the server's (``nice`` 10), the
+    last ``replay_cache`` kept by key."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -176,7 +179,10 @@ class Replays:
     def _pool(self) -> ProcessPoolExecutor:
         if self.pool is None:  # started on the first replay: most servers never draw one
             self.pool = ProcessPoolExecutor(
-                self.limits.replay_processes, mp_context=multiprocessing.get_context("spawn")
+                self.limits.replay_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(10,),  # drawing yields the CPU to the games' moves
             )
         return self.pool
 
@@ -184,6 +190,24 @@ class Replays:
         """Stop the worker processes."""
         if self.pool is not None:
             self.pool.shutdown(cancel_futures=True)
+
+
+class RateLimited:
+    """The rate limit over every HTTP route, as plain ASGI (a request refused
+    costs the server as little as can be: no task, no body read)."""
+
+    def __init__(self, app: ASGIApp, admission: Admission) -> None:
+        self.app = app
+        self.admission = admission
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            peer = scope.get("client")
+            refusal = self.admission.refusal(peer[0] if peer else "unknown")
+            if refusal is not None:
+                await _error(refusal, 429)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(
@@ -232,14 +256,7 @@ def create_app(
     app.state.tables = tables
     app.state.replays = replays
 
-    @app.middleware("http")
-    async def rate_limit(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        refusal = admission.refusal(client_of(request))
-        if refusal is not None:
-            return _error(refusal, 429)
-        return await call_next(request)
+    app.add_middleware(RateLimited, admission=admission)
 
     @app.exception_handler(UnknownTable)
     async def unknown_table(_request: Request, err: UnknownTable) -> JSONResponse:

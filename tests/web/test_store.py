@@ -17,6 +17,7 @@ from tests.web.helpers import (
     make_tables,
     open_game,
     play_first_moves,
+    seat_of,
 )
 
 
@@ -79,3 +80,24 @@ def test_a_file_that_is_not_a_games_database_is_named(tmp_path):
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(ValueError, match="version 99"):
         GameStore(newer)
+
+
+def test_a_version_1_database_is_brought_to_version_2_and_its_games_are_watched(tmp_path):
+    db = tmp_path / "v1.sqlite"
+    clock = Clock()
+    client = make_client(make_tables(db, clock), clock)
+    game = play_first_moves(client, open_game(client), limit=1)
+    client.app.state.tables.store.close()
+    with sqlite3.connect(db) as old:  # as version 1 had it: no token, no abandoned
+        old.execute("ALTER TABLE games DROP COLUMN token")
+        old.execute("ALTER TABLE games DROP COLUMN abandoned")
+        old.execute("PRAGMA user_version = 1")
+    again = make_client(make_tables(db, clock), clock)
+    stored = again.app.state.tables.store.game(game["id"])
+    assert stored is not None and stored.token is None and not stored.abandoned
+    with sqlite3.connect(db) as new:
+        assert new.execute("PRAGMA user_version").fetchone() == (2,)
+    move = {"action": game["moves"][0]["action"], "step": game["step"]}
+    refused = again.post(f"/api/games/{game['id']}/moves", json=move, headers=seat_of(game))
+    assert refused.status_code == 403
+    assert again.get(f"/api/games/{game['id']}").json()["watching"]

@@ -85,15 +85,19 @@ def test_a_file_that_is_not_a_games_database_is_named(tmp_path):
 def test_a_version_1_database_is_brought_to_version_2_and_its_games_are_watched(tmp_path):
     db = tmp_path / "v1.sqlite"
     clock = Clock()
-    client = make_client(make_tables(db, clock), clock)
+    tables = make_tables(db, clock)
+    client = make_client(tables, clock)
     game = play_first_moves(client, open_game(client), limit=1)
-    client.app.state.tables.store.close()
+    assert tables.store is not None
+    tables.store.close()
     with sqlite3.connect(db) as old:  # as version 1 had it: no token, no abandoned
         old.execute("ALTER TABLE games DROP COLUMN token")
         old.execute("ALTER TABLE games DROP COLUMN abandoned")
         old.execute("PRAGMA user_version = 1")
-    again = make_client(make_tables(db, clock), clock)
-    stored = again.app.state.tables.store.game(game["id"])
+    reopened = make_tables(db, clock)
+    again = make_client(reopened, clock)
+    assert reopened.store is not None
+    stored = reopened.store.game(game["id"])
     assert stored is not None and stored.token is None and not stored.abandoned
     with sqlite3.connect(db) as new:
         assert new.execute("PRAGMA user_version").fetchone() == (2,)

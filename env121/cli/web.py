@@ -35,7 +35,9 @@ def add_subcommands(commands: Any) -> None:
         formatter_class=HelpFormatter,
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind")
-    serve.add_argument("--port", type=int, default=8121, help="port to listen on")
+    serve.add_argument(
+        "--port", type=port_number, default=8121, help="port to listen on (0..65535)"
+    )
     serve.add_argument(
         "--config",
         type=Path,
@@ -56,6 +58,18 @@ def add_subcommands(commands: Any) -> None:
         help="print the configuration in force as a TOML file to edit, and exit",
     )
     serve.set_defaults(func=run_serve)
+
+
+def port_number(text: str) -> int:
+    """``--port``: an integer in 0..65535 (0: any free port); argparse says
+    so in one line (exit status 2) before anything starts."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: expected 0..65535")
+    return port
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -6,7 +6,10 @@
 * :mod:`env121.web.config` — what clients may do: the agents offered, practice
   games, the database, the limits (a TOML file for ``env121 serve --config``);
 * :mod:`env121.web.store` — every game kept in SQLite, the ratings;
-* :mod:`env121.web.clients` — the request rate per client;
+* :mod:`env121.web.clients` — the request rate and the connections per
+  client and per network block;
+* :mod:`env121.web.messages` — what a request or message may hold, checked
+  before anything is done (bounded JSON, strict schemas);
 * :mod:`env121.web.app` — the FastAPI app serving the page and the API, and
   :func:`~env121.web.app.serve` (uvicorn); needs the ``web`` extra;
 * :mod:`env121.web.replay` — a record made into a replay (every step's

@@ -2,54 +2,72 @@
 
 The page (``static/index.html``, small vanilla JS, nothing fetched from
 elsewhere) opens a game, plays it over a WebSocket, lists the results and
-ratings, and opens records in the replay viewer. The API, all JSON:
+ratings, and opens records in the replay viewer. The API, all JSON (the
+reference, with every limit, is ``docs/web.md``):
 
 * ``GET /api/setup`` — what a client may ask for: the ``agents`` offered
   (spec → summary, :func:`env121.web.config.agent_menu`), whether
   ``practice`` games are on, the ``limits``.
 * ``POST /api/games`` ``{"name": "An", "seat": 0, "agents": ["greedy",
   "random", "mc:budget=16,ms=500"]}`` (and ``"practice_seed": 7`` for a
-  practice game) — a new game (:meth:`Tables.open`): the person named
-  ``name`` in ``seat``, three offered agents in the other seats in order, the
-  seed drawn by the server. Answers the game's snapshot
-  (:meth:`Table.snapshot`: its ``id``, the ``svg`` of the table as the person
-  sees it, the ``moves`` by name and kind, the vòng ``results`` explained…;
-  the ``seed`` only once the match is over, or in a practice game).
-* ``GET /api/games/{id}`` — the snapshot; ``POST /api/games/{id}/moves``
-  ``{"action": id, "step": n}`` — a move (:meth:`Table.move`), answered by
-  the new snapshot.
-* ``WS /api/games/{id}/ws`` — the same game as messages: the server sends
-  ``{"type": "state", "game": snapshot}`` on connecting and after each move;
-  the page sends moves; a refused one is answered ``{"type": "error",
-  "error": why}``.
+  practice game; :class:`~env121.web.messages.NewGame`) — a new game
+  (:meth:`Tables.open`): the person named ``name`` in ``seat``, three
+  offered agents in the other seats in order, the seed drawn by the server.
+  Answers the game's snapshot (:meth:`Table.snapshot`: its ``id``, the
+  ``svg`` of the table as the person sees it, the ``moves`` by name and
+  kind, the vòng ``results`` explained…; the ``seed`` only once the match is
+  over, or in a practice game) and its seat ``token``, given this once.
+* ``GET /api/games/{id}`` — the snapshot: the seat's with the header
+  ``X-Seat-Token: TOKEN``, else what a watcher may see (no hand, no moves)
+  until the match is over; ``POST /api/games/{id}/moves`` ``{"action": id,
+  "step": n}`` (:class:`~env121.web.messages.Move`) with the token header —
+  a move (:meth:`Table.move`), answered by the new snapshot.
+* ``WS /api/games/{id}/ws?token=TOKEN`` — the same game as messages: the
+  server sends ``{"type": "state", "game": snapshot}`` on connecting and
+  after each move; the page sends moves; a refused one (or a message that
+  is not a move: bad JSON, too deep, a huge number, a binary frame) is
+  answered ``{"type": "error", "error": why}`` and the connection stays open.
 * ``GET /api/games/{id}/record`` — the game record (:mod:`env121.engine.records`)
   as a file, and ``GET /api/games/{id}/replay`` — its replay for the viewer
   (:func:`env121.web.replay.replay_data`): both only once the match is over
   (status 403 before: the record holds the seed, which gives every hidden
   card), or at any time for a practice game.
 * ``GET /api/results`` — OpenSkill ratings of the people (by name) and bots
-  (by spec) from every finished game that is not practice, and the last
-  finished games (``?player=NAME``: that person's).
+  (by spec) from every finished game that is not practice (an abandoned one
+  included, its person last), and the last finished games
+  (``?player=NAME``: that person's).
 * ``POST /api/replays`` with a record as the body — its replay, for the viewer.
-* ``GET /rules`` — the rules (``RULES.md``) as a page.
+* ``GET /rules`` — the rules (``RULES.md``) as a page; ``GET /`` and
+  ``/static/NAME`` — the page. All are read (and the rules rendered) once,
+  when the app is made, and served from memory.
 
-Every client (an address) is held to the server's limits
-(:class:`~env121.web.config.Limits`): its requests, WebSocket connections
-and messages per second (status 429 beyond), its WebSockets open at once
-(:data:`SOCKETS_PER_GAME` per game it may have in play), the size of a body
-or message (413), its games in play (429) and the server's (503). A bad request gets status 400
-(404 for an unknown game) and ``{"error": why}``; nothing changes. The
-agents' thinking and the replays' drawing run in worker threads, so one slow
-game does not hold up the others.
+Every client (an address) and every network block is held to the server's
+limits (:class:`~env121.web.config.Limits`, :mod:`env121.web.clients`): its
+requests per second on every route (status 429 beyond), its WebSockets open
+(the server's too), the size, nesting and numbers of a body or message
+(413, 400), its games in play (429) and the server's (503), its replays
+being drawn (429; the server's: 503). A bad request gets a 4xx status and
+``{"error": why}`` in one line; nothing changes. The agents' thinking runs in
+worker threads and the replays' drawing in a worker process, so one slow
+game or replay does not hold up the others; replays of finished games are
+kept, drawn, for the next viewer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gzip
+import hashlib
 import json
+import multiprocessing
+import os
 import time
-from collections.abc import Awaitable, Callable
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import asynccontextmanager
 from dataclasses import asdict
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -57,33 +75,35 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from env121.engine.records import loads, replay
+from env121.engine.render import SEAT_NAMES
 from env121.engine.state import NUM_SEATS
-from env121.web.clients import RateLimiter
-from env121.web.config import ServerConfig, agent_menu
-from env121.web.replay import replay_data
+from env121.rules.config import RuleConfig
+from env121.web.clients import Admission, Connections
+from env121.web.config import Limits, ServerConfig, agent_menu
+from env121.web.messages import BadMessage, Move, NewGame, checked, parse_json
+from env121.web.replay import most_actions, packed_replay
 from env121.web.store import PERSON, GameStore
 from env121.web.tables import (
     AgentFailed,
     MoveError,
     NoRoom,
+    NotYourSeat,
     Table,
     Tables,
     UnknownTable,
     warm_up,
 )
 
-REPLAYS_AT_ONCE = 2
-"""Uploaded records drawn into replays at once (each takes seconds of CPU)."""
-SOCKETS_PER_GAME = 2
-"""WebSockets a client may hold open per game it may have in play (a game
-open in two tabs)."""
-MAX_REPLAY_ACTIONS = 10_000
-"""The most actions of an uploaded record drawn into a replay (a ván is about
-a thousand; every step is drawn five times)."""
+TOKEN_HEADER = "X-Seat-Token"
+"""The HTTP header that carries a game's seat token (the WebSocket's query: ``?token=``)."""
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+}
 
 
 class TooLarge(ValueError):
@@ -94,13 +114,100 @@ class NotYet(PermissionError):
     """Something the person may not see before the match is over."""
 
 
-def _static_dir() -> str:
-    return str(files("env121.web").joinpath("static"))
+def _static_dir() -> Path:
+    return Path(str(files("env121.web").joinpath("static")))
 
 
 def client_of(request: Request | WebSocket) -> str:
     """The client a request counts against: the peer's address."""
     return request.client.host if request.client is not None else "unknown"
+
+
+class Replays:
+    """Replays drawn within ``limits``: at most ``replays_queued`` drawn or
+    waiting in all and ``replays_per_client`` per client (refused beyond:
+    :class:`NoRoom`), drawn in ``replay_processes`` worker processes (in
+    threads if 0) at a lower priority than the server's (``nice`` 10), the
+    last ``replay_cache`` kept by key."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.cache: OrderedDict[str, bytes] = OrderedDict()
+        self.waiting: Counter[str] = Counter()
+        self.pool: ProcessPoolExecutor | None = None
+        self.at_once = asyncio.Semaphore(max(1, limits.replay_processes))
+
+    async def drawn(
+        self, key: str, client: str, record: str | dict[str, Any], names: Sequence[str]
+    ) -> bytes:
+        """The replay kept under ``key``, or ``record``'s drawn now (and kept
+        if ``key``): gzip-compressed JSON (:func:`packed_replay`)."""
+        if key in self.cache:
+            self.cache.move_to_end(key)
+            return self.cache[key]
+        limits = self.limits
+        if sum(self.waiting.values()) >= limits.replays_queued:
+            raise NoRoom(
+                f"the server is drawing {limits.replays_queued} replays: try again later",
+                per_client=False,
+            )
+        if self.waiting[client] >= limits.replays_per_client:
+            raise NoRoom(
+                f"you have {limits.replays_per_client} replay being drawn, the most one client "
+                "may have: wait for it",
+                per_client=True,
+            )
+        self.waiting[client] += 1
+        try:
+            async with self.at_once:
+                draw = partial(packed_replay, record, names)
+                if limits.replay_processes:
+                    loop = asyncio.get_running_loop()
+                    packed = await loop.run_in_executor(self._pool(), draw)
+                else:
+                    packed = await run_in_threadpool(draw)
+        finally:
+            self.waiting[client] -= 1
+            if not self.waiting[client]:
+                del self.waiting[client]
+        if key:
+            self.cache[key] = packed
+            while len(self.cache) > limits.replay_cache:
+                self.cache.popitem(last=False)
+        return packed
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self.pool is None:  # started on the first replay: most servers never draw one
+            self.pool = ProcessPoolExecutor(
+                self.limits.replay_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=os.nice,
+                initargs=(10,),  # drawing yields the CPU to the games' moves
+            )
+        return self.pool
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+class RateLimited:
+    """The rate limit over every HTTP route, as plain ASGI (a request refused
+    costs the server as little as can be: no task, no body read)."""
+
+    def __init__(self, app: ASGIApp, admission: Admission) -> None:
+        self.app = app
+        self.admission = admission
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            peer = scope.get("client")
+            refusal = self.admission.refusal(peer[0] if peer else "unknown")
+            if refusal is not None:
+                await _error(refusal, 429)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(
@@ -126,26 +233,30 @@ def create_app(
     limits = tables.limits
     summaries = available_agents()
     offered = {spec: summaries[parse_spec(spec)[0]] for spec in tables.menu}
-    rate = RateLimiter(limits.requests_per_second, limits.requests_burst, clock=clock)
-    replays_at_once = asyncio.Semaphore(REPLAYS_AT_ONCE)
-    sockets: dict[str, int] = {}
-    """WebSockets open per client (all on the event loop's thread)."""
+    admission = Admission(
+        limits.requests_per_second,
+        limits.requests_burst,
+        limits.block_requests_per_second,
+        limits.block_requests_burst,
+        clock=clock,
+    )
+    sockets = Connections(
+        limits.connections, limits.connections_per_client, limits.connections_per_block
+    )
+    replays = Replays(limits)
+    pages = _pages()
 
-    app = FastAPI(title="env121 web table", docs_url=None, redoc_url=None)
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        replays.close()
+
+    app = FastAPI(title="env121 web table", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.add_middleware(GZipMiddleware, minimum_size=4096)
     app.state.tables = tables
-    static = _static_dir()
-    app.mount("/static", StaticFiles(directory=static), name="static")
+    app.state.replays = replays
 
-    @app.middleware("http")
-    async def rate_limit(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        if request.url.path.startswith("/api/"):
-            wait = rate.allow(client_of(request))
-            if wait is not None:
-                return _error(f"too many requests: try again in {wait:.1f} s", 429)
-        return await call_next(request)
+    app.add_middleware(RateLimited, admission=admission)
 
     @app.exception_handler(UnknownTable)
     async def unknown_table(_request: Request, err: UnknownTable) -> JSONResponse:
@@ -163,11 +274,11 @@ def create_app(
     async def too_large(_request: Request, err: TooLarge) -> JSONResponse:
         return _error(str(err), 413)
 
-    @app.exception_handler(NotYet)
-    async def not_yet(_request: Request, err: NotYet) -> JSONResponse:
+    @app.exception_handler(PermissionError)  # NotYet, NotYourSeat
+    async def not_allowed(_request: Request, err: PermissionError) -> JSONResponse:
         return _error(str(err), 403)
 
-    @app.exception_handler(ValueError)  # MoveError, RecordError, a bad spec, name or seed
+    @app.exception_handler(ValueError)  # BadMessage, MoveError, RecordError, a bad spec or name
     async def bad_request(_request: Request, err: ValueError) -> JSONResponse:
         return _error(str(err), 400)
 
@@ -185,11 +296,8 @@ def create_app(
             chunks.append(chunk)
         return b"".join(chunks)
 
-    async def json_body(request: Request) -> Any:
-        try:
-            return json.loads(await body(request))
-        except (json.JSONDecodeError, UnicodeDecodeError) as err:
-            raise ValueError(f"the request body is not JSON ({err})") from None
+    def parsed(raw: bytes | str) -> Any:
+        return parse_json(raw, depth=limits.json_depth, digits=limits.number_digits)
 
     def table(table_id: str, request: Request | WebSocket) -> Table:
         return tables.get(table_id, client_of(request))
@@ -198,13 +306,23 @@ def create_app(
         if not (game.over or game.practice):
             raise NotYet(f"the {what} is given when the match is over (it holds the seed)")
 
+    def served(name: str) -> Response:
+        content, media_type = pages[name]
+        return Response(content, media_type=media_type)
+
     @app.get("/", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(f"{static}/index.html")
+    async def page() -> Response:
+        return served("index.html")
 
     @app.get("/rules", include_in_schema=False)
-    async def rules() -> HTMLResponse:
-        return HTMLResponse(rules_page())
+    async def rules() -> Response:
+        return served("rules")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        if name not in pages or name == "rules":
+            return _error(f"no file {name!r:.40}", 404)
+        return served(name)
 
     @app.get("/api/setup")
     async def setup() -> dict[str, Any]:
@@ -212,36 +330,27 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def open_game(request: Request) -> dict[str, Any]:
-        data = await json_body(request)
-        expected = '{"name": str, "seat": 0..3, "agents": [three specs], "practice_seed"?: int}'
-        if not isinstance(data, dict) or not {"name", "seat", "agents"} <= set(data) <= {
-            "name",
-            "seat",
-            "agents",
-            "practice_seed",
-        }:
-            raise ValueError(f"a new game takes {expected}, got {data!r:.200}")
-        specs = data["agents"]
-        if not isinstance(specs, list) or not all(isinstance(s, str) for s in specs):
-            raise ValueError(f"agents {specs!r:.200} is not valid: expected a list of three specs")
-        game = await run_in_threadpool(
+        new = checked(NewGame, parsed(await body(request)))
+        game, token = await run_in_threadpool(
             tables.open,
-            seat=data["seat"],
-            specs=specs,
-            player=data["name"],
+            seat=new.seat,
+            specs=new.agents,
+            player=new.name,
             client=client_of(request),
-            practice_seed=data.get("practice_seed"),
+            practice_seed=new.practice_seed,
         )
-        return await run_in_threadpool(game.snapshot)
+        return {**await run_in_threadpool(game.snapshot, token), "token": token}
 
     @app.get("/api/games/{table_id}")
     async def game(table_id: str, request: Request) -> dict[str, Any]:
-        return await run_in_threadpool(table(table_id, request).snapshot)
+        token = request.headers.get(TOKEN_HEADER)
+        return await run_in_threadpool(table(table_id, request).snapshot, token)
 
     @app.post("/api/games/{table_id}/moves")
     async def move(table_id: str, request: Request) -> dict[str, Any]:
-        message = await json_body(request)
-        return await run_in_threadpool(table(table_id, request).move, message)
+        message = checked(Move, parsed(await body(request)))
+        token = request.headers.get(TOKEN_HEADER)
+        return await run_in_threadpool(table(table_id, request).move, message.model_dump(), token)
 
     @app.get("/api/games/{table_id}/record")
     async def record(table_id: str, request: Request) -> Response:
@@ -256,37 +365,30 @@ def create_app(
         )
 
     @app.get("/api/games/{table_id}/replay")
-    async def game_replay(table_id: str, request: Request) -> dict[str, Any]:
+    async def game_replay(table_id: str, request: Request) -> Response:
         game = table(table_id, request)
         finished(game, "replay")
-        state = replay(game.record() or {})
-        async with replays_at_once:
-            return await run_in_threadpool(replay_data, state, game.names)
+        key = f"game:{game.id}" if game.over else ""  # a practice game in play changes
+        packed = await replays.drawn(key, client_of(request), game.record() or {}, game.names)
+        return await _gzipped(request, packed)
 
     @app.websocket("/api/games/{table_id}/ws")
     async def play(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         client = client_of(websocket)
-        wait = rate.allow(client)  # a connection counts as a request
-        most = SOCKETS_PER_GAME * limits.games_per_client
-        if wait is not None or sockets.get(client, 0) >= most:
-            why = (
-                f"too many requests: try again in {wait:.1f} s"
-                if wait is not None
-                else f"you have {most} connections open, the most one client may have"
-            )
-            await websocket.send_json({"type": "error", "error": why})
-            await websocket.close(code=4429)
-            return
-        sockets[client] = sockets.get(client, 0) + 1
-        try:
-            await _play(websocket, table_id)
-        finally:
-            sockets[client] -= 1
-            if not sockets[client]:
-                del sockets[client]
+        refusal = admission.refusal(client, "connections")  # a connection counts as a request
+        if refusal is None:
+            refusal = sockets.take(client)
+            if refusal is None:
+                try:
+                    await _play(websocket, table_id, websocket.query_params.get("token"))
+                finally:
+                    sockets.give_back(client)
+                return
+        await websocket.send_json({"type": "error", "error": refusal})
+        await websocket.close(code=4429)
 
-    async def _play(websocket: WebSocket, table_id: str) -> None:
+    async def _play(websocket: WebSocket, table_id: str, token: str | None) -> None:
         """One game's WebSocket, connected and counted."""
         try:
             game = await run_in_threadpool(table, table_id, websocket)
@@ -295,30 +397,37 @@ def create_app(
             await websocket.send_json({"type": "error", "error": why})
             await websocket.close(code=4404)
             return
-        await websocket.send_json({"type": "state", "game": await run_in_threadpool(game.snapshot)})
+        snapshot = await run_in_threadpool(game.snapshot, token)
+        await websocket.send_json({"type": "state", "game": snapshot})
         try:
             while True:
-                text = await websocket.receive_text()
-                answer = await _ws_answer(text, table_id, websocket)
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    return
+                text = frame.get("text")
+                answer = (
+                    await _ws_answer(text, table_id, websocket, token)
+                    if text is not None
+                    else {"type": "error", "error": "a binary frame: send a move as JSON text"}
+                )
                 await websocket.send_json(answer)
         except WebSocketDisconnect:
             return
 
-    async def _ws_answer(text: str, table_id: str, websocket: WebSocket) -> dict[str, Any]:
+    async def _ws_answer(
+        text: str, table_id: str, websocket: WebSocket, token: str | None
+    ) -> dict[str, Any]:
         """The answer to one WebSocket message (a move), within the limits."""
-        wait = rate.allow(client_of(websocket))
-        if wait is not None:
-            return {"type": "error", "error": f"too many messages: try again in {wait:.1f} s"}
+        refusal = admission.refusal(client_of(websocket), "messages")
+        if refusal is not None:
+            return {"type": "error", "error": refusal}
         if len(text) > limits.body_bytes:
             return {"type": "error", "error": f"a message is at most {limits.body_bytes:,} bytes"}
         try:
-            message = json.loads(text)
-        except json.JSONDecodeError:
-            message = text
-        try:
+            message = checked(Move, parsed(text))
             game = await run_in_threadpool(table, table_id, websocket)
-            snapshot = await run_in_threadpool(game.move, message)
-        except (MoveError, AgentFailed, NoRoom, UnknownTable) as err:
+            snapshot = await run_in_threadpool(game.move, message.model_dump(), token)
+        except (BadMessage, MoveError, NotYourSeat, AgentFailed, NoRoom, UnknownTable) as err:
             return {"type": "error", "error": str(err)}
         return {"type": "state", "game": snapshot}
 
@@ -327,23 +436,71 @@ def create_app(
         return await run_in_threadpool(results_data, tables.store, player)
 
     @app.post("/api/replays")
-    async def uploaded_replay(request: Request) -> dict[str, Any]:
-        text = (await body(request)).decode("utf-8", errors="replace")
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
-            data = None  # loads names what is wrong with it
-        actions = data.get("actions") if isinstance(data, dict) else None
-        if isinstance(actions, list) and len(actions) > MAX_REPLAY_ACTIONS:
-            raise ValueError(
-                f"the record has {len(actions):,} actions: at most {MAX_REPLAY_ACTIONS:,} "
-                "are replayed here (env121 replay --html draws any record)"
-            )
-        state = await run_in_threadpool(loads, text, source="the uploaded record")
-        async with replays_at_once:
-            return await run_in_threadpool(replay_data, state)
+    async def uploaded_replay(request: Request) -> Response:
+        raw = await body(request)
+        check_replayable(parsed(raw), limits.replay_actions)
+        key = "upload:" + hashlib.sha256(raw).hexdigest()
+        packed = await replays.drawn(key, client_of(request), raw.decode("utf-8"), SEAT_NAMES)
+        return await _gzipped(request, packed)
 
     return app
+
+
+def check_replayable(record: Any, most: int) -> None:
+    """Refuse (``ValueError``) an uploaded record with more actions than a
+    match under its own rules can have (:func:`~env121.web.replay.most_actions`),
+    or than ``most`` (``limits.replay_actions``); anything else wrong with it
+    is named when it is replayed."""
+    if not isinstance(record, dict) or not isinstance(record.get("actions"), list):
+        return
+    actions = len(record["actions"])
+    config = record.get("config")
+    try:
+        rules = RuleConfig.from_dict(dict(config)) if isinstance(config, dict) else None
+    except (TypeError, ValueError):
+        rules = None  # replaying it names what is wrong
+    if rules is not None:
+        bound = most_actions(rules)
+        if bound is None:
+            raise ValueError(
+                "the record's rules have no max_actions_per_vong: such a match has no bound "
+                "on its length, so it is not replayed here (env121 replay --html draws it)"
+            )
+        if actions > bound:
+            raise ValueError(
+                f"the record has {actions:,} actions, more than a match under its rules can "
+                f"have ({bound:,}: {rules.num_van} ván × 12 vòng × {rules.max_actions_per_vong:,})"
+            )
+    if actions > most:
+        raise ValueError(
+            f"the record has {actions:,} actions: at most {most:,} are replayed here "
+            "(env121 replay --html draws any record)"
+        )
+
+
+async def _gzipped(request: Request, packed: bytes) -> Response:
+    """A drawn replay (gzip-compressed JSON) as the response: as it is to a
+    client that accepts gzip, unpacked (in a thread) for one that does not."""
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        return Response(
+            packed,
+            media_type="application/json",
+            headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"},
+        )
+    return Response(await run_in_threadpool(gzip.decompress, packed), media_type="application/json")
+
+
+def _pages() -> dict[str, tuple[bytes, str]]:
+    """The page's files and the rules page (``"rules"``), read (rendered)
+    once: each one's bytes and media type."""
+    folder = _static_dir()
+    pages = {
+        path.name: (path.read_bytes(), STATIC_TYPES[path.suffix])
+        for path in sorted(folder.iterdir())
+        if path.suffix in STATIC_TYPES
+    }
+    pages["rules"] = (rules_page().encode(), STATIC_TYPES[".html"])
+    return pages
 
 
 def results_data(store: GameStore | None, player: str | None = None) -> dict[str, Any]:
@@ -379,6 +536,7 @@ def results_data(store: GameStore | None, player: str | None = None) -> dict[str
                 "ranks": list(game.ranks or [0] * NUM_SEATS),
                 "practice": game.practice,
                 "stopped": game.stopped,
+                "abandoned": game.abandoned,
                 "finished": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(game.updated)),
             }
         )
@@ -426,8 +584,9 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8121) -> No
 
 
 __all__ = [
-    "MAX_REPLAY_ACTIONS",
-    "REPLAYS_AT_ONCE",
+    "TOKEN_HEADER",
+    "Replays",
+    "check_replayable",
     "create_app",
     "results_data",
     "rules_page",

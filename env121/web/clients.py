@@ -1,7 +1,12 @@
-"""The request rate each client of the web table may use: :class:`RateLimiter`.
+"""What each client of the web table may use: :class:`Admission` (requests
+per second, :class:`RateLimiter`; connections open, :class:`Connections`).
 
 A client is one address (the peer of the connection; a server behind a
-reverse proxy sees the proxy as one client). Each has a token bucket: up to
+reverse proxy sees the proxy as one client), and each address belongs to a
+network block (:func:`network_block`: its /24 for IPv4, its /64 for IPv6),
+whose addresses share a second, larger allowance: whoever holds many
+addresses of one block (a cloud machine, a home's IPv6 prefix) gets no more
+than the block's share. Each client and each block has a token bucket: up to
 ``burst`` requests at once, refilled at ``rate`` per second; a request that
 finds the bucket empty is refused and told when to try again. Buckets of
 clients quiet long enough to be full again are forgotten, so the memory held
@@ -12,9 +17,25 @@ and every WebSocket message.
 
 from __future__ import annotations
 
+import ipaddress
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
+
+
+def network_block(address: str) -> str:
+    """The network block of ``address``: its /24 for IPv4 (an IPv4-mapped
+    IPv6 address counts as IPv4), its /64 for IPv6; a name that is not an
+    address is a block of its own."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 class RateLimiter:
@@ -56,4 +77,71 @@ class RateLimiter:
                 del self.buckets[client]
 
 
-__all__ = ["RateLimiter"]
+class Admission:
+    """The request rate of every client and of every network block: a
+    request goes through only when both its address's bucket and its block's
+    have a token."""
+
+    def __init__(
+        self,
+        rate: float,
+        burst: int,
+        block_rate: float,
+        block_burst: int,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.clients = RateLimiter(rate, burst, clock=clock)
+        self.blocks = RateLimiter(block_rate, block_burst, clock=clock)
+
+    def refusal(self, client: str, what: str = "requests") -> str | None:
+        """None if ``client`` may send one more request now, else why not
+        (and when to try again)."""
+        wait = self.clients.allow(client)
+        if wait is not None:
+            return f"too many {what}: try again in {wait:.1f} s"
+        wait = self.blocks.allow(network_block(client))
+        if wait is not None:
+            return f"too many {what} from your network: try again in {wait:.1f} s"
+        return None
+
+
+class Connections:
+    """WebSockets open: at most ``total`` in all, ``per_client`` per
+    address, ``per_block`` per network block (all on the event loop's thread)."""
+
+    def __init__(self, total: int, per_client: int, per_block: int) -> None:
+        self.total, self.per_client, self.per_block = total, per_client, per_block
+        self.open: Counter[str] = Counter()
+        """Connections open per address and per block (keys ``block:NET``)."""
+        self.count = 0
+        """Connections open in all."""
+
+    def take(self, client: str) -> str | None:
+        """Count one more connection of ``client`` and answer None, or say
+        why it may not open one (nothing counted)."""
+        block = "block:" + network_block(client)
+        if self.count >= self.total:
+            return f"the server has {self.total} connections open, its most: try again later"
+        if self.open[client] >= self.per_client:
+            return f"you have {self.per_client} connections open, the most one client may have"
+        if self.open[block] >= self.per_block:
+            return (
+                f"your network has {self.per_block} connections open, the most one network "
+                "block may have"
+            )
+        self.open[client] += 1
+        self.open[block] += 1
+        self.count += 1
+        return None
+
+    def give_back(self, client: str) -> None:
+        """One connection of ``client`` closed."""
+        self.count -= 1
+        for key in (client, "block:" + network_block(client)):
+            self.open[key] -= 1
+            if self.open[key] <= 0:
+                del self.open[key]
+
+
+__all__ = ["Admission", "Connections", "RateLimiter", "network_block"]

@@ -12,10 +12,11 @@ files, so the configuration says, and the server enforces:
   game: the seed is shown on the table and the game is not rated). Otherwise
   the server draws every seed and gives it only when the match is over.
 * ``db`` — the SQLite file that remembers every game (:mod:`env121.web.store`).
-* ``limits`` (:class:`Limits`) — games in memory in all and per client, the
-  request rate and size per client, the per-decision time of an agent, the
-  idle time after which a game leaves memory (it stays in the database and
-  resumes when asked for).
+* ``limits`` (:class:`Limits`) — games and connections in all, per client
+  and per network block, the request rate per client and per block, the
+  size, nesting and numbers of a request, the per-decision time of an agent,
+  the idle times after which a game leaves memory or counts as abandoned,
+  the replays' bounds. ``docs/web.md`` lists them all (:func:`limits_table`).
 
 The file form is TOML (``env121 serve --config server.toml``; ``env121 serve
 --print-config`` writes the defaults as such a file to edit). A server bound
@@ -57,33 +58,81 @@ class Limits:
     play is evicted for another)."""
     games_per_client: int = 4
     """Games in play one client (one address) may hold at once."""
+    games_per_block: int = 8
+    """Games in play the clients of one network block (a /24 of IPv4, a /64
+    of IPv6) may hold at once, all their addresses together."""
+    connections: int = 256
+    """WebSockets open at once, all clients together."""
+    connections_per_client: int = 8
+    """WebSockets one client (one address) may hold open at once."""
+    connections_per_block: int = 16
+    """WebSockets the clients of one network block may hold open at once."""
     requests_per_second: float = 20.0
-    """Requests (HTTP requests and WebSocket messages) one client may send per
-    second, on average."""
+    """Requests (every HTTP request, the page and the rules included, each
+    WebSocket connection and message) one client may send per second, on
+    average."""
     requests_burst: int = 60
     """Requests one client may send at once before the rate applies."""
+    block_requests_per_second: float = 40.0
+    """Requests the clients of one network block may send per second, all
+    their addresses together."""
+    block_requests_burst: int = 120
+    """Requests the clients of one network block may send at once."""
     body_bytes: int = 4_000_000
     """The largest request body or WebSocket message accepted (an uploaded
     record of a long match is ~50 kB)."""
+    json_depth: int = 16
+    """How deep lists and objects may nest in a body or message (a record
+    nests 4 deep)."""
+    number_digits: int = 24
+    """The longest number literal accepted in a body or message, in characters."""
     decision_seconds: float = 2.0
     """The most time an agent may think per decision: a searching agent must
     carry ``ms=`` at most this; any decision slower than it is logged."""
     idle_seconds: float = 30 * 60.0
-    """Seconds after its last message a game leaves memory (it stays in the
-    database; an unfinished one resumes when asked for)."""
+    """Seconds after the person's last move a game leaves memory (it stays in
+    the database); an unfinished rated game then counts as abandoned:
+    finished, its person last."""
+    full_idle_seconds: float = 5 * 60.0
+    """When the server is full, seconds after the person's last move an
+    unfinished game leaves memory to make room (it stays in the database and
+    resumes when asked for, until ``idle_seconds``)."""
+    replay_actions: int = 10_000
+    """The most actions of a record drawn into a replay here (drawing takes
+    ~12 ms of CPU an action; ``env121 replay --html`` draws any record)."""
+    replays_queued: int = 4
+    """Replays being drawn or waiting to be, all clients together."""
+    replays_per_client: int = 1
+    """Replays one client may have drawn or waiting at once."""
+    replay_cache: int = 8
+    """Replays of finished games (and uploaded records) kept, drawn, in memory."""
+    replay_processes: int = 1
+    """Worker processes that draw replays (so the drawing does not hold up
+    the server's own process); 0 draws them in the server's threads."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            zero = f.name in ZERO_ALLOWED
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or value < 0
+                or (value == 0 and not zero)
+            ):
+                more = ">= 0" if zero else "> 0"
                 raise ConfigError(
-                    f"limits.{f.name} = {value!r} is not valid: expected a number > 0"
+                    f"limits.{f.name} = {value!r} is not valid: expected a number {more}"
                 )
-        for name in ("games", "games_per_client", "requests_burst", "body_bytes"):
+        for name in (f.name for f in fields(self) if f.type == "int"):
             if not isinstance(getattr(self, name), int):
                 raise ConfigError(
                     f"limits.{name} = {getattr(self, name)!r} is not valid: expected an integer"
                 )
+
+
+ZERO_ALLOWED = frozenset({"replay_processes"})
+"""The limits that may be 0."""
 
 
 class ConfigError(ValueError):
@@ -268,6 +317,33 @@ def check_exposed(config: ServerConfig, host: str) -> str | None:
     )
 
 
+def limits_table() -> str:
+    """Every limit as a Markdown table (its TOML key under ``[limits]``, its
+    default, what it bounds: the field's docstring), as ``docs/web.md`` has
+    it (a test compares them)."""
+    import ast
+    import inspect
+    import itertools
+    import textwrap
+
+    (declared,) = ast.parse(textwrap.dedent(inspect.getsource(Limits))).body
+    assert isinstance(declared, ast.ClassDef)
+    meanings = {
+        node.target.id: " ".join(str(following.value.value).split())
+        for node, following in itertools.pairwise(declared.body)
+        if isinstance(node, ast.AnnAssign)
+        and isinstance(node.target, ast.Name)
+        and isinstance(following, ast.Expr)
+        and isinstance(following.value, ast.Constant)
+    }
+    defaults = Limits()
+    rows = ["| key | default | what it bounds |", "|---|---|---|"]
+    for f in fields(Limits):
+        meaning = meanings[f.name].replace("``", "`").replace("|", "\\|")
+        rows.append(f"| `{f.name}` | `{getattr(defaults, f.name)!r}` | {meaning} |")
+    return "\n".join(rows) + "\n"
+
+
 def config_toml(config: ServerConfig) -> str:
     """``config`` as the TOML file :func:`load_config` reads (every limit set)."""
     lines = [
@@ -298,6 +374,7 @@ __all__ = [
     "default_agents",
     "default_db",
     "is_loopback",
+    "limits_table",
     "load_config",
     "with_overrides",
 ]

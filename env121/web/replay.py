@@ -32,11 +32,20 @@ from xml.sax.saxutils import escape
 
 from env121.engine.game import apply, new_game
 from env121.engine.picture import table_svg
-from env121.engine.records import to_record
+from env121.engine.records import loads, replay, to_record
 from env121.engine.render import SEAT_NAMES, describe_result, format_event
-from env121.engine.state import NUM_SEATS, PRIVATE_EVENTS, Event, State, VongStarted, Won
+from env121.engine.state import (
+    NUM_SEATS,
+    PRIVATE_EVENTS,
+    VONG_PER_VAN,
+    Event,
+    State,
+    VongStarted,
+    Won,
+)
 from env121.engine.view import observe
 from env121.play.moves import describe_move
+from env121.rules.config import RuleConfig
 from env121.web.explain import explain_results
 
 VIEWS: tuple[str, ...] = ("god", *(str(s) for s in range(NUM_SEATS)))
@@ -123,6 +132,26 @@ def replay_data(state: State, names: Sequence[str] = SEAT_NAMES) -> dict[str, An
     }
 
 
+def most_actions(config: RuleConfig) -> int | None:
+    """The most actions a match under ``config`` can have: ``num_van`` ván of
+    at most :data:`~env121.engine.state.VONG_PER_VAN` vòng, each ended by
+    the engine at ``max_actions_per_vong`` actions (a truncated draw); None
+    when that cap is off (a vòng of endless swaps never ends)."""
+    cap = config.max_actions_per_vong
+    return None if cap is None else config.num_van * VONG_PER_VAN * cap
+
+
+def packed_replay(record: str | dict[str, Any], names: Sequence[str] = SEAT_NAMES) -> bytes:
+    """The replay of ``record`` (a record's text, checked as an uploaded
+    one, or a record as a dict) as gzip-compressed JSON, what the server
+    sends. A top-level function so a worker process can run it."""
+    state = (
+        loads(record, source="the uploaded record") if isinstance(record, str) else replay(record)
+    )
+    raw = json.dumps(replay_data(state, names), ensure_ascii=False, separators=(",", ":"))
+    return gzip.compress(raw.encode(), compresslevel=6, mtime=0)
+
+
 def event_line(event: Event) -> str:
     """One event in words (:func:`~env121.engine.render.format_event`), a win
     with its Thế and Thưởng by their Vietnamese names, as the transcript has it."""
@@ -164,4 +193,13 @@ def standalone_html(state: State, names: Sequence[str] = SEAT_NAMES) -> str:
     )
 
 
-__all__ = ["VIEWS", "event_line", "pack", "replay_data", "standalone_html", "static_text"]
+__all__ = [
+    "VIEWS",
+    "event_line",
+    "most_actions",
+    "pack",
+    "packed_replay",
+    "replay_data",
+    "standalone_html",
+    "static_text",
+]

@@ -2,8 +2,9 @@
 
 One row per game (table ``games``): its id, the person's chosen name and
 seat, the spec of each seat, whether it is a practice game, the game record
-so far (:func:`env121.engine.records.to_record`: config, seed, actions) and,
-once it is over, its scores and final ranks. The row is written when the game
+so far (:func:`env121.engine.records.to_record`: config, seed, actions), its
+scores so far, the digest of its seat token and, once it is over, its final
+ranks (and whether it was abandoned: :meth:`GameStore.abandon`). The row is written when the game
 opens and after each of the person's moves (the agents' answers included), in
 one transaction each, so a restart loses no finished game, and an unfinished
 one resumes from its record (the seed and the actions, replayed on load).
@@ -20,6 +21,7 @@ nothing here imports the web framework.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import threading
@@ -31,7 +33,10 @@ from typing import Any
 
 from arena.ratings import Rating, rate_games
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2 added ``token`` (the seat token's digest) and ``abandoned``; a version 1
+file is brought to 2 when opened (its games have no token: they may be
+watched, not played)."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -46,10 +51,17 @@ CREATE TABLE IF NOT EXISTS games (
     scores TEXT,
     ranks TEXT,
     started REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    token TEXT,
+    abandoned INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS games_finished ON games (over, updated);
 """
+
+_MIGRATE_1_TO_2 = (
+    "ALTER TABLE games ADD COLUMN token TEXT",
+    "ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0",
+)
 
 
 @dataclass(frozen=True)
@@ -70,10 +82,32 @@ class StoredGame:
     ranks: tuple[int, ...] | None
     started: float
     updated: float
+    token: str | None = None
+    """The digest of the seat token (:func:`token_digest`); None in a game
+    kept before tokens were given (it may be watched, not played)."""
+    abandoned: bool = False
+    """Whether the match counts as finished because the person stopped
+    moving (their seat last, :func:`abandoned_ranks`)."""
 
 
 PERSON = "person"
 """The spec stored for the person's seat."""
+
+
+def token_digest(token: str) -> str:
+    """What is kept of a seat token (its SHA-256): the database alone does
+    not let anyone play a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def abandoned_ranks(scores: Sequence[int], seat: int) -> tuple[int, ...]:
+    """The final places of an abandoned match: the person's ``seat`` last,
+    the others by their points (the most first, ties in seat order)."""
+    others = sorted((s for s in range(len(scores)) if s != seat), key=lambda s: (-scores[s], s))
+    ranks = [0] * len(scores)
+    for place, s in enumerate([*others, seat], start=1):
+        ranks[s] = place
+    return tuple(ranks)
 
 
 class GameStore:
@@ -92,13 +126,15 @@ class GameStore:
             version = self.db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.DatabaseError as err:
             raise ValueError(f"{path}: not a usable SQLite database ({err})") from None
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise ValueError(
                 f"{path}: games database version {version}: this env121 reads version "
                 f"{SCHEMA_VERSION}"
             )
         with self._transaction() as db:
-            for statement in filter(str.strip, _SCHEMA.split(";")):
+            for statement in (
+                _MIGRATE_1_TO_2 if version == 1 else filter(str.strip, _SCHEMA.split(";"))
+            ):
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._rated: tuple[int, dict[str, Rating]] | None = None
@@ -120,15 +156,17 @@ class GameStore:
         specs: Sequence[str],
         practice: bool,
         record: dict[str, Any],
+        token: str | None = None,
     ) -> None:
-        """Add a new game (its record at the deal, or after the agents' first moves)."""
+        """Add a new game (its record at the deal, or after the agents'
+        first moves), with its seat token's digest."""
         now = self.clock()
         with self._transaction() as db:
             db.execute(
-                "INSERT INTO games (id, player, seat, specs, practice, record, started, updated)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (id, player, seat, specs, practice, record, started, updated,"
+                " token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, player, seat, json.dumps(list(specs)), int(practice),
-                 json.dumps(record), now, now),
+                 json.dumps(record), now, now, token),
             )  # fmt: skip
 
     def update_game(
@@ -140,9 +178,9 @@ class GameStore:
         scores: Sequence[int] | None = None,
         ranks: Sequence[int] | None = None,
     ) -> None:
-        """Write the game's record so far; ``scores`` and ``ranks`` once it is
-        over, or why it ``stopped`` early (an agent's illegal action: it is
-        kept, but neither resumed nor rated)."""
+        """Write the game's record so far and its ``scores``; ``ranks`` once
+        it is over, or why it ``stopped`` early (an agent's illegal action:
+        it is kept, but neither resumed nor rated)."""
         over = ranks is not None or stopped is not None
         with self._transaction() as db:
             db.execute(
@@ -152,6 +190,40 @@ class GameStore:
                  None if scores is None else json.dumps(list(scores)),
                  None if ranks is None else json.dumps(list(ranks)), self.clock(), game_id),
             )  # fmt: skip
+
+    def abandon(self, game_id: str) -> None:
+        """Count the unfinished rated game ``game_id`` as finished, abandoned:
+        the person last (:func:`abandoned_ranks`, from the points it was
+        last written with). A finished, stopped or practice game is left as it is."""
+        with self._transaction() as db:
+            row = db.execute(
+                "SELECT seat, scores FROM games WHERE id = ? AND over = 0 AND practice = 0"
+                " AND stopped IS NULL",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return
+            seat, scores = row
+            ranks = abandoned_ranks(json.loads(scores) if scores else [0] * 4, seat)
+            db.execute(
+                "UPDATE games SET over = 1, abandoned = 1, ranks = ?, updated = ? WHERE id = ?",
+                (json.dumps(list(ranks)), self.clock(), game_id),
+            )
+
+    def abandon_idle(self, idle_seconds: float, *, keep: Sequence[str] = ()) -> int:
+        """:meth:`abandon` every unfinished rated game not written for
+        ``idle_seconds`` but those in ``keep``; how many."""
+        cutoff = self.clock() - idle_seconds
+        with self.lock:
+            rows = self.db.execute(
+                "SELECT id FROM games WHERE over = 0 AND practice = 0 AND stopped IS NULL"
+                " AND updated < ?",
+                (cutoff,),
+            ).fetchall()
+        idle = [game_id for (game_id,) in rows if game_id not in set(keep)]
+        for game_id in idle:
+            self.abandon(game_id)
+        return len(idle)
 
     def game(self, game_id: str) -> StoredGame | None:
         """The game ``game_id``, or None."""
@@ -222,7 +294,7 @@ class _Transaction:
 
 
 def _stored(row: tuple[Any, ...]) -> StoredGame:
-    game_id, player, seat, specs, practice, record, over, stopped, scores, ranks, *times = row
+    game_id, player, seat, specs, practice, record, over, stopped, scores, ranks, *rest = row
     return StoredGame(
         id=game_id,
         player=player,
@@ -234,9 +306,18 @@ def _stored(row: tuple[Any, ...]) -> StoredGame:
         stopped=stopped,
         scores=None if scores is None else tuple(json.loads(scores)),
         ranks=None if ranks is None else tuple(json.loads(ranks)),
-        started=times[0],
-        updated=times[1],
+        started=rest[0],
+        updated=rest[1],
+        token=rest[2],
+        abandoned=bool(rest[3]),
     )
 
 
-__all__ = ["PERSON", "SCHEMA_VERSION", "GameStore", "StoredGame"]
+__all__ = [
+    "PERSON",
+    "SCHEMA_VERSION",
+    "GameStore",
+    "StoredGame",
+    "abandoned_ranks",
+    "token_digest",
+]

@@ -12,7 +12,9 @@ not play, comes when the match is over or out of turn is refused with a
 the agents play until the person is to act again or the match is over, and
 the game is written to the :class:`~env121.web.store.GameStore`. Each table
 has its own lock, so several games go on at once and one game's moves are
-applied one at a time.
+applied one at a time. A move needs the seat token given to whoever opened
+the game (:class:`NotYourSeat` without it); anyone else sees the game as a
+watcher (:meth:`Table._watched`: nothing of any hand).
 
 What a table shows (:meth:`Table.snapshot`) is made from what the person's
 seat may know (:func:`env121.engine.view.observe`, the seat's view of the
@@ -22,12 +24,16 @@ every hand and the record are given.
 
 :class:`Tables` holds the games in memory by id, within the server's limits
 (:class:`~env121.web.config.Limits`): at most ``games_per_client`` games in
-play per client and ``games`` in all. A game idle past ``idle_seconds``, or a
-finished one when room is needed, leaves memory; it stays in the store, and
-:meth:`Tables.get` brings it back (an unfinished one replayed from its seed
-and actions, so it also resumes after a restart). A new game is refused when
-there is no room: no game in play is evicted for another. Nothing here
-imports the web framework, so it is tested on its own.
+play per client, ``games_per_block`` per network block and ``games`` in all.
+Only the person's moves count as activity. A game with no move for
+``idle_seconds`` leaves memory, and so, when room is needed, does a finished
+one, then one with no move for ``full_idle_seconds``; it stays in the store,
+and :meth:`Tables.get` brings it back (an unfinished one replayed from its
+seed and actions, so it also resumes after a restart), but an unfinished
+rated game with no move for ``idle_seconds`` comes back abandoned: finished,
+its person last (:meth:`~env121.web.store.GameStore.abandon`). A new game is
+refused when there is no room. Nothing here imports the web framework, so it
+is tested on its own.
 """
 
 from __future__ import annotations
@@ -62,9 +68,10 @@ from env121.play.protocol import Agent
 from env121.play.turn import Turn
 from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
+from env121.web.clients import network_block
 from env121.web.config import Limits
 from env121.web.explain import explain_results
-from env121.web.store import PERSON, GameStore, StoredGame
+from env121.web.store import PERSON, GameStore, StoredGame, abandoned_ranks, token_digest
 
 LOG = logging.getLogger("env121.web")
 
@@ -86,6 +93,10 @@ class MoveError(ValueError):
 class AgentFailed(RuntimeError):
     """An agent at the table played an illegal action: the game stops there
     (the state keeps every legal action played before it)."""
+
+
+class NotYourSeat(PermissionError):
+    """A move without the seat's token: only who opened the game plays it."""
 
 
 class UnknownTable(KeyError):
@@ -131,6 +142,7 @@ class Table:
         decision_seconds: float = Limits.decision_seconds,
         labels: Mapping[str, str] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        token: str | None = None,
     ) -> None:
         labels = labels or {}
         self.id = table_id
@@ -145,9 +157,18 @@ class Table:
         self.decision_seconds = decision_seconds
         self.slowest = 0.0
         """The longest agent decision at this table, in seconds."""
+        self.token = token
+        """The digest of the seat token (:func:`~env121.web.store.token_digest`);
+        None: nobody may play the seat (a game kept before tokens)."""
+        self.abandoned = False
+        """Whether the person stopped moving for ``idle_seconds``: the match
+        then counts as finished, the person last."""
         self.lock = threading.Lock()
         self.clock = clock
         self.last_used = clock()
+        """When the person last moved (or the game was opened or brought
+        back): what the idle times count from. Looking at the game, or
+        watching it, does not count."""
         self.transcript = ReadableTranscript(viewer=seat)
         self.lines: list[str] = []
         """The readable transcript the person may see (:class:`ReadableTranscript`)."""
@@ -170,20 +191,33 @@ class Table:
 
     @property
     def over(self) -> bool:
-        """Whether the match is over or stopped (no more moves)."""
-        return self.state.is_over or self.stopped is not None
+        """Whether the match is over, stopped or abandoned (no more moves)."""
+        return self.state.is_over or self.stopped is not None or self.abandoned
 
-    def move(self, message: object) -> dict[str, Any]:
+    def holds(self, token: str | None) -> bool:
+        """Whether ``token`` is this game's seat token."""
+        return (
+            self.token is not None
+            and isinstance(token, str)
+            and secrets.compare_digest(token_digest(token), self.token)
+        )
+
+    def move(self, message: object, token: str | None = None) -> dict[str, Any]:
         """Apply the person's move ``{"action": id, "step": n}`` and let the
         agents play on; returns the new :meth:`snapshot`. Raises
+        :class:`NotYourSeat` without the seat's ``token`` and
         :class:`MoveError` (nothing changed) for a bad or out-of-turn message."""
         with self.lock:
-            self.last_used = self.clock()
+            if not self.holds(token):
+                raise NotYourSeat(
+                    "this seat is played only by whoever opened the game (with its seat token): "
+                    "you may watch it"
+                )
             action, step = _parse_move(message)
             state = self.state
             if self.stopped is not None:
                 raise MoveError(self.stopped)
-            if state.is_over:
+            if self.over:
                 raise MoveError("the match is over: no more moves")
             if step != len(state.actions):
                 raise MoveError(
@@ -195,22 +229,22 @@ class Table:
             legal = Turn(state, self.seat).legal_actions
             if action not in legal:
                 raise MoveError(f"action {action} is not one of your moves now: expected {legal}")
+            self.last_used = self.clock()
             apply(state, action)
             self.play_agents()
             return self._snapshot()
 
-    def snapshot(self) -> dict[str, Any]:
-        """What the page shows (see :meth:`_snapshot`)."""
+    def snapshot(self, token: str | None = None) -> dict[str, Any]:
+        """What the page shows: to the seat's ``token`` (or once the match is
+        over) :meth:`_snapshot`, to anyone else :meth:`_watched`."""
         with self.lock:
-            self.last_used = self.clock()
-            return self._snapshot()
+            return self._snapshot() if self.over or self.holds(token) else self._watched()
 
     def record(self) -> dict[str, Any] | None:
         """The game record (:func:`env121.engine.records.to_record`) once the
         match is over (or a practice game's at any time), else None: before
         the end it would give the seed, and the seed gives every hidden card."""
         with self.lock:
-            self.last_used = self.clock()
             if not (self.over or self.practice):
                 return None
             return to_record(self.state)
@@ -255,7 +289,7 @@ class Table:
             self.id,
             to_record(state),
             stopped=self.stopped,
-            scores=state.scores if over else None,
+            scores=state.scores,
             ranks=state.ranks if over else None,
         )
 
@@ -298,21 +332,49 @@ class Table:
         }
         if over or self.practice:
             shown["seed"] = state.seed
+        if self.abandoned:
+            shown["abandoned"] = True
         return shown
+
+    def _watched(self) -> dict[str, Any]:
+        """The game as someone without the seat token sees it before the
+        end: who plays, the step and the points, nothing of any hand (no
+        picture, no moves, no transcript)."""
+        state = self.state
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "player": self.player,
+            "names": list(self.names),
+            "specs": self.specs,
+            "practice": self.practice,
+            "step": len(state.actions),
+            "over": False,
+            "to_act": False,
+            "watching": True,
+            "scores": list(state.scores),
+        }
 
     def _end_message(self) -> str:
         """Who finished where, with their scores, in words."""
         state = self.state
         if self.stopped is not None:
             return self.stopped
-        end = MATCH_ENDS.get(state.match_end, str(state.match_end)) if state.match_end else ""
-        order = sorted(range(NUM_SEATS), key=lambda s: (state.ranks[s], s))
+        if self.abandoned:
+            end, ranks = (
+                "abandoned: no move from you in time",
+                abandoned_ranks(state.scores, self.seat),
+            )
+        else:
+            end = MATCH_ENDS.get(state.match_end, str(state.match_end)) if state.match_end else ""
+            ranks = state.ranks
+        order = sorted(range(NUM_SEATS), key=lambda s: (ranks[s], s))
         places = "; ".join(
-            f"{ORDINALS[state.ranks[s] - 1]} {self.names[s]} "
+            f"{ORDINALS[ranks[s] - 1]} {self.names[s]} "
             f"({'you, ' if s == self.seat else ''}{state.scores[s]:,} points)"
             for s in order
         )
-        you = ORDINALS[state.ranks[self.seat] - 1]
+        you = ORDINALS[ranks[self.seat] - 1]
         return f"The match is over ({end}). You finished {you}. {places}."
 
 
@@ -438,6 +500,8 @@ class Tables:
         self.clock = clock
         self.tables: dict[str, Table] = {}
         self.lock = threading.Lock()
+        self.swept = clock()
+        """When the store's idle games were last counted as abandoned."""
 
     def open(
         self,
@@ -448,19 +512,20 @@ class Tables:
         client: str = "",
         practice_seed: int | None = None,
         config: RuleConfig | None = None,
-    ) -> Table:
-        """A new game: the person named ``player`` in ``seat``, agents built
+    ) -> tuple[Table, str]:
+        """A new game and its seat token (the secret that plays the seat,
+        given once): the person named ``player`` in ``seat``, agents built
         from ``specs`` (three, from the menu, for the other seats in order);
         the seed drawn by the server, or ``practice_seed`` for a practice
         game. Raises ``ValueError`` naming a bad seat, spec or seed, and
-        :class:`NoRoom` beyond the limits."""
+        :class:`NoRoom` beyond the limits; nothing is kept then."""
         from agents.registry import make_agent
 
         player = person_name(player)
-        if isinstance(seat, bool) or seat not in range(NUM_SEATS):
+        if type(seat) is not int or seat not in range(NUM_SEATS):
             raise ValueError(f"seat {seat!r} is not a seat: expected 0, 1, 2 or 3")
         others = [s for s in range(NUM_SEATS) if s != seat]
-        if len(specs) != len(others):
+        if isinstance(specs, str | bytes) or len(specs) != len(others):
             raise ValueError(
                 f"expected three agent specs, for seats {', '.join(SEAT_NAMES[s] for s in others)}"
                 f", got {len(specs)}: {list(specs)!r:.300}"
@@ -483,11 +548,13 @@ class Tables:
             )
         seed = practice_seed if practice_seed is not None else self.seeds()
         agents = {s: make_agent(spec) for s, spec in zip(others, specs, strict=True)}
+        token = secrets.token_urlsafe(18)
         with self.lock:
             self._make_room(client)
             table_id = secrets.token_urlsafe(12)
             state = new_game(seed, config or RuleConfig())
             table = self._table(table_id, state, seat, agents, player, practice, client)
+            table.token = token_digest(token)
             if self.store is not None:
                 self.store.open_game(
                     table_id,
@@ -496,11 +563,12 @@ class Tables:
                     specs=table.specs,
                     practice=practice,
                     record=to_record(state),
+                    token=table.token,
                 )
             self.tables[table_id] = table
         with table.lock, contextlib.suppress(AgentFailed):  # the table says why it stopped
             table.play_agents()
-        return table
+        return table, token
 
     def get(self, table_id: str, client: str = "") -> Table:
         """The game ``table_id``, from memory or brought back from the store
@@ -511,8 +579,14 @@ class Tables:
             if table is not None:
                 return table
             stored = self.store.game(table_id) if self.store is not None else None
-            if stored is None:
+            if stored is None or self.store is None:
                 raise UnknownTable(table_id)
+            if (
+                not (stored.over or stored.practice)
+                and self.store.clock() - stored.updated > self.limits.idle_seconds
+            ):  # left unfinished before it was put aside or the server stopped
+                self.store.abandon(table_id)
+                stored = self.store.game(table_id) or stored
             if not stored.over:
                 self._make_room(client)
             table = self._resume(stored, client)
@@ -526,6 +600,14 @@ class Tables:
     def in_play(self, client: str) -> int:
         """Games in play (in memory, unfinished) opened or resumed by ``client``."""
         return sum(1 for t in self.tables.values() if t.client == client and not t.over)
+
+    def in_play_in_block(self, client: str) -> int:
+        """Games in play opened or resumed from ``client``'s network block
+        (:func:`~env121.web.clients.network_block`)."""
+        block = network_block(client)
+        return sum(
+            1 for t in self.tables.values() if not t.over and network_block(t.client) == block
+        )
 
     def _table(
         self,
@@ -565,13 +647,17 @@ class Tables:
             stored.id, state, stored.seat, agents, stored.player, stored.practice, client
         )
         table.stopped = stored.stopped
+        table.token = stored.token
+        table.abandoned = stored.abandoned
         table.lines = table.transcript.lines(state.events)
         table.seen_events = len(state.events)
         return table
 
     def _make_room(self, client: str) -> None:
         """Room for one more game in play of ``client``, or :class:`NoRoom`:
-        idle games leave memory, then finished ones (oldest first)."""
+        idle games leave memory, then finished ones (oldest first), then
+        unfinished ones with no move for ``full_idle_seconds`` (oldest first;
+        they stay in the store and come back when asked for)."""
         limits = self.limits
         self._reclaim()
         if self.in_play(client) >= limits.games_per_client:
@@ -581,9 +667,25 @@ class Tables:
                 f"({limits.idle_seconds / 60:g} minutes)",
                 per_client=True,
             )
+        if self.in_play_in_block(client) >= limits.games_per_block:
+            raise NoRoom(
+                f"your network ({network_block(client)}) has {limits.games_per_block} games in "
+                "play, the most one network block may have: try again later",
+                per_client=True,
+            )
+        now = self.clock()
         finished = sorted((t for t in self.tables.values() if t.over), key=lambda t: t.last_used)
-        while len(self.tables) >= limits.games and finished:
-            del self.tables[finished.pop(0).id]
+        quiet = sorted(
+            (
+                t
+                for t in self.tables.values()
+                if not t.over and now - t.last_used > limits.full_idle_seconds
+            ),
+            key=lambda t: t.last_used,
+        )
+        for put_aside in (finished, quiet):
+            while len(self.tables) >= limits.games and put_aside:
+                del self.tables[put_aside.pop(0).id]
         if len(self.tables) >= limits.games:
             raise NoRoom(
                 f"the server is full ({limits.games} games in play): try again later",
@@ -591,11 +693,19 @@ class Tables:
             )
 
     def _reclaim(self) -> None:
-        """Games idle past ``idle_seconds`` leave memory (the store keeps them)."""
+        """Games with no move for ``idle_seconds`` leave memory (the store
+        keeps them); at most once a minute, the unfinished rated games out of
+        memory that the store has not seen a move of for ``idle_seconds``
+        are abandoned (:meth:`GameStore.abandon_idle`; one asked for sooner
+        is abandoned by :meth:`get`)."""
         now = self.clock()
+        idle = self.limits.idle_seconds
         for table_id, table in list(self.tables.items()):
-            if now - table.last_used > self.limits.idle_seconds:
+            if now - table.last_used > idle:
                 del self.tables[table_id]
+        if self.store is not None and now - self.swept >= 60.0:
+            self.swept = now
+            self.store.abandon_idle(idle, keep=list(self.tables))
 
 
 __all__ = [
@@ -605,6 +715,7 @@ __all__ = [
     "AgentFailed",
     "MoveError",
     "NoRoom",
+    "NotYourSeat",
     "Table",
     "Tables",
     "UnknownTable",

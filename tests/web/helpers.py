@@ -36,13 +36,17 @@ def make_tables(
     seeds: Callable[[], int] | None = None,
     **limits: Any,
 ) -> Tables:
-    """Tables over the SQLite file ``db`` (None: no store), the test menu and
-    ``limits`` (the request rate unbounded unless given: the clock is moved by hand)."""
+    """Tables over the SQLite file ``db`` (None: no store; its clock is
+    ``clock`` too), the test menu and
+    ``limits`` (the request rates unbounded unless given: the clock is moved
+    by hand; replays drawn in threads, not a worker process)."""
     limits.setdefault("requests_burst", 1_000_000)
+    limits.setdefault("block_requests_burst", 1_000_000)
+    limits.setdefault("replay_processes", 0)
     return Tables(
         menu=MENU,
         limits=Limits(**limits),
-        store=None if db is None else GameStore(db),
+        store=None if db is None else GameStore(db, clock=clock),
         seeds=seeds or draw_seed,
         clock=clock,
     )
@@ -53,21 +57,40 @@ def make_client(tables: Tables, clock: Callable[[], float], host: str = "testcli
     return TestClient(create_app(tables=tables, clock=clock), client=(host, 50000))
 
 
+def make_clients(tables: Tables, clock: Callable[[], float], *hosts: str) -> list[TestClient]:
+    """Test clients of one app over ``tables``, one connecting from each of ``hosts``."""
+    app = create_app(tables=tables, clock=clock)
+    return [TestClient(app, client=(host, 50000)) for host in hosts]
+
+
 def open_game(client: TestClient, seat: int = 0, **extra: Any) -> Any:
-    """A new game against three random agents, its snapshot."""
+    """A new game against three random agents, its snapshot (with its seat ``token``)."""
     body = {"name": "An", "seat": seat, "agents": RANDOMS, **extra}
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
 
 
+def seat_of(game: Any) -> dict[str, str]:
+    """The headers that play ``game``'s seat (its token)."""
+    return {"X-Seat-Token": game["token"]}
+
+
+def look(client: TestClient, game: Any) -> Any:
+    """``game`` as its seat sees it now (fetched with its token, the token kept)."""
+    response = client.get(f"/api/games/{game['id']}", headers=seat_of(game))
+    assert response.status_code == 200, response.text
+    return {**response.json(), "token": game["token"]}
+
+
 def play_first_moves(client: TestClient, game: Any, limit: int = 10_000) -> Any:
-    """The person plays the first listed move until the match ends (or ``limit`` moves)."""
+    """The person plays the first listed move until the match ends (or
+    ``limit`` moves); the last snapshot, with the token kept."""
     for _ in range(limit):
         if game["over"]:
             break
         move = {"action": game["moves"][0]["action"], "step": game["step"]}
-        response = client.post(f"/api/games/{game['id']}/moves", json=move)
+        response = client.post(f"/api/games/{game['id']}/moves", json=move, headers=seat_of(game))
         assert response.status_code == 200, response.text
-        game = response.json()
+        game = {**response.json(), "token": game["token"]}
     return game

@@ -15,7 +15,16 @@ from env121.engine.state import MatchEnd
 from env121.rules.bonuses import THUONG_BY_ID
 from env121.rules.thes import THE_BY_ID
 from env121.web.tables import MOVE_KINDS
-from tests.web.helpers import RANDOMS, Clock, make_client, make_tables, open_game, play_first_moves
+from tests.web.helpers import (
+    RANDOMS,
+    Clock,
+    look,
+    make_client,
+    make_tables,
+    open_game,
+    play_first_moves,
+    seat_of,
+)
 
 
 @pytest.fixture
@@ -44,7 +53,7 @@ def test_a_legal_move_is_played_and_the_agents_answer(client):
     game = open_game(client)
     moved = play_first_moves(client, game, limit=1)
     assert moved["step"] > game["step"]
-    assert client.get(f"/api/games/{game['id']}").json() == moved
+    assert look(client, game) == moved
 
 
 @pytest.mark.parametrize(
@@ -60,9 +69,9 @@ def test_a_legal_move_is_played_and_the_agents_answer(client):
 )
 def test_a_malformed_move_is_refused_and_changes_nothing(client, body, why):
     game = open_game(client)
-    response = client.post(f"/api/games/{game['id']}/moves", content=body)
+    response = client.post(f"/api/games/{game['id']}/moves", content=body, headers=seat_of(game))
     assert response.status_code == 400 and why in response.json()["error"]
-    assert client.get(f"/api/games/{game['id']}").json() == game
+    assert look(client, game) == game
 
 
 def test_an_illegal_or_out_of_turn_move_is_refused_and_changes_nothing(client):
@@ -70,22 +79,25 @@ def test_an_illegal_or_out_of_turn_move_is_refused_and_changes_nothing(client):
     legal = {m["action"] for m in game["moves"]}
     illegal = next(a for a in range(200) if a not in legal)
     response = client.post(
-        f"/api/games/{game['id']}/moves", json={"action": illegal, "step": game["step"]}
+        f"/api/games/{game['id']}/moves",
+        json={"action": illegal, "step": game["step"]},
+        headers=seat_of(game),
     )
     assert response.status_code == 400 and "not one of your moves" in response.json()["error"]
     stale = {"action": game["moves"][0]["action"], "step": game["step"] + 1}
-    response = client.post(f"/api/games/{game['id']}/moves", json=stale)
+    response = client.post(f"/api/games/{game['id']}/moves", json=stale, headers=seat_of(game))
     assert response.status_code == 400 and "out of turn" in response.json()["error"]
-    assert client.get(f"/api/games/{game['id']}").json() == game
+    assert look(client, game) == game
 
 
 def test_the_websocket_plays_moves_and_answers_a_bad_one_with_an_error(client):
     game = open_game(client)
-    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
-        assert socket.receive_json() == {"type": "state", "game": game}
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['token']}") as socket:
+        shown = {k: v for k, v in game.items() if k != "token"}
+        assert socket.receive_json() == {"type": "state", "game": shown}
         socket.send_text("{oops")
         error = socket.receive_json()
-        assert error["type"] == "error" and "malformed" in error["error"]
+        assert error["type"] == "error" and "not JSON" in error["error"]
         socket.send_text(json.dumps({"action": game["moves"][0]["action"], "step": game["step"]}))
         answer = socket.receive_json()
         assert answer["type"] == "state" and answer["game"]["step"] > game["step"]
@@ -95,21 +107,47 @@ def test_several_games_go_on_at_once_each_on_its_own(client):
     first, second = open_game(client), open_game(client, seat=1)
     assert first["id"] != second["id"]
     play_first_moves(client, first, limit=3)
-    assert client.get(f"/api/games/{second['id']}").json() == second
+    assert look(client, second) == second
     moved = play_first_moves(client, second, limit=2)
     assert moved["step"] > second["step"]
 
 
-def test_an_idle_game_leaves_memory_and_comes_back_from_the_store_as_it_was(client, clock):
-    idle = play_first_moves(client, open_game(client), limit=3)
-    tables = client.app.state.tables
-    clock.now = 100.0
-    assert client.get("/api/setup").status_code == 200
-    open_game(client)  # reclaims the idle one
-    assert idle["id"] not in tables.tables
-    back = client.get(f"/api/games/{idle['id']}").json()
-    assert back == idle
-    assert play_first_moves(client, back, limit=1)["step"] > idle["step"]
+def test_a_quiet_game_is_put_aside_when_the_server_is_full_and_comes_back_as_it_was(tmp_path):
+    clock = Clock()
+    tables = make_tables(tmp_path / "g.sqlite", clock, games=2, full_idle_seconds=10.0)
+    client = make_client(tables, clock)
+    quiet = play_first_moves(client, open_game(client), limit=3)
+    clock.now += 20.0
+    busy = open_game(client)  # there is room: nothing is put aside
+    assert set(tables.tables) == {quiet["id"], busy["id"]}
+    newest = open_game(client)  # the server is full: the quiet one makes room
+    assert set(tables.tables) == {busy["id"], newest["id"]}
+    clock.now += 20.0
+    back = look(client, quiet)  # brought back from the store (another quiet one makes room)
+    assert back == quiet and quiet["id"] in tables.tables
+    assert play_first_moves(client, back, limit=1)["step"] > quiet["step"]
+
+
+def test_looking_at_a_game_does_not_keep_it_from_being_abandoned(client, clock):
+    game = play_first_moves(client, open_game(client), limit=2)
+    for _ in range(2):
+        clock.now += 20.0  # looked at, by its seat and by a watcher
+        assert not look(client, game)["over"]
+        client.get(f"/api/games/{game['id']}")
+    clock.now += 40.0  # 80 s without a move: the idle time is 60 s
+    left = look(client, game)
+    assert left["over"] and left["abandoned"] and left["moves"] == []
+    assert "abandoned" in left["end"] and "You finished 4th" in left["end"]
+    refused = client.post(
+        f"/api/games/{game['id']}/moves",
+        json={"action": game["moves"][0]["action"], "step": game["step"]},
+        headers=seat_of(game),
+    )
+    assert refused.status_code == 400 and "over" in refused.json()["error"]
+    results = client.get("/api/results").json()
+    (row,) = results["games"]
+    assert row["abandoned"] and row["ranks"][game["seat"]] == 4
+    assert {r["name"] for r in results["ratings"]} == {"An", "random"}  # it is rated
 
 
 def test_a_whole_match_is_played_its_results_explained_and_its_record_given_at_the_end(client):
@@ -168,11 +206,11 @@ def test_an_agent_that_plays_an_illegal_action_stops_the_game_with_one_clear_err
     body = {"name": "An", "seat": 0, "agents": ["cheat"] * 3}
     game = client.post("/api/games", json=body).json()
     move = {"action": game["moves"][0]["action"], "step": game["step"]}  # S0 acts first
-    response = client.post(f"/api/games/{game['id']}/moves", json=move)  # then a cheat
+    response = client.post(f"/api/games/{game['id']}/moves", json=move, headers=seat_of(game))
     assert response.status_code == 500
     error = response.json()["error"]
     assert error.startswith("the game stopped: agent 'cheat' in seat S") and "not legal" in error
-    again = client.post(f"/api/games/{game['id']}/moves", json=move)
+    again = client.post(f"/api/games/{game['id']}/moves", json=move, headers=seat_of(game))
     assert again.status_code == 400 and again.json()["error"] == error
 
 

@@ -19,13 +19,21 @@ from env121.web.config import (
     config_toml,
     load_config,
 )
-from tests.web.helpers import RANDOMS, Clock, make_client, make_tables, open_game
+from tests.web.helpers import (
+    RANDOMS,
+    Clock,
+    look,
+    make_client,
+    make_clients,
+    make_tables,
+    open_game,
+)
 
 
 def test_each_client_has_its_own_cap_and_none_evicts_another_s_game(tmp_path):
     clock = Clock()
     tables = make_tables(tmp_path / "g.sqlite", clock, games=3, games_per_client=2)
-    ann, bob, cat = (make_client(tables, clock, host) for host in ("10.0.0.1", "10.0.0.2", "::3"))
+    ann, bob, cat = make_clients(tables, clock, "10.0.0.1", "10.0.1.2", "::3")
     ann_games = [open_game(ann), open_game(ann)]
     third = ann.post("/api/games", json={"name": "Ann", "seat": 0, "agents": RANDOMS})
     assert third.status_code == 429 and "2 games in play" in third.json()["error"]
@@ -34,31 +42,69 @@ def test_each_client_has_its_own_cap_and_none_evicts_another_s_game(tmp_path):
     assert full.status_code == 503 and "the server is full" in full.json()["error"]
     for game in (*ann_games, bob_game):  # all still in play, untouched
         assert game["id"] in tables.tables
-        assert ann.get(f"/api/games/{game['id']}").json() == game
-    clock.now += tables.limits.idle_seconds + 1  # idle games leave memory (kept in the store)
+        assert look(ann, game) == game
+    clock.now += tables.limits.full_idle_seconds + 1  # a quiet game makes room (kept in the store)
     assert open_game(cat)["id"] in tables.tables
-    assert bob.get(f"/api/games/{bob_game['id']}").json() == bob_game  # back from the store
+    assert ann_games[0]["id"] not in tables.tables
+    assert look(bob, bob_game) == bob_game
+    assert look(ann, ann_games[0]) == ann_games[0]  # back from the store, another put aside
+
+
+def test_many_addresses_of_one_network_block_share_its_caps(tmp_path):
+    clock = Clock()
+    tables = make_tables(tmp_path / "g.sqlite", clock, games_per_block=3, connections_per_block=2)
+    v4 = [f"10.0.0.{i}" for i in range(1, 5)]
+    v6 = [f"2001:db8::{i}" for i in range(1, 5)]
+    clients = make_clients(tables, clock, *v4, *v6, "10.0.1.1")
+    neighbours, v6_neighbours, far = clients[:4], clients[4:8], clients[8]
+    body = {"name": "Di", "seat": 0, "agents": RANDOMS}
+    for group, block in ((neighbours, "10.0.0.0/24"), (v6_neighbours, "2001:db8::/64")):
+        games = [open_game(client) for client in group[:3]]
+        refused = group[3].post("/api/games", json=body)
+        assert refused.status_code == 429 and block in refused.json()["error"]
+    assert len(tables.tables) == 6
+    assert open_game(far)["id"] in tables.tables  # another block
+    path = f"/api/games/{games[0]['id']}/ws"
+    with (
+        v6_neighbours[0].websocket_connect(path) as a,
+        v6_neighbours[1].websocket_connect(path) as b,
+    ):
+        assert a.receive_json()["type"] == b.receive_json()["type"] == "state"
+        with v6_neighbours[2].websocket_connect(path) as third:
+            assert "your network has 2 connections open" in third.receive_json()["error"]
+
+
+def test_the_block_rate_holds_many_addresses_to_one_share(tmp_path):
+    clock = Clock()
+    tables = make_tables(None, clock, block_requests_per_second=1.0, block_requests_burst=5)
+    *flood, other = make_clients(
+        tables, clock, *(f"127.0.0.{i}" for i in range(2, 12)), "127.0.1.2"
+    )
+    assert [client.get("/rules").status_code for client in flood] == [200] * 5 + [429] * 5
+    assert "from your network" in flood[0].get("/rules").json()["error"]
+    assert other.get("/rules").status_code == 200
 
 
 def test_a_client_over_its_rate_is_told_to_wait_and_others_are_not(tmp_path):
     clock = Clock()
     tables = make_tables(None, clock, requests_per_second=2.0, requests_burst=3)
-    ann, bob = make_client(tables, clock, "10.0.0.1"), make_client(tables, clock, "10.0.0.2")
+    ann, bob = make_clients(tables, clock, "10.0.0.1", "10.0.0.2")
     assert [ann.get("/api/setup").status_code for _ in range(3)] == [200] * 3
     refused = ann.get("/api/setup")
     assert refused.status_code == 429 and "try again in 0.5 s" in refused.json()["error"]
     assert bob.get("/api/setup").status_code == 200
-    assert ann.get("/").status_code == 200  # the page itself is not counted
+    for page in ("/", "/rules", "/static/table.js"):  # every route counts
+        assert ann.get(page).status_code == 429
     with ann.websocket_connect("/api/games/nosuch/ws") as socket:  # a connection counts too
-        assert "too many requests" in socket.receive_json()["error"]
+        assert "too many connections" in socket.receive_json()["error"]
     clock.now += 0.5
     assert ann.get("/api/setup").status_code == 200
 
 
-def test_a_client_holds_two_websockets_per_game_it_may_play(tmp_path):
+def test_a_client_holds_its_websockets_and_the_server_its_own(tmp_path):
     clock = Clock()
-    tables = make_tables(None, clock, games_per_client=1)
-    ann, bob = make_client(tables, clock, "10.0.0.1"), make_client(tables, clock, "10.0.0.2")
+    tables = make_tables(None, clock, connections_per_client=2, connections=3)
+    ann, bob, cat = make_clients(tables, clock, "10.0.0.1", "10.0.0.2", "10.1.0.1")
     game = open_game(ann)
     path = f"/api/games/{game['id']}/ws"
     with ann.websocket_connect(path) as first, ann.websocket_connect(path) as second:
@@ -67,6 +113,8 @@ def test_a_client_holds_two_websockets_per_game_it_may_play(tmp_path):
             assert "2 connections open" in third.receive_json()["error"]
         with bob.websocket_connect(path) as other:  # another client is not held to ann's
             assert other.receive_json()["type"] == "state"
+            with cat.websocket_connect(path) as full:
+                assert "the server has 3 connections open" in full.receive_json()["error"]
     with ann.websocket_connect(path) as again:  # closed ones are counted no more
         assert again.receive_json()["type"] == "state"
 

@@ -24,7 +24,7 @@ from env121.engine.render import ReadableTranscript
 from env121.engine.view import hidden_cards, sample_determinization
 from env121.rules.cards import format_card
 from env121.web.tables import Tables
-from tests.web.helpers import RANDOMS, Clock, make_client, make_tables
+from tests.web.helpers import RANDOMS, Clock, make_client, make_tables, seat_of
 
 SEED = 3_141_592_653_589_793_238
 """The deal's seed: long enough that its digits appear nowhere by chance."""
@@ -46,7 +46,21 @@ def same_as_the_seats_view(tables: Tables, payload: dict[str, Any], text: str) -
     shadow = copy.copy(table)
     shadow.state = twin
     shadow.lines = ReadableTranscript(viewer=table.seat).lines(twin.events)  # what it saw
-    assert shadow._snapshot() == payload
+    assert shadow._snapshot() == {k: v for k, v in payload.items() if k != "token"}
+
+
+def same_as_a_watchers_view(tables: Tables, payload: dict[str, Any], text: str) -> None:
+    """``payload`` (sent as ``text`` to someone without the seat token) is
+    what anyone may know: the same from a state with every hidden card
+    re-dealt, even those of the person's seat."""
+    table = tables.get(payload["id"])
+    assert payload["watching"] and str(SEED) not in text
+    assert {"svg", "moves", "card_moves", "transcript", "results"}.isdisjoint(payload)
+    twin = sample_determinization(table.state, (table.seat + 1) % 4, rng)
+    twin.actions = list(table.state.actions)
+    shadow = copy.copy(table)
+    shadow.state = twin
+    assert shadow._watched() == payload
 
 
 def refused_until_the_end(client: TestClient, game_id: str) -> None:
@@ -66,9 +80,10 @@ def test_no_payload_of_a_whole_match_tells_the_person_more_than_their_seat_sees(
     opened = client.post("/api/games", json=body)
     game = opened.json()
     same_as_the_seats_view(tables, game, opened.text)
+    seat = seat_of(game)
     assert client.get("/api/setup").status_code == 200
     moves = 0
-    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+    with client.websocket_connect(f"/api/games/{game['id']}/ws?token={game['token']}") as socket:
         while True:
             text = socket.receive_text()
             message = json.loads(text)
@@ -78,18 +93,20 @@ def test_no_payload_of_a_whole_match_tells_the_person_more_than_their_seat_sees(
                 break
             same_as_the_seats_view(tables, game, text)
             if moves % 7 == 0:  # the other endpoints, now and then
-                again = client.get(f"/api/games/{game['id']}")
+                again = client.get(f"/api/games/{game['id']}", headers=seat)
                 assert again.json() == game and str(SEED) not in again.text
+                watched = client.get(f"/api/games/{game['id']}")
+                same_as_a_watchers_view(tables, watched.json(), watched.text)
                 refused_until_the_end(client, game["id"])
             moves += 1
             if moves % 5 == 0:  # a move over HTTP, then the socket catches up
                 move = {"action": game["moves"][-1]["action"], "step": game["step"]}
-                answer = client.post(f"/api/games/{game['id']}/moves", json=move)
+                answer = client.post(f"/api/games/{game['id']}/moves", json=move, headers=seat)
                 same_as_the_seats_view(tables, answer.json(), answer.text)
                 socket.send_text(json.dumps({"action": 0, "step": -1}))  # out of turn
                 error = json.loads(socket.receive_text())
                 assert error["type"] == "error" and str(SEED) not in error["error"]
-                game = client.get(f"/api/games/{game['id']}").json()
+                game = client.get(f"/api/games/{game['id']}", headers=seat).json()
                 if game["over"]:
                     break
             socket.send_text(

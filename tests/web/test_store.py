@@ -10,7 +10,15 @@ import sqlite3
 import pytest
 
 from env121.web.store import GameStore
-from tests.web.helpers import Clock, make_client, make_tables, open_game, play_first_moves
+from tests.web.helpers import (
+    Clock,
+    look,
+    make_client,
+    make_tables,
+    open_game,
+    play_first_moves,
+    seat_of,
+)
 
 
 def test_a_restart_loses_no_finished_game_and_resumes_an_unfinished_one(tmp_path):
@@ -24,9 +32,9 @@ def test_a_restart_loses_no_finished_game_and_resumes_an_unfinished_one(tmp_path
     tables.store.close()  # the server stops
 
     after = make_client(make_tables(db, Clock()), Clock())  # and starts again
-    assert after.get(f"/api/games/{done['id']}").json() == done
+    assert look(after, done) == done
     assert after.get(f"/api/games/{done['id']}/record").json()["seed"] == done["seed"]
-    assert after.get(f"/api/games/{playing['id']}").json() == playing
+    assert look(after, playing) == playing
     moved = play_first_moves(after, playing, limit=1)
     assert moved["step"] > playing["step"]
     results = after.get("/api/results").json()
@@ -72,3 +80,28 @@ def test_a_file_that_is_not_a_games_database_is_named(tmp_path):
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(ValueError, match="version 99"):
         GameStore(newer)
+
+
+def test_a_version_1_database_is_brought_to_version_2_and_its_games_are_watched(tmp_path):
+    db = tmp_path / "v1.sqlite"
+    clock = Clock()
+    tables = make_tables(db, clock)
+    client = make_client(tables, clock)
+    game = play_first_moves(client, open_game(client), limit=1)
+    assert tables.store is not None
+    tables.store.close()
+    with sqlite3.connect(db) as old:  # as version 1 had it: no token, no abandoned
+        old.execute("ALTER TABLE games DROP COLUMN token")
+        old.execute("ALTER TABLE games DROP COLUMN abandoned")
+        old.execute("PRAGMA user_version = 1")
+    reopened = make_tables(db, clock)
+    again = make_client(reopened, clock)
+    assert reopened.store is not None
+    stored = reopened.store.game(game["id"])
+    assert stored is not None and stored.token is None and not stored.abandoned
+    with sqlite3.connect(db) as new:
+        assert new.execute("PRAGMA user_version").fetchone() == (2,)
+    move = {"action": game["moves"][0]["action"], "step": game["step"]}
+    refused = again.post(f"/api/games/{game['id']}/moves", json=move, headers=seat_of(game))
+    assert refused.status_code == 403
+    assert again.get(f"/api/games/{game['id']}").json()["watching"]

@@ -1,7 +1,9 @@
 /* The web table: open a game, play it over a WebSocket, list the results and
    ratings, open records and finished games in the replay viewer (viewer.js).
-   Talks only to the server that served it. The game in play is remembered in
-   localStorage, so a reload (or a restart of the server) resumes it. */
+   Talks only to the server that served it. The game in play and its seat
+   token (the secret that plays the seat, given once when the game opens) are
+   remembered in localStorage, so a reload (or a restart of the server)
+   resumes it; without the token a game is only watched. */
 "use strict";
 
 (() => {
@@ -18,9 +20,13 @@
     $("status").className = error ? "status error" : "status";
   }
 
-  async function api(method, path, body) {
+  const TOKEN_HEADER = "X-Seat-Token";
+
+  async function api(method, path, body, token) {
+    const headers = { "Content-Type": "application/json" };
+    if (token) headers[TOKEN_HEADER] = token;
     const response = await fetch(path, {
-      method, headers: { "Content-Type": "application/json" },
+      method, headers,
       body: body === undefined ? undefined : (typeof body === "string" ? body : JSON.stringify(body)),
     });
     const answer = await response.json();
@@ -52,6 +58,13 @@
     game = next;
     $("game").hidden = false;
     $("intro").hidden = true;
+    if (game.watching) {
+      $("table").replaceChildren();
+      $("moves").replaceChildren();
+      $("table").dataset.step = game.step;
+      say(`Watching ${game.names[game.seat]}'s game (step ${game.step}): only the browser that opened it may play it.`);
+      return;
+    }
     $("table").innerHTML = game.svg;
     for (const card of $("table").querySelectorAll("g.card[data-card]")) {
       const action = game.card_moves[card.dataset.card];
@@ -82,6 +95,7 @@
     $("replay-this").hidden = !game.over;
     if (game.over) {
       localStorage.removeItem("env121-game");
+      localStorage.removeItem("env121-token");
       say(game.end);
     } else {
       localStorage.setItem("env121-game", game.id);
@@ -94,10 +108,11 @@
     socket.send(JSON.stringify({ action, step: game.step }));
   }
 
-  function connect(id) {
+  function connect(id, token) {
     if (socket) socket.close();
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws`);
+    const query = token ? `?token=${encodeURIComponent(token)}` : "";
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${id}/ws${query}`);
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "state") render(message.game);
@@ -109,11 +124,13 @@
   }
 
   async function open(id) {
+    const token = localStorage.getItem("env121-token");
     try {
-      render(await api("GET", `/api/games/${id}`));
-      connect(id);
+      render(await api("GET", `/api/games/${id}`, undefined, token));
+      connect(id, token);
     } catch (error) {
       localStorage.removeItem("env121-game");
+      localStorage.removeItem("env121-token");
       $("resume").hidden = true;
       say(error.message, true);
     }
@@ -128,8 +145,9 @@
     say("dealing…");
     try {
       const opened = await api("POST", "/api/games", body);
+      localStorage.setItem("env121-token", opened.token);
       render(opened);
-      connect(opened.id);
+      connect(opened.id, opened.token);
     } catch (error) { say(error.message, true); }
   });
   $("seat").addEventListener("change", agentFields);
@@ -148,7 +166,8 @@
       $("games").tBodies[0].replaceChildren(...data.games.map((g) => {
         const order = [0, 1, 2, 3].sort((a, b) => g.ranks[a] - g.ranks[b] || a - b);
         const places = g.stopped ? `stopped: ${g.stopped}`
-          : order.map((s) => `${ORDINALS[g.ranks[s] - 1]} ${g.names[s]}`).join(", ");
+          : (g.abandoned ? `abandoned by ${g.names[g.seat]} (no move in time), counted as finished: ` : "")
+            + order.map((s) => `${ORDINALS[g.ranks[s] - 1]} ${g.names[s]}`).join(", ");
         const open = el("button", { type: "button", class: "open-replay" }, "replay");
         open.addEventListener("click", () => replayGame(g.id));
         return el("tr", {}, el("td", {}, g.finished + (g.practice ? " (practice)" : "")),

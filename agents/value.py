@@ -257,7 +257,8 @@ class LeafValuer:
         inputs, line = encode_values(games, indices.astype(np.int64), seats, config)
         with one_thread(), torch.inference_mode():
             out = self.network(torch.from_numpy(inputs))
-        return line + out.numpy().astype(np.float64) * VALUE_SCALE
+        values: np.ndarray = line + out.numpy().astype(np.float64) * VALUE_SCALE
+        return values
 
 
 __all__ = [

@@ -144,7 +144,7 @@ def train_round(
         x = torch.from_numpy(inputs[rows].astype(np.float32))
         loss = torch.nn.functional.mse_loss(network(x), scaled[rows])
         optimizer.zero_grad()
-        loss.backward()
+        torch.autograd.backward(loss)
         optimizer.step()
         total += float(loss.detach()) * len(rows)
     network.eval()

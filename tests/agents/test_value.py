@@ -31,7 +31,6 @@ from agents.value import (
     HIDDEN_SIZE,
     TABLES_SIZE,
     VALUE_SCALE,
-    LeafValuer,
     ValueNetwork,
     encode_values,
     load_value,
@@ -99,7 +98,7 @@ def value_file(tmp_path):
 def test_mc_values_exactly_its_open_leaves_by_the_network(value_file):
     line = MCAgent()
     learned = MCAgent(value=str(value_file))
-    valuer = LeafValuer(str(value_file))
+    network, _ = load_value(value_file)
     replaced = kept = 0
     for state, seat in decisions(26112, 20):
         turn = Turn(state, seat, search_allowed=True)
@@ -132,7 +131,11 @@ def test_mc_values_exactly_its_open_leaves_by_the_network(value_file):
             for p in range(len(plans)):
                 g = w * len(plans) + p
                 if open_leaves[w, p]:
-                    expected = valuer.values(games, np.array([g]), seat, state.config)[0]
+                    # The network's correction to the line, read from the record left at the leaf.
+                    inputs, line_value = encode_values(games, np.array([g]), np.array([seat]))
+                    with torch.inference_mode():
+                        correction = float(network(torch.from_numpy(inputs))[0])
+                    expected = line_value[0] + correction * VALUE_SCALE
                     assert by_value[w, p] == pytest.approx(expected, rel=1e-4)
                     assert by_value[w, p] != by_line[w, p]
                     replaced += 1

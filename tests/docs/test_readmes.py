@@ -188,6 +188,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py collects from an mc teacher with its search hints"
     ),
     ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("training/README.md", "python -m training.value --out runs/value-greedy"): (
+        "the record of how the shipped leaf value was made (33 minutes); "
+        "tests/agents/test_value.py runs python -m training.value on three matches a round "
+        "and resumes it"
+    ),
     ("training/README.md", "--set rollout_workers=2 num_games=256"): (
         "a Ray cluster and two worker processes start (about a minute on the loaded 2-core "
         "machine); tests/training/test_ray_rollouts.py runs this command with the smoke "

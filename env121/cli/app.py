@@ -143,13 +143,15 @@ def _breakdown(score: HandScore, chi_diem: int | None, an_si: Sequence[int]) -> 
 
 
 def _warmup(args: argparse.Namespace) -> int:
-    from agents.warmup import warm_kernels
+    from agents.warmup import warm_in_parallel
     from env121.rules.compiled.cache import compile_seconds, kernel_folder
 
-    seconds = warm_kernels()
-    compiled = compile_seconds()
-    how = f"{compiled:.0f} s of it compiling" if compiled else "all loaded from the cache"
-    print(f"kernels ready in {seconds:.1f} s ({how}); cache: {kernel_folder()}")
+    if args.jobs is not None and args.jobs < 1:
+        return error_line(f"--jobs {args.jobs}: expected an integer ≥ 1")
+    seconds = warm_in_parallel(jobs=args.jobs)
+    # this process compiles only when it warms alone: with --jobs > 1 the workers compile
+    how = f", {compile_seconds():.0f} s of it compiling" if compile_seconds() else ""
+    print(f"kernels ready in {seconds:.1f} s{how}; cache: {kernel_folder()}")
     return 0
 
 
@@ -197,6 +199,14 @@ def build_parser() -> argparse.ArgumentParser:
         "kernels are kept in $ENV121_CACHE_DIR, else $XDG_CACHE_HOME/env121, else "
         "~/.cache/env121.",
         formatter_class=HelpFormatter,
+    )
+    warmup.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="J",
+        help="processes compiling the kernel families side by side (default: the cores "
+        "this process may use)",
     )
     warmup.set_defaults(func=_warmup)
     add_game_subcommands(commands)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 from rich.console import Console
+from rich.text import Text
 
 from arena.estimate import Estimate
 from arena.metrics import METRICS, AgentStats
-from arena.report import metrics_table
+from arena.report import metrics_table, report_console
 
 
 def stats(label: str, **estimates: Estimate) -> AgentStats:
@@ -36,3 +38,33 @@ def test_a_clipped_interval_is_shown_by_its_ends_a_symmetric_one_by_its_half_wid
     assert "75.0 [0.0, 100.0]" in text
     assert "12.3 ±4.5" in text
     assert "mc:width=0,budget=8" in text and "mc:budget=8,width=0" not in text
+
+
+SENTENCE = (
+    "greedy vs 3× random: advantage +2087.5 [+1760.3, +2414.7] points per ván — the 95% CI "
+    "excludes 0: greedy is stronger"
+)
+
+
+def test_a_sentence_to_a_file_or_pipe_is_one_whole_line_and_tables_keep_their_width():
+    """Not on a terminal, rich broke the headline at its default 80 columns, mid-sentence;
+    a table's title is a sentence too, its rows stay in 80 columns."""
+    out = io.StringIO()
+    console = report_console(file=out)
+    console.print(SENTENCE)
+    agent = stats("greedy", points_per_van=Estimate(12.34, 7.84, 16.84, 9))
+    console.print(metrics_table("t", {agent.label: agent}, 9, {}))
+    lines = out.getvalue().splitlines()
+    assert lines[0] == SENTENCE
+    assert max(len(line) for line in lines if "│" in line) <= 80
+
+
+def test_a_sentence_on_a_terminal_wraps_at_words_to_its_width(monkeypatch):
+    monkeypatch.setattr(Console, "is_terminal", property(lambda console: True))
+    monkeypatch.setenv("COLUMNS", "50")  # a 50-column terminal
+    out = io.StringIO()
+    console = report_console(file=out)
+    console.print(SENTENCE, highlight=False)
+    lines = Text.from_ansi(out.getvalue()).plain.splitlines()
+    assert len(lines) > 1 and max(len(line) for line in lines) <= 50
+    assert " ".join(line.strip() for line in lines) == SENTENCE  # broken at spaces only

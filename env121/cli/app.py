@@ -9,9 +9,12 @@ subcommand's ``--help`` shows its options' defaults.
   Without ``--chi-diem`` (a deal always has one, but a hand is often asked
   about on its own) the indicators are not counted and the Quốc Sĩ members
   that need the Chỉ Điểm (Thất Sĩ and above) cannot match; the output says so.
-* ``env121 warmup`` compiles the game's kernels ahead (:mod:`agents.warmup`): the
-  first use of a version compiles them once, a minute or two, and says so in one
-  line (:mod:`env121.rules.compiled.cache`); later runs load them.
+* ``env121 warmup [--jobs J]`` compiles the game's kernels ahead
+  (:mod:`agents.warmup`), their families in parallel processes: the first use
+  of a version compiles the kernels a command uses once (about a minute of CPU
+  for a tournament of greedy and random, 1.5 min for all of them,
+  ``docs/first-run.md``) and says so in one line
+  (:mod:`env121.rules.compiled.cache`); later runs load them.
 * ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]
   [rule options]`` plays
   a seeded match between random players — or, with ``--agents``, between the
@@ -192,10 +195,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_score)
     warmup = commands.add_parser(
         "warmup",
-        help="compile the game's kernels ahead (once per version, about a minute)",
+        help="compile the game's kernels ahead (once per version: about 1.5 min of CPU)",
         description="Compile every kernel of the engine, the observations, the network "
         "inputs and greedy ahead, so that no later command waits for it (it happens once "
-        "per installed version; later runs only load them, in seconds). The compiled "
+        "per installed version, about 1.5 min of CPU; later runs only load them, in "
+        "seconds). Each family of kernels compiles in its own process, J at a time. The compiled "
         "kernels are kept in $ENV121_CACHE_DIR, else $XDG_CACHE_HOME/env121, else "
         "~/.cache/env121.",
         formatter_class=HelpFormatter,

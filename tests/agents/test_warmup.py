@@ -34,11 +34,12 @@ def test_a_tournament_of_greedy_and_random_warms_neither_the_trainers_nor_mcs_ke
     """It warmed every family (the network's inputs and observation, the Python
     engine's): 92 s of CPU on a first run, where the games need a third of it."""
     asked: list[tuple[str, ...]] = []
-    monkeypatch.setattr(
-        warmup,
-        "warm_kernels",
-        lambda families=tuple(FAMILIES): asked.append(tuple(families)) or 0.0,
-    )
+
+    def record(families: tuple[str, ...] = tuple(FAMILIES)) -> float:
+        asked.append(tuple(families))
+        return 0.0
+
+    monkeypatch.setattr(warmup, "warm_kernels", record)
     argv = ["tournament", "--vs", "greedy", "random", "--deals", "1", "--num-van", "1"]
     assert main([*argv, "--quiet", "--no-plot", "--out", str(tmp_path / "run")]) == 0
     assert asked == [("engine", "greedy")]

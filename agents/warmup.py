@@ -9,14 +9,15 @@ hint inputs (``hints``) and the Python engine's win table with the reference
 greedy (``reference``). A command warms only the families it uses
 (:func:`families_for`: a tournament of greedy and random compiles neither the
 trainer's inputs nor the Python engine's); ``env121 warmup`` compiles them
-all, the families in parallel processes where there are cores
-(:func:`warm_in_parallel`). With a warm cache a family only loads (well
-under a second).
+all, with ``--jobs J`` in J processes (:func:`warm_in_parallel`; the families
+share the rule kernels, which each process compiles again: on the 2-core
+machine two processes took 40% more CPU and longer than one,
+``docs/first-run.md``). With a warm cache a family only loads (well under a
+second).
 """
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -154,15 +155,15 @@ def warm_kernels(families: Sequence[str] = tuple(FAMILIES)) -> float:
     return time.perf_counter() - start
 
 
-def warm_in_parallel(families: Sequence[str] = tuple(FAMILIES), jobs: int | None = None) -> float:
+def warm_in_parallel(families: Sequence[str] = tuple(FAMILIES), jobs: int = 1) -> float:
     """:func:`warm_kernels` of ``families``, one process per family, ``jobs`` at a
-    time (default: the cores this process may use), then loaded here; returns
+    time (one: all in this process), then loaded here; returns
     the seconds it took. The families share the rule kernels (the scorer, the
     Thế search): each process compiles those it reaches first, and numba's
     cache writes are atomic, so two processes writing one kernel is harmless."""
     start = time.perf_counter()
     todo = [name for name in families if name not in _warmed]
-    jobs = min(len(todo), jobs or len(os.sched_getaffinity(0)))  # the cores we may use
+    jobs = min(len(todo), jobs)
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(warm_kernels, [(name,) for name in todo]))

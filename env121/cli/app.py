@@ -10,7 +10,7 @@ subcommand's ``--help`` shows its options' defaults.
   about on its own) the indicators are not counted and the Quốc Sĩ members
   that need the Chỉ Điểm (Thất Sĩ and above) cannot match; the output says so.
 * ``env121 warmup [--jobs J]`` compiles the game's kernels ahead
-  (:mod:`agents.warmup`), their families in parallel processes: the first use
+  (:mod:`agents.warmup`; ``--jobs J``: its families in J processes): the first use
   of a version compiles the kernels a command uses once (about a minute of CPU
   for a tournament of greedy and random, 1.5 min for all of them,
   ``docs/first-run.md``) and says so in one line
@@ -149,7 +149,7 @@ def _warmup(args: argparse.Namespace) -> int:
     from agents.warmup import warm_in_parallel
     from env121.rules.compiled.cache import compile_seconds, kernel_folder
 
-    if args.jobs is not None and args.jobs < 1:
+    if args.jobs < 1:
         return error_line(f"--jobs {args.jobs}: expected an integer ≥ 1")
     seconds = warm_in_parallel(jobs=args.jobs)
     # this process compiles only when it warms alone: with --jobs > 1 the workers compile
@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compile every kernel of the engine, the observations, the network "
         "inputs and greedy ahead, so that no later command waits for it (it happens once "
         "per installed version, about 1.5 min of CPU; later runs only load them, in "
-        "seconds). Each family of kernels compiles in its own process, J at a time. The compiled "
+        "seconds). With --jobs J, the families of kernels compile in J processes. The compiled "
         "kernels are kept in $ENV121_CACHE_DIR, else $XDG_CACHE_HOME/env121, else "
         "~/.cache/env121.",
         formatter_class=HelpFormatter,
@@ -207,10 +207,11 @@ def build_parser() -> argparse.ArgumentParser:
     warmup.add_argument(
         "--jobs",
         type=int,
-        default=None,
+        default=1,
         metavar="J",
-        help="processes compiling the kernel families side by side (default: the cores "
-        "this process may use)",
+        help="processes compiling the kernel families side by side (they share the rule "
+        "kernels, which each compiles again: 40%% more CPU, slower than one on 2 cores; "
+        "docs/first-run.md)",
     )
     warmup.set_defaults(func=_warmup)
     add_game_subcommands(commands)

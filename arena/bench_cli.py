@@ -18,7 +18,9 @@ arena's results and every game's record are ``OUT/results.json`` and
 if it already holds this benchmark's log, the run **resumes** it: only the
 missing games are played (Ctrl-C loses only the games being played), and the
 scorecard is the same as an uninterrupted run's. A bad spec is one error line
-(status 2) before any game.
+(status 2) before any game, and so is a reference that cannot be built: the
+suite's ``ppo`` references need the ``train`` extra, and on the base install
+the line names it and its install command.
 
 ``--league`` benchmarks every reference and shipped agent and writes the
 league table (``docs/league.md``: rating, interval, versions, wall time of each).
@@ -100,6 +102,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             require_fair(agent, "in env121 benchmark (it rates play on a seat's own knowledge)")
         except (AgentSpecError, UnfairAgentError) as error:
             return error_line(str(error))
+    for spec in references:  # the opponents too: a ppo one needs the train extra
+        try:
+            make_agent(spec)
+        except AgentSpecError as error:
+            return error_line(f"{suite.version}'s reference {spec}: {error}")
     cards = []
     for spec in agents:
         if args.league:
@@ -140,17 +147,15 @@ def run_benchmark(
 ) -> Scorecard | None:
     """Play (or resume) one agent's benchmark into ``out`` and write its scorecard;
     None when interrupted."""
-    from rich.console import Console
-
-    from agents.warmup import warm_kernels
+    from agents.warmup import families_for, warm_kernels
     from arena.benchmark import format_scorecard, plan_benchmark, plot_scorecard, scorecard
     from arena.export import versions, write_results
     from arena.journal import LOG_NAME, GameLog, LogHeader, check_log, read_log
-    from arena.report import progress_bar
+    from arena.report import progress_bar, report_console
     from arena.tournament import play_tournament
     from env121.engine.files import write_atomically
 
-    console = Console(quiet=args.quiet)
+    console = report_console(args.quiet)
     plan = plan_benchmark(spec, suite, tier)
     path = out / LOG_NAME
     if path.exists():
@@ -163,7 +168,7 @@ def run_benchmark(
         out.mkdir(parents=True, exist_ok=True)
         log = GameLog(path, LogHeader.of(plan, command))
         done = ()
-    warm_kernels()
+    warm_kernels(families_for({spec for task in plan.tasks for spec in task.specs}))
     start = time.perf_counter()
     with log:
         try:

@@ -252,16 +252,14 @@ class Tournament:
 
 def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str] | None) -> int:
     # The heavy modules (scipy, openskill, rich, the agents) load only now.
-    from rich.console import Console
-
-    from agents.warmup import warm_kernels
+    from agents.warmup import families_for, warm_kernels
     from arena.export import write_results
     from arena.journal import LOG_NAME, GameLog, LogError, LogHeader, check_log
     from arena.ray_backend import GameLostError, RayBackend  # Ray itself only with --ray
-    from arena.report import print_report, progress_bar
+    from arena.report import print_report, progress_bar, report_console
     from arena.tournament import TournamentResult, plan_tournament, play_tournament
 
-    console = Console(quiet=args.quiet)
+    console = report_console(args.quiet)
     backend = None if args.ray is None else RayBackend(args.ray or None)
     try:
         plan = plan_tournament(
@@ -294,7 +292,9 @@ def _run(args: argparse.Namespace, tournament: Tournament, command: Sequence[str
         print(f"env121: note: {note}; it is played again", file=sys.stderr)
     if done:
         console.print(f"resuming: {len(done)} of {len(plan.tasks)} games already played")
-    warm_kernels()  # compiled (or loaded) before any clock starts: never a decision's time
+    # the kernels its agents use, compiled (or loaded) before any clock starts: never a
+    # decision's time
+    warm_kernels(families_for({spec for task in plan.tasks for spec in task.specs}))
 
     def play(progress: Callable[[int, int], None] | None) -> TournamentResult:
         return play_tournament(

@@ -40,7 +40,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Protocol
 
-from agents.warmup import warm_kernels
+from agents.warmup import families_for, warm_kernels
 from arena.batched import BatchedPlayer, batched_player, play_batch
 from arena.play import AgentCache, GameRecord, GameTask, game_key, play_game
 from env121.engine.batched.threads import THREADS_VARIABLE, default_threads
@@ -195,7 +195,10 @@ def _play_in_pool(
     the units not started are dropped, and the games of those being played
     still go to ``on_game`` (the tournament's log) once they end."""
     share = max(1, default_threads() // jobs)  # the machine's threads, shared by the workers
-    executor = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(share,))
+    families = families_for({spec for unit in units for task in unit.tasks for spec in task.specs})
+    executor = ProcessPoolExecutor(
+        max_workers=jobs, initializer=_start_worker, initargs=(share, families)
+    )
     futures = [executor.submit(play_unit_in_worker, unit) for unit in units]
     delivered: set[tuple[int, int, int]] = set()
     try:
@@ -224,16 +227,16 @@ def _report_the_rest(
                     on_game(record)
 
 
-def _start_worker(threads: int) -> None:
+def _start_worker(threads: int, families: Sequence[str]) -> None:
     """Give a new worker process its share of the threads (``ENV121_THREADS``, so
     that ``jobs`` workers do not each start one per core), an empty agent cache
-    and its kernels loaded (so no decision's time includes them); Ctrl-C is the
-    parent's to handle."""
+    and the kernel ``families`` its games use loaded (so no decision's time
+    includes them); Ctrl-C is the parent's to handle."""
     os.environ[THREADS_VARIABLE] = str(threads)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()
-    warm_kernels()
+    warm_kernels(families)
 
 
 def play_unit_in_worker(unit: Unit) -> list[GameRecord]:

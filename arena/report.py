@@ -4,10 +4,14 @@
 round-robin), its headline and one row per metric, then the ratings. On
 screen a metric is ``mean ±half-width`` of its 95% interval, or ``mean [low,
 high]`` where the interval was clipped to the metric's range (a share at few
-deals); the exact bounds are in ``results.json`` / ``results.csv``. A table
-holding a ``program:`` agent (or any agent that committed faults) ends with a
-``faults`` row: each agent's faults by kind (``docs/agent-protocol.md``).
-Agents are shown as the command spelled them (:attr:`TournamentResult.names`).
+deals); the exact bounds are in ``results.json`` / ``results.csv``. Agents
+are shown as the command spelled them (:attr:`TournamentResult.names`). A
+table holding a ``program:`` agent (or any agent that committed faults) ends
+with a ``faults`` row: each agent's faults by kind (``docs/agent-protocol.md``).
+The sentences (the headline, the games line, where the results are) wrap at
+words to a terminal's width, and stay whole lines when the output goes to a
+file or a pipe (:func:`report_console`), never broken at rich's default 80
+columns.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from typing import IO
 
 from rich.console import Console
 from rich.progress import (
@@ -35,6 +40,17 @@ PERCENT = ("rank_1", "rank_2", "rank_3", "rank_4", "win_rate", "draw_rate")
 """Metrics shown as percentages."""
 ONE_DECIMAL = ("points_per_van", "points_per_vong")
 """Metrics shown with one decimal (the others with two, or three below 1)."""
+
+
+def report_console(quiet: bool = False, file: IO[str] | None = None) -> Console:
+    """The console a tournament reports to: on a terminal, rich's own (sentences
+    wrap at words to its width); elsewhere (a file, a pipe, a CI log) sentences
+    are printed as whole lines, which the reader wraps (rich would break them at
+    its default width, 80 columns, mid-sentence)."""
+    console = Console(quiet=quiet, file=file)
+    if not console.is_terminal:
+        console.soft_wrap = True
+    return console
 
 
 @contextmanager
@@ -152,4 +168,11 @@ def _cell(name: str, estimate: Estimate) -> str:
     return f"{text} [{scale * estimate.low:.{digits}f}, {scale * estimate.high:.{digits}f}]"
 
 
-__all__ = ["headline", "metrics_table", "print_report", "progress_bar", "ratings_table"]
+__all__ = [
+    "headline",
+    "metrics_table",
+    "print_report",
+    "progress_bar",
+    "ratings_table",
+    "report_console",
+]

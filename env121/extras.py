@@ -12,15 +12,17 @@ extras add the rest (``pyproject.toml`` lists their packages):
 
 A command or agent that needs an extra calls :func:`require_extra` before any
 work starts; a missing module becomes one :class:`MissingExtraError` naming
-the extra and the command that installs it (the same command works for an
-editable checkout and an installed wheel: pip adds the extra's packages to
-the installed ``env121``).
+the extra and the command that installs it, in the form the package was
+installed (:func:`install_command`): ``.venv/bin/pip install -e ".[train]"``
+for an editable checkout, ``pip install
+"env121[train]"`` for a wheel.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import sys
+from pathlib import Path
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "safetensors", "yaml", "tensorboard"),
@@ -28,6 +30,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "ray": ("ray",),
 }
 """Each extra's importable modules: the ones whose absence means the extra is missing."""
+_PACKAGE_ROOT = Path(__file__).resolve().parents[1]
+"""The folder holding the ``env121`` package: a checkout, or ``site-packages``."""
 
 
 class MissingExtraError(ImportError):
@@ -41,8 +45,33 @@ class MissingExtraError(ImportError):
 
 
 def install_command(extra: str) -> str:
-    """The command that installs ``extra`` into the environment holding env121."""
-    return f'pip install "env121[{extra}]"'
+    """The command that installs ``extra`` into the environment holding env121:
+    for an editable checkout, this environment's pip on the checkout
+    (``.venv/bin/pip install -e ".[train]"`` from the checkout's root, the paths
+    absolute elsewhere); for an installed wheel, ``pip install "env121[train]"``."""
+    checkout = editable_checkout()
+    if checkout is None:
+        return f'pip install "env121[{extra}]"'
+    pip = Path(sys.executable).parent / "pip"
+    installer = _shown(pip) if pip.exists() else f"{_shown(Path(sys.executable))} -m pip"
+    return f'{installer} install -e "{_shown(checkout)}[{extra}]"'
+
+
+def editable_checkout() -> Path | None:
+    """The checkout env121 runs from (an editable install, ``pip install -e``,
+    or the sources on ``PYTHONPATH``): the folder above the package when it
+    holds ``pyproject.toml``; None for an installed wheel (the package lies in
+    ``site-packages``, no project file beside it)."""
+    return _PACKAGE_ROOT if (_PACKAGE_ROOT / "pyproject.toml").is_file() else None
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory when it lies inside it (``.``
+    for the directory itself), else as given."""
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def missing_modules(extra: str) -> list[str]:
@@ -65,4 +94,11 @@ def require_extra(extra: str, needed_by: str) -> None:
         raise MissingExtraError(extra, needed_by, missing)
 
 
-__all__ = ["EXTRAS", "MissingExtraError", "install_command", "missing_modules", "require_extra"]
+__all__ = [
+    "EXTRAS",
+    "MissingExtraError",
+    "editable_checkout",
+    "install_command",
+    "missing_modules",
+    "require_extra",
+]

@@ -9,9 +9,12 @@ subcommand's ``--help`` shows its options' defaults.
   Without ``--chi-diem`` (a deal always has one, but a hand is often asked
   about on its own) the indicators are not counted and the Quốc Sĩ members
   that need the Chỉ Điểm (Thất Sĩ and above) cannot match; the output says so.
-* ``env121 warmup`` compiles the game's kernels ahead (:mod:`agents.warmup`): the
-  first use of a version compiles them once, a minute or two, and says so in one
-  line (:mod:`env121.rules.compiled.cache`); later runs load them.
+* ``env121 warmup [--jobs J]`` compiles the game's kernels ahead
+  (:mod:`agents.warmup`; ``--jobs J``: its families in J processes): the first use
+  of a version compiles the kernels a command uses once (about a minute of CPU
+  for a tournament of greedy and random, 1.5 min for all of them,
+  ``docs/first-run.md``) and says so in one line
+  (:mod:`env121.rules.compiled.cache`); later runs load them.
 * ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]
   [rule options]`` plays
   a seeded match between random players — or, with ``--agents``, between the
@@ -143,13 +146,15 @@ def _breakdown(score: HandScore, chi_diem: int | None, an_si: Sequence[int]) -> 
 
 
 def _warmup(args: argparse.Namespace) -> int:
-    from agents.warmup import warm_kernels
+    from agents.warmup import warm_in_parallel
     from env121.rules.compiled.cache import compile_seconds, kernel_folder
 
-    seconds = warm_kernels()
-    compiled = compile_seconds()
-    how = f"{compiled:.0f} s of it compiling" if compiled else "all loaded from the cache"
-    print(f"kernels ready in {seconds:.1f} s ({how}); cache: {kernel_folder()}")
+    if args.jobs < 1:
+        return error_line(f"--jobs {args.jobs}: expected an integer ≥ 1")
+    seconds = warm_in_parallel(jobs=args.jobs)
+    # this process compiles only when it warms alone: with --jobs > 1 the workers compile
+    how = f", {compile_seconds():.0f} s of it compiling" if compile_seconds() else ""
+    print(f"kernels ready in {seconds:.1f} s{how}; cache: {kernel_folder()}")
     return 0
 
 
@@ -190,13 +195,23 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_score)
     warmup = commands.add_parser(
         "warmup",
-        help="compile the game's kernels ahead (once per version, about a minute)",
+        help="compile the game's kernels ahead (once per version: about 1.5 min of CPU)",
         description="Compile every kernel of the engine, the observations, the network "
         "inputs and greedy ahead, so that no later command waits for it (it happens once "
-        "per installed version; later runs only load them, in seconds). The compiled "
+        "per installed version, about 1.5 min of CPU; later runs only load them, in "
+        "seconds). With --jobs J, the families of kernels compile in J processes. The compiled "
         "kernels are kept in $ENV121_CACHE_DIR, else $XDG_CACHE_HOME/env121, else "
         "~/.cache/env121.",
         formatter_class=HelpFormatter,
+    )
+    warmup.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="processes compiling the kernel families side by side (they share the rule "
+        "kernels, which each compiles again: 40%% more CPU, slower than one on 2 cores; "
+        "docs/first-run.md)",
     )
     warmup.set_defaults(func=_warmup)
     add_game_subcommands(commands)

@@ -27,7 +27,8 @@
   specs, for the other seats in order (default: random players). Only what
   that seat sees is printed. The record is always saved (to ``--json FILE``,
   default ``game-seed<S>.json``). Ctrl-C or ``q`` leaves with one line and
-  saves the record so far (exit status 130).
+  saves the record so far (exit status 0 for ``q`` or the end of the input,
+  130 for Ctrl-C).
 * ``env121 replay FILE [--verbose] [--html OUT]`` — load a game record, replay
   it, print its transcript in the readable form; with ``--html`` write the
   replay viewer instead, one self-contained HTML file
@@ -163,12 +164,12 @@ def run_play(args: argparse.Namespace) -> int:
     except IllegalAgentActionError as err:
         error_line(str(err))
         return 1
-    except (KeyboardInterrupt, LeftTheTable):
+    except (KeyboardInterrupt, LeftTheTable) as left:
         saved = f"; the record so far is saved to {record}" if record else ""
         if record:
             save(state, record)
         print(f"\nleft the game at ván {state.van + 1}, vòng {state.vong + 1}{saved}")
-        return 130
+        return 0 if isinstance(left, LeftTheTable) else 130  # q is a choice, Ctrl-C is not
     if record:
         save(state, record)
         print(f"record saved to {record}")

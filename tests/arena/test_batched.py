@@ -111,6 +111,6 @@ def test_a_pool_worker_takes_its_share_of_the_threads(monkeypatch):
 
     monkeypatch.setenv(THREADS_VARIABLE, "8")
     monkeypatch.setattr("signal.signal", lambda *args: None)  # keep pytest's Ctrl-C
-    monkeypatch.setattr(execute, "warm_kernels", lambda: 0.0)
-    execute._start_worker(2)
+    monkeypatch.setattr(execute, "warm_kernels", lambda families: 0.0)
+    execute._start_worker(2, ("engine",))
     assert default_threads() == 2

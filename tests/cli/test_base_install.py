@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from env121 import cli
-from env121.extras import EXTRAS, MissingExtraError, require_extra
+from env121 import cli, extras
+from env121.extras import EXTRAS, MissingExtraError, install_command, require_extra
 from tests.cli.test_errors import fails
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,8 +64,38 @@ def test_a_missing_extra_is_one_line_naming_it(extra, argv, monkeypatch, capsys,
     monkeypatch.setitem(sys.modules, EXTRAS[extra][-1], None)  # as if not installed
     err = fails(capsys, *argv)
     assert f"needs the {extra} extra (missing: {EXTRAS[extra][-1]})" in err
-    assert f'install it with pip install "env121[{extra}]"' in err
+    assert f"install it with {install_command(extra)}" in err
     assert list(tmp_path.iterdir()) == []  # nothing started, nothing written
+
+
+def test_the_install_hint_matches_how_env121_was_installed(monkeypatch, tmp_path):
+    """A checkout installed with ``pip install -e`` is told its own pip and ``-e``
+    (the hint said ``pip install "env121[train]"``, which installs the wheel from PyPI
+    beside the checkout); an installed wheel is told the wheel's extra."""
+    checkout = tmp_path / "env121-checkout"
+    (checkout / "env121").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'env121'\n")
+    monkeypatch.setattr(extras, "_PACKAGE_ROOT", checkout)
+    monkeypatch.setattr(sys, "executable", str(checkout / ".venv" / "bin" / "python"))
+    (checkout / ".venv" / "bin").mkdir(parents=True)
+    (checkout / ".venv" / "bin" / "pip").touch()
+    monkeypatch.chdir(checkout)
+    assert install_command("train") == '.venv/bin/pip install -e ".[train]"'
+    monkeypatch.chdir(tmp_path)
+    pip = "env121-checkout/.venv/bin/pip"
+    assert install_command("web") == f'{pip} install -e "env121-checkout[web]"'
+    monkeypatch.setattr(extras, "_PACKAGE_ROOT", tmp_path / "site-packages")
+    assert install_command("train") == 'pip install "env121[train]"'
+
+
+def test_benchmark_on_the_base_install_names_the_train_extra(monkeypatch, capsys, tmp_path):
+    """The suite's ppo references need torch: one line naming the extra, before any
+    game (it failed with an error about ``--out`` and ``ppo:small``, neither typed)."""
+    monkeypatch.setitem(sys.modules, EXTRAS["train"][-1], None)  # as if not installed
+    err = fails(capsys, "benchmark", "greedy", "--quick", "--out", str(tmp_path / "out"))
+    assert "reference ppo:small" in err and "needs the train extra" in err
+    assert f"install it with {install_command('train')}" in err and "--out" not in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_require_extra_names_the_extra_and_what_needs_it(monkeypatch):

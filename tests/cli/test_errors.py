@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from env121 import cli
+from env121.extras import install_command
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,7 +53,8 @@ def test_an_out_that_is_a_file_is_refused(capsys, tmp_path, command):
     assert afile.read_text() == "x"
 
 
-def test_a_missing_train_extra_names_what_to_install(tmp_path):
+def test_a_missing_train_extra_names_what_to_install(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # where the command runs: the hint names paths from there
     code = (
         "import sys; sys.modules['torch'] = None\n"
         "from env121.cli import main\n"
@@ -67,7 +69,7 @@ def test_a_missing_train_extra_names_what_to_install(tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr == (
         "env121: error: env121 train needs the train extra (missing: torch): "
-        'install it with pip install "env121[train]"\n'
+        f"install it with {install_command('train')}\n"
     )
     assert not (tmp_path / "run").exists()
 

@@ -18,10 +18,12 @@ cache root is ``$ENV121_CACHE_DIR``, else ``$XDG_CACHE_HOME/env121``, else
 ``~/.cache/env121``; the newest :data:`KEEP_VERSIONS` kernel folders are
 kept, older ones removed.
 
-Compiling takes about a minute of CPU the first time (after an install or an
-upgrade); the first kernel that compiles in a process prints one line to
-stderr saying so (:class:`CompileNotice`). ``env121 warmup`` compiles them all
-ahead.
+The first use of a version (after an install or an upgrade) compiles the
+kernels the command uses: about a minute of CPU for a tournament of greedy
+and random, a minute and a half for all of them (``docs/first-run.md`` has
+the measured figures and the command that measures them). The first kernel
+that compiles in a process prints one line to stderr saying so
+(:class:`CompileNotice`). ``env121 warmup`` compiles them all ahead.
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ KERNEL_MODULES = tuple(package.replace("/", ".") for package in KERNEL_PACKAGES)
 KEEP_VERSIONS = 4
 """How many kernel folders (one per version of the sources) the cache root keeps."""
 COMPILE_NOTICE = (
-    "env121: compiling the game's kernels (first use of this version: a minute or two; "
-    "cached in {folder}; `env121 warmup` does it ahead)"
+    "env121: compiling the kernels this command uses (first use of this version: about a "
+    "minute of CPU; cached in {folder}; `env121 warmup` compiles them all ahead)"
 )
 """The line printed when the first kernel compiles in a process."""
 _active: tuple[Path, Path, str] | None = None

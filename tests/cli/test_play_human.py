@@ -3,6 +3,7 @@ pseudo-terminal to the end of a seeded ván, typos included."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ import pytest
 from env121 import cli
 from env121.engine.records import load
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+"""An ANSI escape sequence (a style reset that some terminals get after the last line)."""
 PROMPT = r"your move \(1–\d+, q to leave\)> "
 COMMAND = "import sys; from env121.cli import main; sys.exit(main())"
 
@@ -76,7 +79,7 @@ def test_ctrl_c_or_q_leaves_with_one_line_and_saves_the_record_so_far(tmp_path, 
         child.sendintr()
     child.expect(pexpect.EOF)
     child.close()
-    shown = str(child.before)
+    shown = ANSI.sub("", str(child.before))  # a terminal's style codes are not text
     assert child.exitstatus == (0 if leave == "q" else 130)  # q is a choice, Ctrl-C is not
     last = shown.strip().splitlines()[-1]
     assert last == f"left the game at ván 1, vòng 1; the record so far is saved to {record}"

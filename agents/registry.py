@@ -50,7 +50,7 @@ class AgentEntry:
 
 _REGISTRY: dict[str, AgentEntry] = {}
 ALIASES: dict[str, str] = {
-    "best": "search",
+    "best": "mc:value=greedy",
     "best-net": "ppo:scratch",
 }
 """The stable names and the concrete specs they stand for (see the module docstring)."""

@@ -7,9 +7,10 @@
 # 2. The wheel built from the checkout, installed into a fresh virtualenv and
 #    run from a folder outside the checkout: the base install runs the main
 #    job and `env121 play`, and names the extra that `env121 serve` and a ppo
-#    agent need; with the train and web extras it plays a tournament with
-#    ppo:scratch and serves the web table (the page and its scripts answer on
-#    127.0.0.1), so the package data (checkpoints, presets, static files)
+#    agent need; with the train and web extras it plays a tournament of the
+#    stable names `best` (mc with the shipped value network) against mc and
+#    `best-net` (ppo:scratch) against greedy, and serves the web table (the
+#    page and its scripts answer on 127.0.0.1), so the package data (checkpoints, presets, static files)
 #    ships. No kernel cache file is written inside the installed package, and
 #    a read-only install plays (checked where root may mount one).
 #
@@ -82,8 +83,8 @@ for command in "serve" "tournament --vs ppo:scratch greedy --deals 1"; do
 done
 echo "   base install ok; adding the train and web extras"
 quietly "installing the wheel's train and web extras" "$work/venv/bin/pip" install "$wheel[train,web]"
-"$env121" tournament --vs ppo:scratch greedy --deals 1 --seed 1 --quiet --no-plot \
-  || fail "the wheel with the train extra: a tournament with ppo:scratch failed"
+"$env121" tournament --vs best mc --vs best-net greedy --deals 1 --seed 1 --quiet --no-plot \
+  || fail "the wheel with the train extra: a tournament of best (its shipped value network) and best-net (ppo:scratch) failed"
 "$env121" serve --help >/dev/null
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$env121" serve --host 127.0.0.1 --port "$port" --db "$work/web.sqlite" >"$work/serve.log" 2>&1 &

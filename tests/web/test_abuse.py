@@ -21,7 +21,6 @@ from env121.web.store import GameStore
 from env121.web.tables import NoRoom
 from tests.web.helpers import (
     RANDOMS,
-    Clock,
     look,
     make_client,
     make_tables,
@@ -29,16 +28,6 @@ from tests.web.helpers import (
     play_first_moves,
     seat_of,
 )
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def client(tmp_path, clock):
-    return make_client(make_tables(tmp_path / "games.sqlite", clock, idle_seconds=60.0), clock)
 
 
 def stored_games(client: Any) -> tuple[int, int]:

@@ -27,16 +27,6 @@ from tests.web.helpers import (
 )
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def client(tmp_path, clock):
-    return make_client(make_tables(tmp_path / "games.sqlite", clock, idle_seconds=60.0), clock)
-
-
 def test_a_new_game_shows_the_table_as_the_person_sees_it_and_the_moves(client):
     game = open_game(client, seat=2)
     assert game["seat"] == 2 and game["specs"] == ["random", "random", "person", "random"]

@@ -4,15 +4,17 @@ against the definition computed by hand on made-up games."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
 from arena.journal import record_from_dict
 from arena.paired import challenger_points, main, paired_difference
+from arena.play import GameRecord
 from arena.schedule import seat_player
 
 
-def game(deal: int, lineup: int, rotation: int, challenger: int) -> dict:
+def game(deal: int, lineup: int, rotation: int, challenger: int) -> dict[str, Any]:
     """A game whose challenger (position 0) stands at ``challenger`` points,
     each reference seat at minus a third of it."""
     seats = []
@@ -35,7 +37,7 @@ A = {0: [30, 90, 0, 120], 1: [-60, 0, 0, 60], 2: [300, 300, 0, 0]}
 B = {0: [0, 0, 30, 30], 1: [-120, -120, 0, 0], 2: [150, 150, 150, 150]}
 
 
-def games() -> list:
+def games() -> list[GameRecord]:
     return [
         record_from_dict(game(deal, lineup, rotation, points[rotation]))
         for lineup, table in enumerate((A, B))

@@ -38,6 +38,13 @@ the win-or-pass showdown to the end of the vòng (both defined in plain Python
 in ``tests/support/mc_reference.py``),
 which freezes every hand.
 
+With ``value=NAME`` (a shipped value network such as ``greedy``, or a
+``.safetensors`` path) the open leaves — nobody won the card on offer and
+the Nọc is not empty — are valued instead by a learned perfect-information
+value (:class:`agents.value.LeafValuer`: the line plus a network's
+correction, read from the world's true state), all of a look's leaves in
+one forward pass; the measurements are in ``agents/README.md``.
+
 Why the leaf and not the showdown, what backs the confidence gate and the
 leaf's scale, and how ``mc`` fares against greedy: ``docs/research/mc.md``.
 

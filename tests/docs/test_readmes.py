@@ -9,7 +9,9 @@ are linked into it), so what a block writes (``game.json``, ``runs/…``,
 ``results.*``) is there for the blocks after it and never in the checkout.
 A Python block is saved as a file and run by this interpreter; a shell
 block runs in ``bash`` with ``set -e``. Blocks tagged ``text`` (or not
-tagged) are output and pictures, not code; any other tag is an error.
+tagged) are output and pictures, and ``json`` the protocol's sample
+messages (checked by ``tests/docs/test_agent_protocol.py``): not code; any
+other tag is an error.
 
 What differs between the page and the run is all in this file, each with
 its reason: :data:`SUBSTITUTIONS` rewrite every shell command (the
@@ -40,7 +42,7 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 TIMEOUT_S = 300
 RUN_LANGUAGES = {"python", "bash"}
-PROSE_LANGUAGES = {"text", ""}
+PROSE_LANGUAGES = {"text", "json", ""}
 TINY_TRAINING = (
     "--no-progress --set total_timesteps=128 n_steps=64 batch_size=64 n_epochs=1 n_envs=1 "
     "vec_env=dummy eval_every=0"
@@ -365,7 +367,7 @@ def test_every_block_is_tagged_as_code_or_as_text():
     for block in all_blocks():
         assert block.language in RUN_LANGUAGES | PROSE_LANGUAGES, (
             f"{block.id}: a block tagged {block.language!r}: tag it python or bash "
-            "(it is run) or text (it is not)"
+            "(it is run), or text or json (it is not)"
         )
 
 

@@ -14,6 +14,7 @@ from env121.engine.game import apply, new_game
 from env121.engine.picture import table_svg
 from env121.engine.records import save
 from env121.engine.state import State
+from env121.extras import install_command
 from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
@@ -83,5 +84,5 @@ def test_serve_without_the_web_extra_says_what_to_install(monkeypatch, capsys):
     assert main(["serve"]) == 2
     assert capsys.readouterr().err.strip() == (
         "env121: error: env121 serve needs the web extra (missing: uvicorn): "
-        'install it with pip install "env121[web]"'
+        f"install it with {install_command('web')}"  # as this env121 was installed
     )

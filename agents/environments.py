@@ -104,11 +104,14 @@ BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
 """The agents of :mod:`agents.registry` that have a batched policy, by name
 (built with the parameters of the agent's spec)."""
 
-TURN_BY_TURN = frozenset({"mc"})
+TURN_BY_TURN = frozenset({"mc", "sb3"})
 """The agents that sit in a batched engine one game at a time
 (:class:`~env121.play.batched_policy.TurnByTurn`): no faster than the agent,
 but a training opponent (``env121 exploit mc``). So do the ``ppo`` networks
-that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``)."""
+that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``). An
+``sb3:`` model decides on the observation alone, which a game's record keeps;
+``program:`` and ``import:`` agents may read the match's past, which it does
+not, so they are not here."""
 
 
 def make_batched_policy(spec: str, *, turn_by_turn: bool = True) -> BatchedPolicy:

@@ -38,10 +38,11 @@ subcommand's ``--help`` shows its options' defaults.
   clones an agent's play into a warm start for ``env121 train --set
   warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`), with a
   progress bar for the matches played and the epochs fitted.
-* ``env121 exploit AGENT --budget 20min [--deals N] [--out DIR] [--resume DIR]``
-  trains a best response against three copies of AGENT (any agent with a
-  batched form) and reports its advantage on fresh deals with its interval and
-  curve (:mod:`training.exploit`).
+* ``env121 exploit AGENT (--budget 20min | --quick) [--deals N] [--out DIR] [--resume DIR]``
+  trains a best response against three copies of AGENT (any agent the trainer
+  can seat: not ``program:`` or ``import:``) and reports its advantage on fresh
+  deals with its interval and curve, and a verdict: whether the curve had
+  stopped rising (:mod:`training.exploit`).
 * ``env121 serve`` runs the web table (:mod:`env121.cli.web`).
 
 The rule options (``--num-van``, ``--payment-rounding``, …) are the same

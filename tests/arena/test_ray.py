@@ -30,7 +30,15 @@ from arena.tournament import game_key, plan_tournament, play_tournament, run_tou
 from env121.cli import main
 from env121.rules.config import RuleConfig
 from tests.arena.test_tournament import reproducible
-from tests.support.ray_cluster import CPUS, local_cluster, needs_ray, worker_processes
+from tests.support.ray_cluster import (
+    CPUS,
+    local_cluster,
+    needs_ray,
+    one_cluster_at_a_time,
+    worker_processes,
+)
+
+pytestmark = one_cluster_at_a_time
 
 CONFIG = RuleConfig(num_van=1)
 MATCHUP = [("greedy", "random")]

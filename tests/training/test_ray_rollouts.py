@@ -19,9 +19,11 @@ import pytest
 import torch
 
 from env121.cli.app import main
-from tests.support.ray_cluster import local_cluster, needs_ray
+from tests.support.ray_cluster import local_cluster, needs_ray, one_cluster_at_a_time
 from tests.training.test_batched_ppo import TINY, tiny_config
 from training.batched_ppo import Learner
+
+pytestmark = one_cluster_at_a_time
 
 WORKERS = ["rollout_workers=2", "worker_cpus=1", "threads=1"]
 

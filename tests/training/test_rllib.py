@@ -19,7 +19,7 @@ from env121.envs.aec_env import AGENTS, placement_rewards
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
 from env121.rules.payment import POINTS_PER_DIEM
-from tests.support.ray_cluster import RAY_MISSING, local_cluster
+from tests.support.ray_cluster import RAY_MISSING, local_cluster, one_cluster_at_a_time
 
 pytest.importorskip("ray.rllib", reason=RAY_MISSING)
 
@@ -37,6 +37,8 @@ from training.rllib_selfplay import (
     masked_logits,
     train,
 )
+
+pytestmark = one_cluster_at_a_time
 
 ONE_VAN = {"num_van": 1}
 """The ``rules`` of one-ván matches (about 600 decisions)."""

@@ -65,6 +65,9 @@ echo "== import contracts";    .venv/bin/lint-imports
 echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
 wait_for_the_kernels
 echo "== kernels";             .venv/bin/env121 warmup
-echo "== pytest";              .venv/bin/pytest -q -n auto --dist loadgroup "$@"
+echo "== pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" "$@"
+# The tests that start a local Ray cluster, in one process, module after module
+# (one cluster connection a process: tests/support/ray_cluster.py).
+echo "== pytest (Ray clusters)"; .venv/bin/pytest -q -m ray_cluster "$@"
 echo "== notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
 finish_first_contact

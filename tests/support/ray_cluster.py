@@ -25,11 +25,13 @@ OBJECT_STORE_BYTES = 100 * 2**20
 RAY_MISSING = 'Ray is not installed (env121\'s ray extra: pip install "env121[ray]")'
 """Why a test that needs Ray is skipped without it."""
 needs_ray = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason=RAY_MISSING)
-one_cluster_at_a_time = pytest.mark.xdist_group("ray")
-"""The mark of every module that starts a local cluster: under ``pytest -n
---dist loadgroup`` their tests run in one worker, one after another, so two
-clusters never share the machine's cores (on two cores a second cluster made
-timing-sensitive tests such as the killed-worker one lose their race)."""
+one_cluster_at_a_time = pytest.mark.ray_cluster
+"""The mark of every module that starts a local cluster. ``scripts/test.sh``
+runs them apart from the others, in one process, module after module
+(``pytest -m ray_cluster``): Ray allows one cluster connection a process, and
+under ``pytest -n`` a worker could run another module's test while a
+module's cluster was still up ("ray.init twice"), and two clusters shared
+two cores (the killed-worker test lost its race)."""
 
 
 @contextmanager

@@ -313,15 +313,7 @@ class Table:
         }
         options = PictureOptions(names=self.names, title="121")
         shown: dict[str, Any] = {
-            "id": self.id,
-            "seat": self.seat,
-            "player": self.player,
-            "names": list(self.names),
-            "specs": self.specs,
-            "practice": self.practice,
-            "step": len(state.actions),
-            "over": over,
-            "to_act": to_act,
+            **self._public(over, to_act),
             "scores": list(view.scores),
             "svg": table_svg(state, None if over else self.seat, options),
             "moves": [{"action": a, "name": name, "kind": move_kind(view, a)} for a, name in moves],
@@ -340,7 +332,15 @@ class Table:
         """The game as someone without the seat token sees it before the
         end: who plays, the step and the points, nothing of any hand (no
         picture, no moves, no transcript)."""
-        state = self.state
+        return {
+            **self._public(over=False, to_act=False),
+            "watching": True,
+            "scores": list(self.state.scores),
+        }
+
+    def _public(self, over: bool, to_act: bool) -> dict[str, Any]:
+        """What the player and a watcher are both shown: who plays, the step,
+        whether it is over and whether the seat is to act."""
         return {
             "id": self.id,
             "seat": self.seat,
@@ -348,11 +348,9 @@ class Table:
             "names": list(self.names),
             "specs": self.specs,
             "practice": self.practice,
-            "step": len(state.actions),
-            "over": False,
-            "to_act": False,
-            "watching": True,
-            "scores": list(state.scores),
+            "step": len(self.state.actions),
+            "over": over,
+            "to_act": to_act,
         }
 
     def _end_message(self) -> str:

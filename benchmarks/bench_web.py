@@ -116,25 +116,32 @@ def get(url: str) -> Any:
         return json.loads(response.read())
 
 
+async def play_moves(socket: Any, moves: int, latencies: list[float], what: str) -> Any:
+    """Read a game's first table from ``socket``, then play its first listed
+    move up to ``moves`` times (until the game is over), each move's round
+    trip appended to ``latencies``; the last table. A refused move raises,
+    naming ``what`` it was."""
+    game = json.loads(await socket.recv())["game"]
+    for _ in range(moves):
+        if game["over"]:
+            break
+        started = time.perf_counter()
+        await socket.send(json.dumps({"action": game["moves"][0]["action"], "step": game["step"]}))
+        message = json.loads(await socket.recv())
+        latencies.append(time.perf_counter() - started)
+        if message["type"] != "state":
+            raise RuntimeError(f"{what} was refused: {message['error']}")
+        game = message["game"]
+    return game
+
+
 async def play_one(address: str, agent: str, moves: int, latencies: list[float]) -> dict[str, Any]:
     """One game over its WebSocket: up to ``moves`` moves; its last table."""
     body = {"name": "load", "seat": 0, "agents": [agent] * 3}
     game = await asyncio.to_thread(post, f"http://{address}/api/games", body)
     url = f"ws://{address}/api/games/{game['id']}/ws?token={game['token']}"
     async with websockets.connect(url) as socket:
-        game = json.loads(await socket.recv())["game"]
-        for _ in range(moves):
-            if game["over"]:
-                break
-            started = time.perf_counter()
-            await socket.send(
-                json.dumps({"action": game["moves"][0]["action"], "step": game["step"]})
-            )
-            message = json.loads(await socket.recv())
-            latencies.append(time.perf_counter() - started)
-            if message["type"] != "state":
-                raise RuntimeError(f"a move was refused: {message['error']}")
-            game = message["game"]
+        game = await play_moves(socket, moves, latencies, "a move")
     return dict(game)
 
 
@@ -273,19 +280,7 @@ async def honest_player(
     game = json.loads(answer)
     url = f"ws://127.0.0.1:{port}/api/games/{game['id']}/ws?token={game['token']}"
     async with websockets.connect(url, local_addr=(address, 0), open_timeout=60) as socket:
-        game = json.loads(await socket.recv())["game"]
-        for _ in range(moves):
-            if game["over"]:
-                break
-            started = time.perf_counter()
-            await socket.send(
-                json.dumps({"action": game["moves"][0]["action"], "step": game["step"]})
-            )
-            message = json.loads(await socket.recv())
-            latencies.append(time.perf_counter() - started)
-            if message["type"] != "state":
-                raise RuntimeError(f"an honest move was refused: {message['error']}")
-            game = message["game"]
+        game = await play_moves(socket, moves, latencies, "an honest move")
     return game["id"], game["step"]
 
 

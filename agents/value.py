@@ -48,6 +48,7 @@ from torch import nn
 from agents.batched_mc import leaf_features
 from agents.weights import (
     ACTIVATIONS,
+    CHECKPOINT_FORMAT_VERSION,
     CheckpointMismatchError,
     check_compatible,
     environment_signature,
@@ -74,7 +75,6 @@ VALUE_SCALE = 100.0
 """Points per unit of the network's output (the rewards' scale: points / 100)."""
 VALUE_FORMAT = "env121-value"
 """The sidecar's ``format`` of a value checkpoint."""
-VALUE_FORMAT_VERSION = 1
 SHIPPED_VALUES = Path(__file__).resolve().parent / "checkpoints" / "values"
 """Where the value networks that come with env121 live (``value=<name>``)."""
 
@@ -173,7 +173,7 @@ def save_value(
     write_atomically(path, weights)
     sidecar = {
         "format": VALUE_FORMAT,
-        "format_version": VALUE_FORMAT_VERSION,
+        "format_version": CHECKPOINT_FORMAT_VERSION,  # what check_compatible reads back
         **environment_signature(),
         "network": {"hidden_sizes": network.hidden_sizes, "activation": network.activation},
         "weights": path.name,

@@ -86,7 +86,7 @@ def collect(
     inputs: list[np.ndarray] = []
     lines: list[np.ndarray] = []
     match_ids: list[np.ndarray] = []
-    targets = np.zeros(0, dtype=np.float32)
+    targets: list[float] = []
     waiting: list[list[tuple[int, int]]] = [[] for _ in range(b)]
     """Per game, the (row, seat) pairs whose vòng has not ended yet."""
     rows = 0
@@ -105,7 +105,7 @@ def collect(
             for k, (g, s) in enumerate(zip(indices, seats, strict=True)):
                 waiting[g].append((rows + k, int(s)))
             rows += len(indices)
-            targets = np.concatenate([targets, np.zeros(len(indices), dtype=np.float32)])
+            targets.extend([0.0] * len(indices))  # each set once its vòng ends
         actions = games["legal"][:, 0].astype(np.int64)
         choice = np.flatnonzero(active & (games["n_legal"] > 1))
         if len(choice):
@@ -116,12 +116,17 @@ def collect(
         for g in np.flatnonzero(active & (games["vong_ended"] | terminated)):
             paid = (engine.final_games if terminated[g] else games)["res_payments"][g]
             for row, s in waiting[g]:
-                targets[row] = paid[s]
+                targets[row] = float(paid[s])
             waiting[g] = []
         active &= games["seed"] < last
     if not rows:
         raise ValueError(f"{matches} matches gave no OFFER state to keep (keep={keep})")
-    return np.concatenate(inputs), targets, np.concatenate(match_ids), np.concatenate(lines)
+    return (
+        np.concatenate(inputs),
+        np.array(targets, dtype=np.float32),
+        np.concatenate(match_ids),
+        np.concatenate(lines),
+    )
 
 
 def train_round(

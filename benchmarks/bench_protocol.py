@@ -4,7 +4,10 @@ in this run.
 
 Usage::
 
-    .venv/bin/python benchmarks/bench_protocol.py [--deals N]
+    .venv/bin/python -m benchmarks.bench_protocol [--deals N]
+
+(as a module from the checkout's root, so the in-process peer
+``import:benchmarks.bench_protocol:HighestLegal`` can be imported)
 
 Rows:
 

@@ -1,10 +1,16 @@
-"""Training: two self-play trainers for 121, and what they share.
+"""Training: the self-play trainers for 121, and what they share.
 
 * :mod:`training.batched_ppo` — PPO on the batched engine, one policy for all
   four seats, learning from scratch (presets with ``algorithm: batched_ppo``);
 * :mod:`training.ppo_selfplay` — sb3-contrib's MaskablePPO, one learner seat
   against a pool (the other presets): :func:`train` / :class:`Config` /
   :func:`load_config` run a preset or resume a run;
+* :mod:`training.expert_iteration` — expert iteration: the search plays,
+  a network is fitted to its choices, the next search uses it
+  (``algorithm: expert_iteration``);
+* :mod:`training.imitation` — behaviour cloning of a teacher (``env121
+  imitate``), which expert iteration fits each generation with;
+* :mod:`training.value` — the learned leaf value of the search;
 * :mod:`training.run` — the one run lifecycle both trainers share: run
   directory, start and resume checks, resuming from the newest checkpoint
   that loads, rolling the run back to it, :class:`TrainResult`;

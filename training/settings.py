@@ -1,6 +1,7 @@
 """A trainer's settings: one dataclass per algorithm, read from presets, ``--set``, runs.
 
-Every trainer (:mod:`training.ppo_selfplay`, :mod:`training.batched_ppo`)
+Every trainer (:mod:`training.ppo_selfplay`, :mod:`training.batched_ppo`,
+:mod:`training.expert_iteration`)
 declares its settings as a dataclass with a ``check()`` method and an
 ``algorithm`` field. This module reads them the same way for all: a preset is
 a YAML file of fields (``training/presets/NAME.yaml`` or a path), ``--set
@@ -27,8 +28,9 @@ from training import PRESETS_DIR, available_presets
 
 DEFAULT_ALGORITHM = "maskable_ppo"
 """The algorithm of a preset or run that names none (:mod:`training.ppo_selfplay`)."""
-ALGORITHMS = ("maskable_ppo", "batched_ppo")
-"""The trainers: SB3's MaskablePPO (one learner seat) and the batched self-play PPO."""
+ALGORITHMS = ("maskable_ppo", "batched_ppo", "expert_iteration")
+"""The trainers: SB3's MaskablePPO (one learner seat), the batched self-play PPO
+and expert iteration (:mod:`training.expert_iteration`)."""
 
 
 class Settings(Protocol):

@@ -239,6 +239,8 @@ def run_train(
             source = settings.preset_path(str(preset))
             values = settings.preset_values(source)
         algorithm = settings.algorithm_of(values, str(source))
+        if algorithm == "expert_iteration":
+            return _run_expert(preset, overrides, out, resume)
         trainer = batched_ppo if algorithm == batched_ppo.ALGORITHM else ppo_selfplay
         config = None if preset is None else trainer.load_config(preset, overrides)
         if out is None and preset is not None:
@@ -278,6 +280,28 @@ def run_train(
                 f"eval:   {row['advantage']:+.2f} [{row['low']:+.2f}, {row['high']:+.2f}] "
                 f"points/ván vs 3× {row['opponent']} ({row['deals']} deals)"
             )
+    return 0
+
+
+def _run_expert(
+    preset: str | None, overrides: Sequence[str], out: str | None, resume: str | None
+) -> int:
+    """``env121 train`` of an expert-iteration preset (:mod:`training.expert_iteration`):
+    its generations, a line per stage and one with each generation's figures."""
+    from training import expert_iteration
+
+    config = None if preset is None else expert_iteration.load_config(preset, overrides)
+    if resume is None:
+        out = out or f"runs/{Path(str(preset)).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
+        check_output_directory(out)
+    where = resume or str(out)
+    result = expert_iteration.run(
+        config, where, resume=resume is not None, overrides=overrides if resume else ()
+    )
+    last = result.generations[-1]
+    print(f"run:    {result.out}   (curve: {result.out / expert_iteration.GENERATIONS_LOG})")
+    newest = expert_iteration.generation_dir(result.out, last["generation"])
+    print(f"policy: ppo:{newest / 'policy.safetensors'}")
     return 0
 
 

@@ -1,0 +1,281 @@
+"""Expert iteration: the search teaches the network that guides the next search.
+
+A generation ``g`` (1, 2, …) of ``env121 train --preset expert``:
+
+1. **self-play by the search** — the teacher, ``search`` (:mod:`agents.search`)
+   with generation ``g − 1``'s network as its prior (``first_net``, a shipped
+   ``ppo:`` checkpoint, for generation 1), the learned leaf value ``value``
+   and a fixed work budget (``worlds`` a decision, ``budget_ms=0``: machine
+   load cannot change what it plays), sits in all four seats of ``matches``
+   seeded matches; every decision with more than one legal action is kept
+   with the search's choice and the points that followed
+   (:func:`training.imitation.collect`);
+2. **the next network** — a fresh network of the ``network`` preset is fitted
+   to the search's choices (the actor, cross-entropy) and to the returns (the
+   critic) of the last ``window`` generations' matches
+   (:func:`training.imitation.fit`), and exported as a ``ppo:`` checkpoint;
+3. **the measurement** — on fresh deals (seed ``eval_seed + g``, never a
+   self-play seed; the rules are the spec's defaults), duplicate 1 vs 3:
+   the new search against three greedy, three ``mc`` and three of the last
+   generation's search, and the new network alone (no search) against three
+   greedy.
+
+The search's choices are its improved actions: greedy's plan unless a plan
+clears its bar over the worlds, the bar moved by the prior
+(:mod:`agents.search`). They are hard targets (the chosen action), not the
+plans' gains.
+
+The run directory holds ``config.yaml``; ``gen-NNN/`` per generation with
+``demonstrations.npz``, ``policy.safetensors`` (+ its sidecar), ``fit.json``
+and ``evaluation.json``, each written atomically once its stage is done; and
+``generations.jsonl``, one line per finished generation (the curve: its
+figures, the decisions, the teacher's self-play matches and the wall clock).
+``env121 train --resume DIR`` (or the same command again) skips every stage
+whose file exists: a kill loses at most the stage it interrupted.
+
+Not built yet: the self-play on the batched engine (the search decides one
+game at a time; ``jobs`` processes play matches side by side) and on Ray
+actors, soft targets (the plans' gains) and a value network fitted with the
+policy (the leaf stays :mod:`agents.value`'s ``greedy`` fit).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.registry import make_agent
+from env121.engine.files import append_atomically, write_atomically
+from training import settings
+from training.checkpoint import export_policy
+from training.imitation import Demonstrations, collect, fit
+
+ALGORITHM = "expert_iteration"
+"""The ``algorithm`` a preset names to be trained by this module."""
+GENERATIONS_LOG = "generations.jsonl"
+"""The run's curve: one JSON line per finished generation."""
+_DEMONSTRATIONS = "demonstrations.npz"
+_POLICY = "policy.safetensors"
+_FIT = "fit.json"
+_EVALUATION = "evaluation.json"
+
+
+@dataclass
+class ExpertConfig:
+    """The settings of an expert-iteration run (``training/presets/expert.yaml``)."""
+
+    algorithm: str = ALGORITHM
+    description: str = ""
+    generations: int = 3
+    """Generations to run (a resumed run may be given more)."""
+    matches: int = 200
+    """Self-play matches the search plays per generation."""
+    window: int = 2
+    """Generations of self-play each network is fitted on (the newest ones)."""
+    network: str = "hinted"
+    """The ``maskable_ppo`` preset whose network shape (and ``gamma``) is fitted."""
+    first_net: str = "scratch"
+    """Generation 1's prior: a shipped ``ppo:`` checkpoint or a path."""
+    worlds: int = 96
+    """Worlds the search plays a decision (its fixed work budget)."""
+    value: str = "greedy"
+    """The search's leaf value (:mod:`agents.value`; ``none``: the fitted line)."""
+    epochs: int = 4
+    eval_deals: int = 64
+    """Duplicate deals of each measurement."""
+    eval_seed: int = 380_000
+    """Generation ``g`` is measured on the deals of seed ``eval_seed + g``."""
+    seed: int = 0
+    """Generation ``g``'s self-play matches are seeded ``seed + (g − 1) · matches``, …"""
+    jobs: int = 1
+    """Processes that play the self-play matches and the measurements."""
+
+    def check(self) -> None:
+        """Raise ``ValueError`` naming the first field whose value is not accepted."""
+        settings.check_choice("algorithm", self.algorithm, (ALGORITHM,))
+        for name in ("generations", "matches", "window", "worlds", "epochs", "eval_deals", "jobs"):
+            settings.check_at_least(name, getattr(self, name), 1)
+        settings.check_at_least("matches", self.matches, 10)  # fit holds out one match in ten
+        make_agent(self.teacher(self.first_net))  # a bad net or value fails before any work
+
+    def teacher(self, net: str | Path) -> str:
+        """The search spec that plays with ``net`` as its prior."""
+        return f"search:net={net},value={self.value},worlds={self.worlds},budget_ms=0"
+
+
+def load_config(preset: str | Path, overrides: Any = ()) -> ExpertConfig:
+    """The config of ``preset`` with ``key=value`` overrides, checked."""
+    return settings.load_config(ExpertConfig, preset, overrides)
+
+
+@dataclass
+class ExpertResult:
+    """What a run did: where it is and the generations it holds."""
+
+    out: Path
+    generations: list[dict[str, Any]]
+    seconds: float
+    interrupted: bool = False
+
+
+def generation_dir(out: Path, generation: int) -> Path:
+    """The folder of ``generation`` (1-based) in the run ``out``."""
+    return out / f"gen-{generation:03d}"
+
+
+def run(
+    config: ExpertConfig | None,
+    out: str | Path,
+    *,
+    resume: bool = False,
+    overrides: Sequence[str] = (),
+    on_line: Callable[[str], None] = print,
+) -> ExpertResult:
+    """Run (or continue) the generations of ``config`` in ``out``: every stage
+    whose file exists is skipped, so a run killed at any point continues
+    where it stopped. With ``resume`` the saved config is read instead, with
+    ``overrides`` (``generations=5`` runs two more of a three-generation run)."""
+    out = Path(out)
+    saved = out / "config.yaml"
+    if resume:
+        config = settings.with_overrides(settings.read_config(ExpertConfig, saved), overrides)
+    elif config is None:
+        raise ValueError("give a config, or resume a run directory")
+    out.mkdir(parents=True, exist_ok=True)
+    settings.save_config(config, saved)
+    start = time.perf_counter()
+    done = _finished(out)
+    for generation in range(len(done) + 1, config.generations + 1):
+        row = _generation(config, out, generation, on_line)
+        append_atomically(out / GENERATIONS_LOG, json.dumps(row) + "\n")
+        done.append(row)
+        on_line(_summary(row))
+    return ExpertResult(out, done, time.perf_counter() - start)
+
+
+def _finished(out: Path) -> list[dict[str, Any]]:
+    """The generations the run's log holds, in order."""
+    path = out / GENERATIONS_LOG
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def _generation(
+    config: ExpertConfig, out: Path, generation: int, on_line: Callable[[str], None]
+) -> dict[str, Any]:
+    """Play, fit and measure ``generation``, skipping the stages already on disk."""
+    from training.ppo_selfplay import load_config as network_config
+    from training.ppo_selfplay import network_of
+
+    folder = generation_dir(out, generation)
+    folder.mkdir(parents=True, exist_ok=True)
+    net = config.first_net if generation == 1 else generation_dir(out, generation - 1) / _POLICY
+    teacher = config.teacher(net)
+    shape = network_config(config.network)
+    network = network_of(shape)
+    clock = time.perf_counter()
+    demos_path = folder / _DEMONSTRATIONS
+    if not demos_path.is_file():
+        on_line(f"generation {generation}: {teacher} plays {config.matches} matches")
+        first = config.seed + (generation - 1) * config.matches
+        demos = collect(teacher, config.matches, first, shape.gamma, config.jobs, network.inputs)
+        save_demonstrations(demos, demos_path)
+    play_seconds = time.perf_counter() - clock
+    policy_path = folder / _POLICY
+    if not policy_path.is_file():
+        window = range(max(1, generation - config.window + 1), generation + 1)
+        demos = Demonstrations.concatenate(
+            [load_demonstrations(generation_dir(out, g) / _DEMONSTRATIONS) for g in window]
+        )
+        policy, report = fit(demos, network, config.epochs, seed=config.seed + generation)
+        notes = {"teacher": teacher, "generation": generation, "fit": dataclasses.asdict(report)}
+        write_atomically(folder / _FIT, json.dumps(notes["fit"], indent=2) + "\n")
+        export_policy(policy, policy_path, network, notes)
+    fit_report = json.loads((folder / _FIT).read_text(encoding="utf-8"))
+    evaluation_path = folder / _EVALUATION
+    if not evaluation_path.is_file():
+        on_line(f"generation {generation}: measuring on {config.eval_deals} fresh deals")
+        measured = measure(config, teacher, config.teacher(policy_path), policy_path, generation)
+        write_atomically(evaluation_path, json.dumps(measured, indent=2) + "\n")
+    measured = json.loads(evaluation_path.read_text(encoding="utf-8"))
+    decisions = len(load_demonstrations(demos_path))
+    return {
+        "generation": generation,
+        "teacher": teacher,
+        "matches": config.matches,
+        "decisions": decisions,
+        "agreement": fit_report["agreement"],
+        "seconds": round(time.perf_counter() - clock, 1),
+        "self_play_seconds": round(play_seconds, 1),
+        **measured,
+    }
+
+
+def measure(
+    config: ExpertConfig, last: str, search: str, policy: Path, generation: int
+) -> dict[str, Any]:
+    """The generation's search against three greedy, three ``mc`` and three of
+    ``last`` (the search that taught it), and its network alone against three
+    greedy, duplicate 1 vs 3 on the deals of seed ``eval_seed + generation``."""
+    from arena import one_vs_three
+
+    matchups = {
+        "search_vs_greedy": (search, "greedy"),
+        "search_vs_mc": (search, "mc"),
+        "search_vs_last": (search, last),
+        "net_vs_greedy": (f"ppo:{policy}", "greedy"),
+    }
+    measured: dict[str, Any] = {"eval_seed": config.eval_seed + generation}
+    for name, (challenger, reference) in matchups.items():
+        advantage = one_vs_three(
+            challenger,
+            reference,
+            deals=config.eval_deals,
+            seed=config.eval_seed + generation,
+            jobs=config.jobs,
+        ).advantage
+        measured[name] = [round(x, 2) for x in (advantage.mean, advantage.low, advantage.high)]
+    return measured
+
+
+def _summary(row: dict[str, Any]) -> str:
+    """One line of a finished generation's figures."""
+
+    def cell(key: str) -> str:
+        mean, low, high = row[key]
+        return f"{mean:+.1f} [{low:+.1f}, {high:+.1f}]"
+
+    return (
+        f"generation {row['generation']}: search vs 3× greedy {cell('search_vs_greedy')}, "
+        f"vs 3× mc {cell('search_vs_mc')}, vs 3× its teacher {cell('search_vs_last')}; "
+        f"network alone vs 3× greedy {cell('net_vs_greedy')} "
+        f"({row['decisions']:,} decisions, {row['seconds']:.0f} s)"
+    )
+
+
+def save_demonstrations(demos: Demonstrations, path: Path) -> None:
+    """Write ``demos`` to ``path`` (``.npz``) atomically."""
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **{name: getattr(demos, name) for name in _FIELDS})
+    write_atomically(path, buffer.getvalue())
+
+
+def load_demonstrations(path: Path) -> Demonstrations:
+    """The demonstrations :func:`save_demonstrations` wrote to ``path``."""
+    try:
+        with np.load(path) as data:
+            return Demonstrations(*(data[name] for name in _FIELDS))
+    except (OSError, KeyError, ValueError) as error:
+        raise ValueError(f"{path} is not valid: not a demonstrations file ({error})") from None
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Demonstrations))

@@ -101,8 +101,9 @@ class ExpertConfig:
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
         settings.check_choice("algorithm", self.algorithm, (ALGORITHM,))
-        for name in ("generations", "matches", "window", "worlds", "epochs", "eval_deals", "jobs"):
+        for name in ("generations", "matches", "window", "worlds", "epochs", "jobs"):
             settings.check_at_least(name, getattr(self, name), 1)
+        settings.check_at_least("eval_deals", self.eval_deals, 2)  # an interval needs two deals
         settings.check_at_least("matches", self.matches, 10)  # fit holds out one match in ten
         make_agent(self.teacher(self.first_net))  # a bad net or value fails before any work
 

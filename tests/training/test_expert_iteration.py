@@ -1,0 +1,104 @@
+"""training.expert_iteration: a generation plays, fits and measures; a killed run resumes
+where it stopped; the next generation's teacher searches with the last network."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.ppo import load_policy
+from env121.cli import main
+from training import expert_iteration as ei
+from training.imitation import collect
+
+TINY = [
+    "generations=1",
+    "matches=10",
+    "worlds=4",
+    "epochs=1",
+    "eval_deals=2",
+    "value=none",
+]
+
+
+def tiny_config(**changes: object) -> ei.ExpertConfig:
+    config = ei.load_config("expert", TINY)
+    for key, value in changes.items():
+        setattr(config, key, value)
+    config.check()
+    return config
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("expert") / "run"
+    ei.run(tiny_config(), out, on_line=lambda _: None)
+    return out
+
+
+def test_a_generation_writes_its_stages_and_one_curve_row(run_dir):
+    folder = ei.generation_dir(run_dir, 1)
+    for name in ("demonstrations.npz", "policy.safetensors", "fit.json", "evaluation.json"):
+        assert (folder / name).is_file(), name
+    (row,) = [json.loads(line) for line in (run_dir / ei.GENERATIONS_LOG).read_text().splitlines()]
+    assert row["generation"] == 1
+    assert row["teacher"] == "search:net=scratch,value=none,worlds=4,budget_ms=0"
+    for key in ("search_vs_greedy", "search_vs_mc", "search_vs_last", "net_vs_greedy"):
+        mean, low, high = row[key]
+        assert low <= mean <= high
+    network, _ = load_policy(folder / "policy.safetensors")
+    assert network.inputs == "observation+greedy_hints"  # the `hinted` preset's network
+
+
+def test_the_demonstrations_are_the_teachers_self_play(run_dir):
+    config = tiny_config()
+    saved = ei.load_demonstrations(ei.generation_dir(run_dir, 1) / "demonstrations.npz")
+    again = collect(config.teacher(config.first_net), 10, 0, 0.7, 1, "observation+greedy_hints")
+    assert len(saved) == len(again)
+    np.testing.assert_array_equal(saved.actions, again.actions)
+    np.testing.assert_array_equal(saved.observations, again.observations)
+
+
+def test_a_killed_run_redoes_only_the_missing_stage_then_goes_on(run_dir, tmp_path):
+    out = tmp_path / "copy"
+    import shutil
+
+    shutil.copytree(run_dir, out)
+    folder = ei.generation_dir(out, 1)
+    demos_stamp = (folder / "demonstrations.npz").stat().st_mtime_ns
+    policy_stamp = (folder / "policy.safetensors").stat().st_mtime_ns
+    (folder / "evaluation.json").unlink()  # killed while measuring
+    (out / ei.GENERATIONS_LOG).unlink()
+    result = ei.run(None, out, resume=True, overrides=["generations=2"], on_line=lambda _: None)
+    assert [row["generation"] for row in result.generations] == [1, 2]
+    assert (folder / "demonstrations.npz").stat().st_mtime_ns == demos_stamp
+    assert (folder / "policy.safetensors").stat().st_mtime_ns == policy_stamp
+    second = result.generations[1]
+    assert second["teacher"].startswith(f"search:net={folder / 'policy.safetensors'},")
+    assert (ei.generation_dir(out, 2) / "policy.safetensors").is_file()
+
+
+def test_a_corrupt_demonstrations_file_is_one_line(tmp_path):
+    path = tmp_path / "demonstrations.npz"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="is not valid: not a demonstrations file"):
+        ei.load_demonstrations(path)
+
+
+@pytest.mark.parametrize(
+    ("setting", "named"),
+    [
+        ("matches=5", "matches=5"),
+        ("worlds=0", "worlds=0"),
+        ("eval_deals=1", "eval_deals=1"),
+        ("first_net=nope", "nope"),
+    ],
+)
+def test_bad_settings_are_refused_before_any_work(setting, named, tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["train", "--preset", "expert", "--set", *TINY, setting, "--out", str(out)])
+    assert code == 2
+    assert named in capsys.readouterr().err
+    assert not out.exists()

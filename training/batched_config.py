@@ -8,7 +8,7 @@ presets made of it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -274,23 +274,6 @@ def check_batched_form(name: str, spec: str) -> None:
         make_batched_policy(spec)
     except ValueError as error:
         raise ValueError(f"{name}={spec!r} is not valid: {error}") from None
-
-
-def renamed_fields(values: dict[str, Any], on_note: Callable[[str], None]) -> dict[str, Any]:
-    """A saved run's fields under today's names: runs saved before ``threads``
-    replaced ``engine_threads`` and ``torch_threads`` resume with ``threads`` set to
-    their ``engine_threads`` (both were the thread count of one 2-core setting)."""
-    if "engine_threads" not in values and "torch_threads" not in values:
-        return values
-    values = dict(values)
-    engine_threads = values.pop("engine_threads", None)
-    torch_threads = values.pop("torch_threads", None)
-    values.setdefault("threads", engine_threads if engine_threads is not None else torch_threads)
-    on_note(
-        f"the run's engine_threads/torch_threads ({engine_threads}/{torch_threads}) are read as "
-        f"threads={values['threads']} (one setting now, ENV121_THREADS's)"
-    )
-    return values
 
 
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -49,7 +49,7 @@ from env121.engine.files import append_atomically
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from training import settings
 from training.actor_critic import ActorCritic
-from training.batched_config import ALGORITHM, Config, load_config, renamed_fields
+from training.batched_config import ALGORITHM, Config, load_config
 from training.batched_state import restore, save_checkpoint
 from training.evaluation import append_row, duplicate_advantage
 from training.hardware import busy_note, resolve_device, use_threads
@@ -428,7 +428,7 @@ def train(
         overrides=overrides,
         log=PROGRESS_LOG,
         network_fields=NETWORK_FIELDS,
-        saved_values=lambda path: renamed_fields(settings.saved_values(path), on_note),
+        saved_values=lambda path: settings.saved_values(path, on_note),
     )
     # Before any file is written: a Ray cluster that cannot be reached or is too small is an error.
     learner = Learner(start.config, start.files.pool)

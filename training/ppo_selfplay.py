@@ -137,7 +137,7 @@ class Config:
     """``"subproc"``: one process per environment; ``"dummy"``: all in this process (tests);
     ``"batched"``: ``n_envs`` games of the compiled engine in this process (observation
     networks and opponents with a batched policy only)."""
-    torch_threads: int = 1
+    threads: int = 1
     """Torch threads of the learner's process (environment processes use one):
     its networks are small, and one thread was measured the fastest on two
     cores (``training/README.md``); 0: ``ENV121_THREADS`` if set, else every
@@ -237,7 +237,7 @@ class Config:
             check_at_least(name, getattr(self, name), 1)
         for name in ("snapshot_beat_window", "stats_window", "eval_jobs"):
             check_at_least(name, getattr(self, name), 1)
-        check_at_least("torch_threads", self.torch_threads, 0)
+        check_at_least("threads", self.threads, 0)
         check_at_least("snapshot_min_gap", self.snapshot_min_gap, 0)
         check_device(self.device)
         settings.check_ppo(self)
@@ -447,7 +447,7 @@ def train(
     if not start.resume and config.warm_start:
         check_warm_start(config.warm_start, network_of(config))
     note = on_note or (lambda line: warnings.warn(line, stacklevel=3))
-    use_threads(config.torch_threads)
+    use_threads(config.threads)
     env = make_vec_env(config, files.pool)
     try:
         model = make_model(config, env)

@@ -62,6 +62,7 @@ from env121.envs.aec_env import AGENTS, REWARD_MODES, raw_env
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
 from env121.rules.options import error_line
+from training.hardware import use_threads
 from training.settings import check_at_least
 
 try:
@@ -108,8 +109,10 @@ class RLlibConfig:
     """EnvRunner actors sampling in parallel (0: sample in the learner's process)."""
     num_envs_per_env_runner: int = 8
     """Environment copies each EnvRunner steps together (one batched forward pass for all)."""
-    torch_threads: int = 1
-    """Torch threads of this process (the learner, and the sampling when ``num_env_runners=0``)."""
+    threads: int = 1
+    """Torch threads of this process (the learner, and the sampling when
+    ``num_env_runners=0``); 0: ``ENV121_THREADS`` if set, else every core
+    (:func:`training.hardware.use_threads`, as every trainer)."""
     reward_mode: str = "points"
     """``"points"`` (Điểm as they are won) or ``"rank"`` (placement at the end)."""
     rules: dict[str, Any] = field(default_factory=lambda: {"num_van": 1})
@@ -157,7 +160,8 @@ class RLlibConfig:
             raise ValueError(
                 f"activation={self.activation!r} is not valid: expected one of {list(ACTIVATIONS)}"
             )
-        for name in ("iterations", "num_envs_per_env_runner", "torch_threads", "train_batch_size"):
+        check_at_least("threads", self.threads, 0)
+        for name in ("iterations", "num_envs_per_env_runner", "train_batch_size"):
             check_at_least(name, getattr(self, name), 1)
         for name in ("minibatch_size", "num_epochs", "pool_max_size"):
             check_at_least(name, getattr(self, name), 1)
@@ -477,7 +481,7 @@ def train(config: RLlibConfig, out: str | Path) -> RLlibResult:
     out = Path(out)
     config.check()
     out.mkdir(parents=True, exist_ok=True)
-    torch.set_num_threads(config.torch_threads)
+    use_threads(config.threads)
     config_yaml = yaml.safe_dump(dataclasses.asdict(config), sort_keys=False, allow_unicode=True)
     write_atomically(out / "config.yaml", config_yaml)
     log = write_atomically(out / "progress.jsonl", "")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, get_type_hints
 
@@ -87,14 +87,38 @@ def preset_values(path: Path) -> dict[str, Any]:
     return _mapping(_yaml(text, source) or {}, source)
 
 
-def saved_values(path: Path) -> dict[str, Any]:
-    """The mapping of fields a run saved in ``path`` (its ``config.yaml``)."""
+def saved_values(path: Path, on_note: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The mapping of fields a run saved in ``path`` (its ``config.yaml``), under
+    today's names (:func:`renamed_fields`, which says so through ``on_note``)."""
     try:
         values = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, yaml.YAMLError) as error:
         reason = str(error).splitlines()[0]
         raise ValueError(f"{path} is not valid: not YAML ({reason})") from None
-    return _mapping(values, str(path))
+    return renamed_fields(_mapping(values, str(path)), on_note)
+
+
+RENAMED_THREADS = ("engine_threads", "torch_threads")
+"""The names ``threads`` had before it was one setting of every trainer (the batched
+trainer's engine and torch threads; the SB3 trainer's torch threads)."""
+
+
+def renamed_fields(
+    values: dict[str, Any], on_note: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """A saved run's fields under today's names: a run saved before ``threads``
+    replaced ``engine_threads``/``torch_threads`` resumes with ``threads`` set to
+    the first of them it holds (both were the thread count of one setting)."""
+    old = [name for name in RENAMED_THREADS if name in values]
+    if not old:
+        return values
+    values = dict(values)
+    counts = [values.pop(name) for name in old]
+    values.setdefault("threads", counts[0])
+    if on_note is not None:
+        was = ", ".join(f"{name}={count}" for name, count in zip(old, counts, strict=True))
+        on_note(f"the run's {was} read as threads={values['threads']} (one setting now)")
+    return values
 
 
 def _mapping(values: Any, source: str) -> dict[str, Any]:
@@ -237,6 +261,7 @@ def _coerce(types: dict[str, Any], key: str, value: Any, source: str) -> Any:
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_ALGORITHM",
+    "RENAMED_THREADS",
     "algorithm_of",
     "check_at_least",
     "check_choice",
@@ -246,6 +271,7 @@ __all__ = [
     "preset_path",
     "preset_values",
     "read_config",
+    "renamed_fields",
     "save_config",
     "saved_config_path",
     "saved_values",

@@ -190,7 +190,7 @@ def test_a_run_trains_resumes_and_its_policy_plays(tmp_path, capsys):
     )
     # resume with a longer budget: it continues from the last checkpoint
     assert main(["train", "--resume", str(out), "--no-progress", "--set", "total_steps=8192"]) == 0
-    assert "are read as threads=2" in capsys.readouterr().err
+    assert "engine_threads=2, torch_threads=2 read as threads=2" in capsys.readouterr().err
     progress = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     steps = [r["step"] for r in progress]
     assert steps == sorted(steps) and steps[-1] == 8192

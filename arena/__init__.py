@@ -25,7 +25,7 @@ results every way. The games whose agents all have a batched form
 (:mod:`arena.batched`), the others (``mc``, your own agents) one at a time;
 each game's record is the same either way.
 
-The command line is ``env121 tournament`` (:mod:`arena.cli`). Modules:
+The command line is ``env121 tournament`` (:mod:`apps.cli.tournament`). Modules:
 :mod:`~arena.schedule` (line-ups and the duplicate rotation),
 :mod:`~arena.seeds`, :mod:`~arena.play` (one game), :mod:`~arena.batched`
 (many games together), :mod:`~arena.execute` (batches and processes),

@@ -1,6 +1,6 @@
 """Tournaments on a Ray cluster: batches of games (or single games) as Ray tasks.
 
-``env121 tournament … --ray [ADDRESS]`` (:mod:`arena.cli`) and, from Python,
+``env121 tournament … --ray [ADDRESS]`` (:mod:`apps.cli.tournament`) and, from Python,
 ``run_tournament(…, backend=RayBackend(address))`` play a tournament's games
 as Ray tasks, on this machine or on a cluster of several (``docs/ray.md``)::
 

@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = "import sys; from env121.cli import main; sys.exit(main(sys.argv[1:]))"
+CLI = "import sys; from apps.cli import main; sys.exit(main(sys.argv[1:]))"
 ENV = (
     "from env121 import env121_v1\n"
     "env = env121_v1.env()\n"

@@ -65,15 +65,15 @@ from typing import Any
 import uvicorn
 import websockets
 
+from apps.web.app import create_app
+from apps.web.config import Limits, ServerConfig, config_toml
+from apps.web.store import GameStore
+from apps.web.tables import Tables
 from env121.engine.game import new_game
 from env121.engine.records import dumps
 from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
-from env121.web.app import create_app
-from env121.web.config import Limits, ServerConfig, config_toml
-from env121.web.store import GameStore
-from env121.web.tables import Tables
 
 
 @dataclass
@@ -246,7 +246,7 @@ def served(folder: Path) -> Iterator[int]:
         port = int(probe.getsockname()[1])
     config = folder / "server.toml"
     config.write_text(config_toml(ServerConfig(agents=("random",), db=folder / "games.sqlite")))
-    command = "import sys; from env121.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = "import sys; from apps.cli import main; sys.exit(main(sys.argv[1:]))"
     server = subprocess.Popen(
         [sys.executable, "-c", command, "serve", "--port", str(port), "--config", str(config)],
         stdout=subprocess.DEVNULL,

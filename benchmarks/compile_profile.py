@@ -81,7 +81,7 @@ def report(times: CompileTimes) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     times = CompileTimes()
     event.register("numba:compile", times)  # type: ignore[no-untyped-call]
-    from env121.cli import main as env121_main
+    from apps.cli import main as env121_main
 
     status = env121_main(sys.argv[1:] if argv is None else argv)
     print("\n".join(report(times)), file=sys.stderr)

@@ -24,7 +24,9 @@ their framework on first use, so ``import env121`` stays light:
 
 The code is in layers, each importing only the ones below it:
 :mod:`env121.rules` → :mod:`env121.engine` → :mod:`env121.play` →
-:mod:`env121.envs` → ``agents`` → ``arena`` → ``training`` → :mod:`env121.cli`.
+:mod:`env121.envs` → ``agents`` → ``arena`` → ``training``, and on top the
+applications (:mod:`apps`: the web table and the ``env121`` command line),
+which nothing below imports.
 """
 
 import importlib

@@ -30,9 +30,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from env121.web.app import create_app
-from env121.web.store import GameStore
-from env121.web.tables import Tables
+from apps.web.app import create_app
+from apps.web.store import GameStore
+from apps.web.tables import Tables
 
 AGENTS = ("greedy", "random", "mc:budget=16,ms=500")
 OVERFLOW = Path(__file__).parents[1] / "tests" / "web" / "overflow.js"

@@ -10,7 +10,7 @@ table says what a run of it does.
 
 from __future__ import annotations
 
-from training import available_presets, batched_ppo, ppo_selfplay, settings
+from training import available_presets, batched_ppo, expert_iteration, ppo_selfplay, settings
 
 BEGIN = "<!-- presets table: python -m training.presets_table -->"
 """The line before the table in ``training/README.md``."""
@@ -42,7 +42,18 @@ def _evaluation(every: int, deals: int, opponents: list[str]) -> str:
 def preset_row(name: str) -> str:
     """The table's row of preset ``name``."""
     path = settings.preset_path(name)
-    if settings.algorithm_of(settings.preset_values(path), str(path)) == batched_ppo.ALGORITHM:
+    algorithm = settings.algorithm_of(settings.preset_values(path), str(path))
+    if algorithm == expert_iteration.ALGORITHM:
+        e = expert_iteration.load_config(name)
+        cells = [
+            "`expert_iteration`",
+            f"{e.generations} generations × {e.matches} matches",
+            f"self-play by `{e.teacher('NET')}`, one match at a time ({e.jobs} process)",
+            f"`{e.network}`'s, fitted to the search's choices",
+            "itself (all four seats)",
+            f"each generation, {e.eval_deals} deals vs greedy, mc and its teacher",
+        ]
+    elif algorithm == batched_ppo.ALGORITHM:
         b = batched_ppo.load_config(name)
         dmc = b.method == "dmc"
         cells = [

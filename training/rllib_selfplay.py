@@ -61,7 +61,6 @@ from env121.engine.files import append_atomically, write_atomically
 from env121.envs.aec_env import AGENTS, REWARD_MODES, raw_env
 from env121.play.observation import OBS_SIZE
 from env121.rules.config import RuleConfig
-from env121.rules.options import error_line
 from training.hardware import use_threads
 from training.settings import check_at_least
 
@@ -544,13 +543,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Train from the command line; prints where the policy is and the speed."""
-    args = parser_args = build_parser().parse_args(argv)
-    values = {f.name: getattr(parser_args, f.name) for f in dataclasses.fields(RLlibConfig)}
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(RLlibConfig)}
     try:
         config = RLlibConfig(**values)
         config.check()
     except (TypeError, ValueError) as error:
-        return error_line(str(error))
+        parser.error(str(error))
     ray.init(address=args.ray, logging_level=logging.WARNING)
     result = train(config, args.out)
     print(

@@ -13,8 +13,8 @@ import pytest
 from agents.program import ProgramAgent
 from agents.registry import make_agent
 from agents.spec import AgentSpecError
+from apps.cli.tournament import main as tournament_main
 from arena import one_vs_three
-from arena.cli import main as tournament_main
 from env121.engine.game import new_game
 from env121.play.match import play_agents
 from env121.play.turn import Turn

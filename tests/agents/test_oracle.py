@@ -8,14 +8,14 @@ import pytest
 from agents import make_agent
 from agents.mc import MCAgent
 from agents.oracle import OracleAgent
+from apps.cli.game import seat_agents
+from apps.web.config import ConfigError, ServerConfig, agent_menu
 from arena.tournament import plan_tournament
-from env121.cli.game import seat_agents
 from env121.engine.game import apply, kernel_record, new_game
 from env121.envs.single_seat import SingleSeat
 from env121.play.match import play_agents
 from env121.play.protocol import UnfairAgentError, require_fair, sees_all_hands
 from env121.play.turn import DeterminizationNotGranted, Turn
-from env121.web.config import ConfigError, ServerConfig, agent_menu
 
 
 def test_the_oracle_is_mc_whose_determinizations_are_the_true_state(monkeypatch):

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from env121.cli.app import main as env121_main
+from apps.cli.app import main as env121_main
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_AGENT = ROOT / "examples" / "js_agent" / "agent.js"

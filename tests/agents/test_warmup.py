@@ -6,7 +6,7 @@ import pytest
 
 from agents import warmup
 from agents.warmup import FAMILIES, families_for, warm_kernels
-from env121.cli import main
+from apps.cli import main
 
 
 @pytest.mark.parametrize(

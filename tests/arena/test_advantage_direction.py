@@ -21,11 +21,11 @@ import json
 
 import pytest
 
+from apps.cli.app import main
+from apps.cli.benchmark import run_benchmark
 from arena import run_tournament
-from arena.bench_cli import run_benchmark
 from arena.benchmark import Reference, Suite
 from arena.seeds import deal_seeds
-from env121.cli.app import main
 
 SEED = 1
 DEALS = 4

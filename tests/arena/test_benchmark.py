@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.bench_cli import main as benchmark_main
-from arena.bench_cli import run_benchmark
+from apps.cli.benchmark import main as benchmark_main
+from apps.cli.benchmark import run_benchmark
 from arena.benchmark import (
     FROZEN,
     SUITE_VERSION,

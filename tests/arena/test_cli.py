@@ -10,8 +10,8 @@ import sys
 import pytest
 
 import tests.support.arena_agents  # noqa: F401  # registers coin
-from arena.cli import split_pool
-from env121.cli import main
+from apps.cli import main
+from apps.cli.tournament import split_pool
 
 
 def test_smoke_run_writes_json_csv_and_png(tmp_path, capsys):
@@ -89,7 +89,7 @@ def test_pool_splitting_keeps_spec_parameters_together():
 
 def test_the_env121_cli_loads_the_arena_only_for_a_tournament():
     code = (
-        "import sys, env121, env121.cli\n"
+        "import sys, env121, apps.cli\n"
         "print(any(m.split('.')[0] in ('arena', 'agents') for m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

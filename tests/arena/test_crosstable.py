@@ -4,6 +4,7 @@ made-up games whose cells are computed by hand."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -16,7 +17,9 @@ HEADER = {
 }  # fmt: skip
 
 
-def write_tournament(folder, matchups, tables):
+def write_tournament(
+    folder: Path, matchups: list[list[str]], tables: tuple[dict[int, list[int]], ...]
+) -> None:
     """A games.jsonl of ``matchups`` whose line-up ``i`` scores ``tables[i]``."""
     specs = list(dict.fromkeys(name for pair in matchups for name in pair))
     lines = [{**HEADER, "matchups": matchups, "specs": specs}] + [

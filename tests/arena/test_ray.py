@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
+from apps.cli import main
 from arena.execute import play_unit_in_worker
 from arena.export import result_to_dict
 from arena.journal import LOG_NAME, GameLog, LogHeader, check_log, read_log
 from arena.play import GameRecord
 from arena.ray_backend import INSTALL_HINT, GameLostError, RayBackend, check_reachable
 from arena.tournament import game_key, plan_tournament, play_tournament, run_tournament
-from env121.cli import main
 from env121.rules.config import RuleConfig
 from tests.arena.test_tournament import reproducible
 from tests.support.ray_cluster import (

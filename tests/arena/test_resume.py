@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 
 import tests.support.arena_agents  # noqa: F401  # registers coin
+from apps.cli import main
 from arena.journal import LOG_NAME
-from env121.cli import main
 from tests.arena.test_tournament import reproducible
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = (
-    "import sys; import tests.support.arena_agents; from env121.cli import main; sys.exit(main())"
+    "import sys; import tests.support.arena_agents; from apps.cli import main; sys.exit(main())"
 )
 SNAIL_VS_GREEDY = ["--vs", "snail", "greedy", "--deals", "4", "--num-van", "1", "--seed", "7"]
 """A tournament whose games are played one by one, ~0.1 s each: stopped half-way by the tests

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from env121 import cli, extras
+from apps import cli
+from env121 import extras
 from env121.extras import EXTRAS, MissingExtraError, install_command, require_extra
 from tests.cli.test_errors import fails
 
@@ -43,7 +44,7 @@ def test_the_command_line_imports_no_extra():
     its config file): the base install lacks it and numba runs without it."""
     numba_loads = loaded_by("import numba")
     loaded = loaded_by(
-        "import contextlib\nfrom env121.cli import main\n"
+        "import contextlib\nfrom apps.cli import main\n"
         "with contextlib.suppress(SystemExit):\n    main(['--help'])"
     )
     assert sorted(set(EXTRA_MODULES) & (loaded - numba_loads)) == []

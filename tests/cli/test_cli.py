@@ -9,12 +9,12 @@ import dataclasses
 import pytest
 
 import env121
-from arena.cli import build_parser as tournament_parser
-from env121.cli import main
-from env121.cli.app import build_parser
+from apps.cli import main
+from apps.cli.app import build_parser
+from apps.cli.options import add_rule_options, rule_config
+from apps.cli.tournament import build_parser as tournament_parser
 from env121.engine.records import load
 from env121.rules.config import RuleConfig
-from env121.rules.options import add_rule_options, rule_config
 from training import available_presets
 
 HAND = "GEN/FR GEN/BB GEN/LP ASA/FR ASA/BB ASA/LP"

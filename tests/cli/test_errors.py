@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from env121 import cli
+from apps import cli
 from env121.extras import install_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,7 +57,7 @@ def test_a_missing_train_extra_names_what_to_install(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)  # where the command runs: the hint names paths from there
     code = (
         "import sys; sys.modules['torch'] = None\n"
-        "from env121.cli import main\n"
+        "from apps.cli import main\n"
         "sys.exit(main(['train', '--preset', 'small', '--out', sys.argv[1]]))"
     )
     done = subprocess.run(

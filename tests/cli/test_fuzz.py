@@ -1,4 +1,4 @@
-"""Fuzzing the command line: ``env121.cli.main(argv)`` with random argument lists.
+"""Fuzzing the command line: ``apps.cli.main(argv)`` with random argument lists.
 
 Each argument list is a command and a random subset of its options (read
 from the parsers themselves, so new options are fuzzed too) with values that
@@ -28,14 +28,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from arena.bench_cli import build_parser as benchmark_parser
-from arena.cli import build_parser as tournament_parser
-from env121 import cli
-from env121.cli.app import build_parser
+from apps import cli
+from apps.cli.app import build_parser
+from apps.cli.benchmark import build_parser as benchmark_parser
+from apps.cli.options import ERROR_PREFIX
+from apps.cli.tournament import build_parser as tournament_parser
 from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.records import dumps, replay, to_record
 from env121.rules.config import RuleConfig
-from env121.rules.options import ERROR_PREFIX
 
 
 class WorkStarted(Exception):
@@ -43,12 +43,12 @@ class WorkStarted(Exception):
 
 
 WORK = (
-    ("env121.cli.game", "play_agents"),
+    ("apps.cli.game", "play_agents"),
     ("arena.tournament", "play_tournament"),
     ("training.ppo_selfplay", "train"),
     ("training.imitation", "collect"),
     ("training.exploit", "train"),
-    ("env121.web.app", "serve"),
+    ("apps.web.app", "serve"),
 )
 """Where each command's long work starts (module, function): stubbed."""
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import agents.registry
-from env121 import cli
-from env121.cli.game import agent_seed
+from apps import cli
+from apps.cli.game import agent_seed
 from env121.engine.records import dumps, load
 from env121.engine.render import readable_transcript
 from env121.play.random_agent import random_match
@@ -57,7 +57,7 @@ def test_verbose_keeps_every_event_in_play_and_replay(capsys, tmp_path):
 
 def test_the_env121_package_does_not_import_the_agents():
     code = (
-        "import sys\nimport env121, env121.cli, env121.cli.game\n"
+        "import sys\nimport env121, apps.cli, apps.cli.game\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in {'agents', 'arena', 'torch'}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -197,7 +197,7 @@ def test_the_help_names_the_option(capsys):
 
 def test_a_reader_that_has_gone_away_gets_no_traceback():
     """``env121 play … | head -1``: a closed pipe ends the command quietly."""
-    code = "import sys; from env121.cli import main; sys.exit(main(['play', '--seed', '1']))"
+    code = "import sys; from apps.cli import main; sys.exit(main(['play', '--seed', '1']))"
     read_end, write_end = os.pipe()
     writer = subprocess.Popen(
         [sys.executable, "-c", code], stdout=write_end, stderr=subprocess.PIPE

@@ -11,13 +11,13 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from env121 import cli
+from apps import cli
 from env121.engine.records import load
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 """An ANSI escape sequence (a style reset that some terminals get after the last line)."""
 PROMPT = r"your move \(1–\d+, q to leave\)> "
-COMMAND = "import sys; from env121.cli import main; sys.exit(main())"
+COMMAND = "import sys; from apps.cli import main; sys.exit(main())"
 
 
 def spawn(*argv: str) -> pexpect.spawn[str]:

@@ -1,4 +1,4 @@
-"""The command line's page (:mod:`env121.cli.app`'s docstring) has a line
+"""The command line's page (:mod:`apps.cli.app`'s docstring) has a line
 for each subcommand, and each subcommand has a summary in ``env121 --help``.
 
 A new subcommand without its line here, or a line for one that is gone,
@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from env121.cli import app
+from apps.cli import app
 
 
 def subcommands() -> dict[str, str | None]:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from env121 import cli
+from apps import cli
 from env121.engine.deal import Deal
 from env121.engine.game import new_game
 from env121.engine.records import (
@@ -159,7 +159,7 @@ def test_engine_imports_no_rl_framework():
         "import sys\n"
         "import env121, env121.engine.game, env121.engine.view, env121.engine.records,"
         " env121.engine.validate, env121.engine.render, env121.play.random_agent,"
-        " env121.cli.game, env121.engine.scripted\n"
+        " apps.cli.game, env121.engine.scripted\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in"
         " {'pettingzoo', 'gymnasium', 'gym', 'torch'})\n"
         "print(bad)\n"

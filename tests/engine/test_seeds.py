@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from agents.hints import hints_seed
+from apps.cli.game import agent_seed as play_agent_seed
 from arena.seeds import agent_seed, deal_seed
-from env121.cli.game import agent_seed as play_agent_seed
 from env121.engine.seeds import Stream, derive_seed, seed_sequence
 from env121.engine.shuffle import shuffled_deck
 from env121.play.random_agent import random_players

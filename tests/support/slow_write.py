@@ -35,7 +35,7 @@ def main(argv: Sequence[str]) -> int:
     """Slow the writes ``argv[0]`` names, then run ``env121 argv[1:]``."""
     name, _, seconds = argv[0].rpartition(":")
     os.replace = slowed_replace(name, float(seconds))
-    from env121.cli import main as env121
+    from apps.cli import main as env121
 
     return env121(list(argv[1:]))
 

@@ -21,7 +21,7 @@ import torch
 from agents.batched_greedy import BatchedGreedy
 from agents.batched_ppo import BatchedPPO
 from agents.ppo import PolicyNetwork
-from env121.cli.app import main
+from apps.cli.app import main
 from env121.play.batched_policy import BatchedRandom
 from env121.rules.config import RuleConfig
 from training.evaluation import duplicate_advantage, evaluate_policy

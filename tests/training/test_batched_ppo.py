@@ -14,7 +14,7 @@ import torch
 from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork
 from agents.value import HIDDEN_SIZE, hidden_hands
-from env121.cli.app import main
+from apps.cli.app import main
 from training import settings
 from training.actor_critic import ActorCritic
 from training.batched_ppo import Config, Learner

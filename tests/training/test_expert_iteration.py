@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents.ppo import load_policy
-from env121.cli import main
+from apps.cli import main
 from training import expert_iteration as ei
 from training.imitation import collect
 

@@ -10,7 +10,7 @@ from agents.greedy import GreedyAgent
 from agents.hints import HINTS_SIZE, INPUTS
 from agents.inputs import Z_CLIP
 from agents.ppo import PPOAgent, load_policy
-from env121.cli import main
+from apps.cli import main
 from env121.engine.actions import NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.game import apply, new_game
 from env121.play.match import play_agents

@@ -32,7 +32,7 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from env121.cli import main
+from apps.cli import main
 from tests.support.training_helpers import TINY
 from training.checkpoint import CheckpointDirectory
 from training.imitation import WARM_START_FORMAT

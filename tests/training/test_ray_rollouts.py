@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 import torch
 
-from env121.cli.app import main
+from apps.cli.app import main
 from tests.support.ray_cluster import local_cluster, needs_ray, one_cluster_at_a_time
 from tests.training.test_batched_ppo import TINY, tiny_config
 from training.batched_ppo import Learner

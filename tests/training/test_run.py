@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from env121.cli import main
+from apps.cli import main
 from tests.support.training_helpers import TINY, tiny_run
 from training import available_presets
 from training.checkpoint import load_training_state

@@ -10,10 +10,10 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 import tests.support.arena_agents  # noqa: F401  (registers the cheat agent)
-from env121.web.app import create_app
-from env121.web.config import Limits
-from env121.web.store import GameStore
-from env121.web.tables import Tables, draw_seed
+from apps.web.app import create_app
+from apps.web.config import Limits
+from apps.web.store import GameStore
+from apps.web.tables import Tables, draw_seed
 
 RANDOMS = ["random", "random", "random"]
 MENU = ("random", "greedy", "cheat")

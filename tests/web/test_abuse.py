@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from env121.cli import main
+from apps.cli import main
+from apps.web.app import Replays
+from apps.web.config import Limits
+from apps.web.replay import most_actions
+from apps.web.store import GameStore
+from apps.web.tables import NoRoom
 from env121.rules.config import RuleConfig
-from env121.web.app import Replays
-from env121.web.config import Limits
-from env121.web.replay import most_actions
-from env121.web.store import GameStore
-from env121.web.tables import NoRoom
 from tests.web.helpers import (
     RANDOMS,
     look,
@@ -170,7 +170,7 @@ def test_a_client_draws_one_replay_at_a_time_and_finished_ones_are_kept(client, 
     finished = play_first_moves(client, game)
     drawn = client.get(f"/api/games/{finished['id']}/replay")
     assert drawn.status_code == 200
-    monkeypatch.setattr("env121.web.app.packed_replay", None)  # drawing again would fail
+    monkeypatch.setattr("apps.web.app.packed_replay", None)  # drawing again would fail
     again = client.get(f"/api/games/{finished['id']}/replay")
     assert again.status_code == 200 and again.json() == drawn.json()
 

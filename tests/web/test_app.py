@@ -10,11 +10,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from apps.web.tables import MOVE_KINDS
 from env121.engine.records import loads
 from env121.engine.state import MatchEnd
 from env121.rules.bonuses import THUONG_BY_ID
 from env121.rules.thes import THE_BY_ID
-from env121.web.tables import MOVE_KINDS
 from tests.web.helpers import (
     RANDOMS,
     Clock,

@@ -25,14 +25,14 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from apps.web.app import create_app
+from apps.web.config import ServerConfig
+from apps.web.replay import standalone_html
 from env121.engine.game import new_game
 from env121.engine.records import loads
 from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
-from env121.web.app import create_app
-from env121.web.config import ServerConfig
-from env121.web.replay import standalone_html
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from env121.cli import main
-from env121.web.clients import RateLimiter
-from env121.web.config import (
+from apps.cli import main
+from apps.web.clients import RateLimiter
+from apps.web.config import (
     ConfigError,
     ServerConfig,
     agent_menu,

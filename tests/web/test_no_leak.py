@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from apps.web.tables import Tables
 from env121.engine.records import loads
 from env121.engine.render import ReadableTranscript
 from env121.engine.view import hidden_cards, sample_determinization
 from env121.rules.cards import format_card
-from env121.web.tables import Tables
 from tests.web.helpers import RANDOMS, Clock, make_client, make_tables, seat_of
 
 SEED = 3_141_592_653_589_793_238

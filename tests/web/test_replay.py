@@ -9,7 +9,8 @@ import importlib.util
 import json
 import re
 
-from env121.cli import main
+from apps.cli import main
+from apps.web.replay import replay_data
 from env121.engine.game import apply, new_game
 from env121.engine.picture import table_svg
 from env121.engine.records import save
@@ -18,7 +19,6 @@ from env121.extras import install_command
 from env121.play.match import play_agents
 from env121.play.random_agent import random_players
 from env121.rules.config import RuleConfig
-from env121.web.replay import replay_data
 
 
 def played(seed: int, actions: int) -> State:

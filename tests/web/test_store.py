@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from env121.web.store import GameStore
+from apps.web.store import GameStore
 from tests.web.helpers import (
     Clock,
     look,

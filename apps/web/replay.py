@@ -5,7 +5,7 @@ step (the state after ``i`` actions, step 0 the deal), the action in words
 (who did what, as :func:`env121.play.moves.describe_move` names it), the picture of the
 table (:func:`env121.engine.picture.table_svg`) in the god view and in each
 seat's view, the events that step produced (with who saw them), and every
-finished vòng explained (:func:`env121.web.explain.explain_results`) with the
+finished vòng explained (:func:`apps.web.explain.explain_results`) with the
 step it started and ended at. The replay viewer (``static/viewer.js``) shows
 it: forward and back, jump to a vòng, hidden hands shown or not.
 
@@ -30,6 +30,7 @@ from importlib.resources import files
 from typing import Any
 from xml.sax.saxutils import escape
 
+from apps.web.explain import explain_results
 from env121.engine.game import apply, new_game
 from env121.engine.picture import table_svg
 from env121.engine.records import loads, replay, to_record
@@ -46,7 +47,6 @@ from env121.engine.state import (
 from env121.engine.view import observe
 from env121.play.moves import describe_move
 from env121.rules.config import RuleConfig
-from env121.web.explain import explain_results
 
 VIEWS: tuple[str, ...] = ("god", *(str(s) for s in range(NUM_SEATS)))
 """The pictures kept per step: the god view, then seat 0..3's views."""
@@ -171,7 +171,7 @@ def pack(data: dict[str, Any]) -> str:
 
 def static_text(name: str) -> str:
     """A file of the web page (``static/NAME``) as text."""
-    return files("env121.web").joinpath("static").joinpath(name).read_text(encoding="utf-8")
+    return files("apps.web").joinpath("static").joinpath(name).read_text(encoding="utf-8")
 
 
 def standalone_html(state: State, names: Sequence[str] = SEAT_NAMES) -> str:

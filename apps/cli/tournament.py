@@ -14,7 +14,7 @@ followed by ``key=value`` continues the previous spec's parameters, so
 ``mc:budget=50,width=2``. Results go to ``--out`` (``results.json``,
 ``results.csv``, ``results.png``; by default a new directory under
 ``tournament_results/`` for each tournament). The rule options (``--num-van``,
-``--payment-rounding``, …) are ``env121 play``'s (:mod:`env121.rules.options`).
+``--payment-rounding``, …) are ``env121 play``'s (:mod:`apps.cli.options`).
 Bad specs or values exit with status 2 and a message naming them, before
 any game is played.
 
@@ -52,14 +52,14 @@ from agents.registry import (
     describe_aliases,
     parse_spec,
 )
-from env121.rules.config import RuleConfig
-from env121.rules.options import (
+from apps.cli.options import (
     ArgumentParser,
     HelpFormatter,
     add_rule_options,
     error_line,
     rule_config,
 )
+from env121.rules.config import RuleConfig
 
 if TYPE_CHECKING:
     from arena.journal import LoggedRun

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from apps.cli.options import ArgumentParser, HelpFormatter
 from env121.engine.files import check_output_directory
 from env121.extras import require_extra
-from env121.rules.options import ArgumentParser, HelpFormatter
 from training import available_presets
 
 

@@ -2,7 +2,7 @@
 
 A :class:`Table` is one match between a person (one seat, under a name they
 chose) and three agents (specs from the server's allowed list,
-:func:`env121.web.config.agent_menu`). The server draws the seed; only a
+:func:`apps.web.config.agent_menu`). The server draws the seed; only a
 practice game takes the person's. The person's moves come in as messages
 ``{"action": id, "step": n}``: ``step`` is the number of actions the page saw
 played, so a stale or repeated message (a double click, a second tab) is out
@@ -10,7 +10,7 @@ of turn. A message that is not such an object, names an action the seat may
 not play, comes when the match is over or out of turn is refused with a
 :class:`MoveError` saying why, and changes nothing. After each accepted move
 the agents play until the person is to act again or the match is over, and
-the game is written to the :class:`~env121.web.store.GameStore`. Each table
+the game is written to the :class:`~apps.web.store.GameStore`. Each table
 has its own lock, so several games go on at once and one game's moves are
 applied one at a time. A move needs the seat token given to whoever opened
 the game (:class:`NotYourSeat` without it); anyone else sees the game as a
@@ -23,7 +23,7 @@ record, no card hidden from the seat until the match is over. Then the seed,
 every hand and the record are given.
 
 :class:`Tables` holds the games in memory by id, within the server's limits
-(:class:`~env121.web.config.Limits`): at most ``games_per_client`` games in
+(:class:`~apps.web.config.Limits`): at most ``games_per_client`` games in
 play per client, ``games_per_block`` per network block and ``games`` in all.
 Only the person's moves count as activity. A game with no move for
 ``idle_seconds`` leaves memory, and so, when room is needed, does a finished
@@ -31,7 +31,7 @@ one, then one with no move for ``full_idle_seconds``; it stays in the store,
 and :meth:`Tables.get` brings it back (an unfinished one replayed from its
 seed and actions, so it also resumes after a restart), but an unfinished
 rated game with no move for ``idle_seconds`` comes back abandoned: finished,
-its person last (:meth:`~env121.web.store.GameStore.abandon`). A new game is
+its person last (:meth:`~apps.web.store.GameStore.abandon`). A new game is
 refused when there is no room. Nothing here imports the web framework, so it
 is tested on its own.
 """
@@ -46,6 +46,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from apps.web.clients import network_block
+from apps.web.config import Limits
+from apps.web.explain import explain_results
+from apps.web.store import PERSON, GameStore, StoredGame, abandoned_ranks, token_digest
 from env121.engine.actions import (
     NHAT_BAN,
     NUM_ACTIONS,
@@ -68,12 +72,8 @@ from env121.play.protocol import Agent
 from env121.play.turn import Turn
 from env121.rules.cards import format_card
 from env121.rules.config import RuleConfig
-from env121.web.clients import network_block
-from env121.web.config import Limits
-from env121.web.explain import explain_results
-from env121.web.store import PERSON, GameStore, StoredGame, abandoned_ranks, token_digest
 
-LOG = logging.getLogger("env121.web")
+LOG = logging.getLogger("apps.web")
 
 MAX_NAME = 32
 """The longest name a person may choose, in characters."""
@@ -158,7 +158,7 @@ class Table:
         self.slowest = 0.0
         """The longest agent decision at this table, in seconds."""
         self.token = token
-        """The digest of the seat token (:func:`~env121.web.store.token_digest`);
+        """The digest of the seat token (:func:`~apps.web.store.token_digest`);
         None: nobody may play the seat (a game kept before tokens)."""
         self.abandoned = False
         """Whether the person stopped moving for ``idle_seconds``: the match
@@ -601,7 +601,7 @@ class Tables:
 
     def in_play_in_block(self, client: str) -> int:
         """Games in play opened or resumed from ``client``'s network block
-        (:func:`~env121.web.clients.network_block`)."""
+        (:func:`~apps.web.clients.network_block`)."""
         block = network_block(client)
         return sum(
             1 for t in self.tables.values() if not t.over and network_block(t.client) == block

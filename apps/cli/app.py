@@ -20,15 +20,15 @@ subcommand's ``--help`` shows its options' defaults.
   a seeded match between random players — or, with ``--agents``, between the
   four agents of the specs (``greedy``, ``mc:budget=8``,
   ``ppo:FILE.safetensors``, …; loaded only then) — and prints it move by move;
-  ``env121 replay FILE`` replays a game record (:mod:`env121.cli.game`).
+  ``env121 replay FILE`` replays a game record (:mod:`apps.cli.game`).
 * ``env121 tournament (--vs A B … | --pool A,B,C) [--deals N] [--jobs J |
   --ray [ADDRESS]] …`` plays a duplicate-format tournament between agents, in
-  worker processes or on a Ray cluster (:mod:`arena.cli`; the arena and the
+  worker processes or on a Ray cluster (:mod:`apps.cli.tournament`; the arena and the
   agents load only when this subcommand runs, Ray only with ``--ray``).
 * ``env121 benchmark AGENT [--quick]`` plays any agent (a registered one,
   ``import:``, ``sb3:`` or ``program:``) on the frozen benchmark suite and
   writes its scorecard; ``env121 benchmark --league`` the league table
-  (:mod:`arena.bench_cli`).
+  (:mod:`apps.cli.benchmark`).
 * ``env121 train --preset NAME [--set KEY=VALUE …] [--out DIR] [--resume DIR]``
   trains with the preset's algorithm — the batched self-play PPO
   (:mod:`training.batched_ppo`, ``--preset scratch``) or SB3's MaskablePPO
@@ -43,10 +43,10 @@ subcommand's ``--help`` shows its options' defaults.
   can seat: not ``program:`` or ``import:``) and reports its advantage on fresh
   deals with its interval and curve, and a verdict: whether the curve had
   stopped rising (:mod:`training.exploit`).
-* ``env121 serve`` runs the web table (:mod:`env121.cli.web`).
+* ``env121 serve`` runs the web table (:mod:`apps.cli.web`).
 
 The rule options (``--num-van``, ``--payment-rounding``, …) are the same
-for ``play``, ``tournament`` and ``score`` (:mod:`env121.rules.options`).
+for ``play``, ``tournament`` and ``score`` (:mod:`apps.cli.options`).
 A command that needs an optional extra it lacks says which in one line
 (:mod:`env121.extras`).
 """
@@ -59,9 +59,17 @@ import sys
 from collections.abc import Sequence
 
 import env121
-from env121.cli.game import add_subcommands as add_game_subcommands
-from env121.cli.train import add_subcommands as add_training_subcommands
-from env121.cli.web import add_subcommands as add_web_subcommands
+from apps.cli.game import add_subcommands as add_game_subcommands
+from apps.cli.options import (
+    SCORING_FIELDS,
+    ArgumentParser,
+    HelpFormatter,
+    add_rule_options,
+    error_line,
+    rule_config,
+)
+from apps.cli.train import add_subcommands as add_training_subcommands
+from apps.cli.web import add_subcommands as add_web_subcommands
 from env121.extras import MissingExtraError
 from env121.rules.bonuses import NHAT_BAN_BONUS, THUONG_BY_ID, indicator_hits
 from env121.rules.cards import (
@@ -70,14 +78,6 @@ from env121.rules.cards import (
     format_cards,
     parse_card,
     parse_cards,
-)
-from env121.rules.options import (
-    SCORING_FIELDS,
-    ArgumentParser,
-    HelpFormatter,
-    add_rule_options,
-    error_line,
-    rule_config,
 )
 from env121.rules.payment import win_payments
 from env121.rules.scoring import HandScore, explain_no_win, score_hand
@@ -220,12 +220,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_web_subcommands(commands)
     commands.add_parser(
         "tournament",
-        add_help=False,  # its own parser (arena.cli) answers --help
+        add_help=False,  # its own parser (apps.cli.tournament) answers --help
         help="a duplicate-format tournament between agents (env121 tournament --help)",
     )
     commands.add_parser(
         "benchmark",
-        add_help=False,  # its own parser (arena.bench_cli) answers --help
+        add_help=False,  # its own parser (apps.cli.benchmark) answers --help
         help="an agent on the frozen benchmark suite, or the league (env121 benchmark --help)",
     )
     return parser
@@ -235,11 +235,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments[:1] == ["tournament"]:
-        from arena.cli import main as tournament_main  # the arena loads only here
+        from apps.cli.tournament import main as tournament_main  # the arena loads only here
 
         return tournament_main(arguments[1:])
     if arguments[:1] == ["benchmark"]:
-        from arena.bench_cli import main as benchmark_main  # the arena loads only here
+        from apps.cli.benchmark import main as benchmark_main  # the arena loads only here
 
         return benchmark_main(arguments[1:])
     parser = build_parser()

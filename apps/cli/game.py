@@ -6,7 +6,7 @@
   by vòng and lượt, each swapper's cards after its swap, passes and declined
   Thế trắng / Nhất Bản left out unless ``--verbose``); with ``--json`` its
   game record is saved too (``replay`` replays it). The rule options are
-  ``tournament``'s (:mod:`env121.rules.options`; a bad value: ``env121: error: …``,
+  ``tournament``'s (:mod:`apps.cli.options`; a bad value: ``env121: error: …``,
   exit status 2). Without ``--agents`` all four seats are uniform-random players
   (:func:`env121.play.random_agent.random_players`: one generator, the stream
   ``RANDOM_PLAYERS`` of ``S``). With ``--agents`` seats ``S0`` … ``S3`` are
@@ -32,7 +32,7 @@
 * ``env121 replay FILE [--verbose] [--html OUT]`` — load a game record, replay
   it, print its transcript in the readable form; with ``--html`` write the
   replay viewer instead, one self-contained HTML file
-  (:func:`env121.web.replay.standalone_html`).
+  (:func:`apps.web.replay.standalone_html`).
 
 :func:`add_subcommands` registers both on an ``argparse`` subparsers object;
 each sets ``func`` (``args.func(args)`` returns the exit status).
@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from apps.cli.options import HelpFormatter, add_rule_options, error_line, rule_config
 from env121.engine.files import write_atomically
 from env121.engine.game import new_game
 from env121.engine.records import RecordError, load, save
@@ -56,7 +57,6 @@ from env121.play.human import HumanAgent, LeftTheTable
 from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.protocol import UnfairAgentError, require_fair
 from env121.play.random_agent import random_players
-from env121.rules.options import HelpFormatter, add_rule_options, error_line, rule_config
 
 if TYPE_CHECKING:
     from env121.play.protocol import Agent
@@ -247,7 +247,7 @@ def run_replay(args: argparse.Namespace) -> int:
     except RecordError as err:
         return error_line(str(err))
     if args.html:
-        from env121.web.replay import standalone_html
+        from apps.web.replay import standalone_html
 
         write_atomically(args.html, standalone_html(state))
         print(f"replay viewer written to {args.html} ({len(state.actions)} actions)")

@@ -11,7 +11,7 @@ files, so the configuration says, and the server enforces:
 * ``practice`` — whether a client may choose the deal's seed (a practice
   game: the seed is shown on the table and the game is not rated). Otherwise
   the server draws every seed and gives it only when the match is over.
-* ``db`` — the SQLite file that remembers every game (:mod:`env121.web.store`).
+* ``db`` — the SQLite file that remembers every game (:mod:`apps.web.store`).
 * ``limits`` (:class:`Limits`) — games and connections in all, per client
   and per network block, the request rate per client and per block, the
   size, nesting and numbers of a request, the per-decision time of an agent,
@@ -159,7 +159,7 @@ class ServerConfig:
 
 
 def default_db() -> Path:
-    """``env121/web.sqlite`` in the user's data folder: ``$XDG_DATA_HOME``,
+    """``apps/web.sqlite`` in the user's data folder: ``$XDG_DATA_HOME``,
     else ``~/.local/share``."""
     data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local/share")
     return Path(data) / "env121" / "web.sqlite"

@@ -18,7 +18,7 @@ changed:
 The models are strict (pydantic's strict mode): ``1.0``, ``true`` or
 ``"1"`` is not an integer, an unknown field is refused. They check types and
 shapes only; what the values mean (a seat 0..3, an offered agent, a legal
-action) is checked by :mod:`env121.web.tables`, the one place for the game's
+action) is checked by :mod:`apps.web.tables`, the one place for the game's
 own rules. Only pydantic here (FastAPI's own dependency), no web framework.
 """
 

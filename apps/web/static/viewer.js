@@ -1,4 +1,4 @@
-/* The replay viewer: a match's replay (env121.web.replay.replay_data) stepped
+/* The replay viewer: a match's replay (apps.web.replay.replay_data) stepped
    through in the browser. ReplayViewer.mount(element, data) shows one;
    ReplayViewer.fromEmbedded(element, base64) unpacks the gzip + base64 data a
    standalone file embeds. Keys: ← → step, Home/End first/last. */

@@ -1,10 +1,10 @@
 """The ``serve`` subcommand of the ``env121`` CLI: the web table.
 
 ``env121 serve [--host 127.0.0.1] [--port 8121] [--config FILE] [--db FILE]``
-runs the web table (:mod:`env121.web.app`): a page to play a match against
+runs the web table (:mod:`apps.web.app`): a page to play a match against
 three agents in the browser, see the results and ratings of every game
 played, and open records in the replay viewer. ``--config`` names a TOML file
-(:mod:`env121.web.config`) saying which agents clients may seat, whether
+(:mod:`apps.web.config`) saying which agents clients may seat, whether
 practice games (a chosen seed) are on, where the games are kept and the
 limits each client is held to; ``--print-config`` writes the defaults as such
 a file. It binds to this machine only unless ``--host`` says otherwise, and
@@ -21,8 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from apps.cli.options import HelpFormatter
 from env121.extras import require_extra
-from env121.rules.options import HelpFormatter
 
 
 def add_subcommands(commands: Any) -> None:
@@ -50,7 +50,7 @@ def add_subcommands(commands: Any) -> None:
         type=Path,
         metavar="FILE",
         help="the SQLite file the games are kept in (default: the config's, else "
-        "$XDG_DATA_HOME/env121/web.sqlite)",
+        "$XDG_DATA_HOME/apps/web.sqlite)",
     )
     serve.add_argument(
         "--print-config",
@@ -76,7 +76,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """``serve``: run the web table until Ctrl-C. A configuration that cannot be
     used, or a missing ``web`` extra, is one error line before anything starts."""
     require_extra("web", "env121 serve")
-    from env121.web.config import (
+    from apps.web.config import (
         agent_menu,
         check_exposed,
         config_toml,
@@ -92,7 +92,7 @@ def run_serve(args: argparse.Namespace) -> int:
     agent_menu(config)  # a bad agent spec is named before anything starts
     if warning is not None:
         print(warning, file=sys.stderr)
-    from env121.web.app import serve
+    from apps.web.app import serve
 
     serve(config, args.host, args.port)  # uvicorn stops cleanly on Ctrl-C
     return 0

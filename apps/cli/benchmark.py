@@ -38,9 +38,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from agents.registry import AgentSpecError, make_agent
+from apps.cli.options import ArgumentParser, HelpFormatter, error_line
 from arena.benchmark import SUITE_VERSION, Scorecard, Suite, SuiteError, load_suite
 from env121.play.protocol import UnfairAgentError, require_fair
-from env121.rules.options import ArgumentParser, HelpFormatter, error_line
 
 PROG = "env121 benchmark"
 DEFAULT_OUT = Path("benchmark_results")

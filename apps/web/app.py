@@ -6,11 +6,11 @@ ratings, and opens records in the replay viewer. The API, all JSON (the
 reference, with every limit, is ``docs/web.md``):
 
 * ``GET /api/setup`` — what a client may ask for: the ``agents`` offered
-  (spec → summary, :func:`env121.web.config.agent_menu`), whether
+  (spec → summary, :func:`apps.web.config.agent_menu`), whether
   ``practice`` games are on, the ``limits``.
 * ``POST /api/games`` ``{"name": "An", "seat": 0, "agents": ["greedy",
   "random", "mc:budget=16,ms=500"]}`` (and ``"practice_seed": 7`` for a
-  practice game; :class:`~env121.web.messages.NewGame`) — a new game
+  practice game; :class:`~apps.web.messages.NewGame`) — a new game
   (:meth:`Tables.open`): the person named ``name`` in ``seat``, three
   offered agents in the other seats in order, the seed drawn by the server.
   Answers the game's snapshot (:meth:`Table.snapshot`: its ``id``, the
@@ -20,7 +20,7 @@ reference, with every limit, is ``docs/web.md``):
 * ``GET /api/games/{id}`` — the snapshot: the seat's with the header
   ``X-Seat-Token: TOKEN``, else what a watcher may see (no hand, no moves)
   until the match is over; ``POST /api/games/{id}/moves`` ``{"action": id,
-  "step": n}`` (:class:`~env121.web.messages.Move`) with the token header —
+  "step": n}`` (:class:`~apps.web.messages.Move`) with the token header —
   a move (:meth:`Table.move`), answered by the new snapshot.
 * ``WS /api/games/{id}/ws?token=TOKEN`` — the same game as messages: the
   server sends ``{"type": "state", "game": snapshot}`` on connecting and
@@ -29,7 +29,7 @@ reference, with every limit, is ``docs/web.md``):
   answered ``{"type": "error", "error": why}`` and the connection stays open.
 * ``GET /api/games/{id}/record`` — the game record (:mod:`env121.engine.records`)
   as a file, and ``GET /api/games/{id}/replay`` — its replay for the viewer
-  (:func:`env121.web.replay.replay_data`): both only once the match is over
+  (:func:`apps.web.replay.replay_data`): both only once the match is over
   (status 403 before: the record holds the seed, which gives every hidden
   card), or at any time for a practice game.
 * ``GET /api/results`` — OpenSkill ratings of the people (by name) and bots
@@ -42,7 +42,7 @@ reference, with every limit, is ``docs/web.md``):
   when the app is made, and served from memory.
 
 Every client (an address) and every network block is held to the server's
-limits (:class:`~env121.web.config.Limits`, :mod:`env121.web.clients`): its
+limits (:class:`~apps.web.config.Limits`, :mod:`apps.web.clients`): its
 requests per second on every route (status 429 beyond), its WebSockets open
 (the server's too), the size, nesting and numbers of a body or message
 (413, 400), its games in play (429) and the server's (503), its replays
@@ -78,15 +78,12 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from env121.engine.render import SEAT_NAMES
-from env121.engine.state import NUM_SEATS
-from env121.rules.config import RuleConfig
-from env121.web.clients import Admission, Connections
-from env121.web.config import Limits, ServerConfig, agent_menu
-from env121.web.messages import BadMessage, Move, NewGame, checked, parse_json
-from env121.web.replay import most_actions, packed_replay
-from env121.web.store import PERSON, GameStore
-from env121.web.tables import (
+from apps.web.clients import Admission, Connections
+from apps.web.config import Limits, ServerConfig, agent_menu
+from apps.web.messages import BadMessage, Move, NewGame, checked, parse_json
+from apps.web.replay import most_actions, packed_replay
+from apps.web.store import PERSON, GameStore
+from apps.web.tables import (
     AgentFailed,
     MoveError,
     NoRoom,
@@ -96,6 +93,9 @@ from env121.web.tables import (
     UnknownTable,
     warm_up,
 )
+from env121.engine.render import SEAT_NAMES
+from env121.engine.state import NUM_SEATS
+from env121.rules.config import RuleConfig
 
 TOKEN_HEADER = "X-Seat-Token"
 """The HTTP header that carries a game's seat token (the WebSocket's query: ``?token=``)."""
@@ -115,7 +115,7 @@ class NotYet(PermissionError):
 
 
 def _static_dir() -> Path:
-    return Path(str(files("env121.web").joinpath("static")))
+    return Path(str(files("apps.web").joinpath("static")))
 
 
 def client_of(request: Request | WebSocket) -> str:
@@ -448,7 +448,7 @@ def create_app(
 
 def check_replayable(record: Any, most: int) -> None:
     """Refuse (``ValueError``) an uploaded record with more actions than a
-    match under its own rules can have (:func:`~env121.web.replay.most_actions`),
+    match under its own rules can have (:func:`~apps.web.replay.most_actions`),
     or than ``most`` (``limits.replay_actions``); anything else wrong with it
     is named when it is replayed."""
     if not isinstance(record, dict) or not isinstance(record.get("actions"), list):

@@ -40,7 +40,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo import hint_blocks, save_policy
+from agents.ppo import PolicyNetwork, hint_blocks, save_policy
 from agents.weights import ACTIVATIONS
 from env121.engine.files import fsync_directory, leftover_temporaries, write_atomically
 from training.hint_head import HintHeadPolicy
@@ -120,6 +120,24 @@ def export_policy(
         network.inputs,
         network.hint_head,
     )
+
+
+def load_actor(policy: MaskableActorCriticPolicy, network: PolicyNetwork) -> None:
+    """Copy ``network``'s weights into the actor of an SB3 ``policy`` of its shape:
+    the inverse of :func:`policy_state_dict` (the critic is left as it is)."""
+    state = network.state_dict()
+    head = 2 * sum(key.endswith(".weight") for key in policy.mlp_extractor.policy_net.state_dict())
+    hidden, action = {}, {}
+    for key, value in state.items():
+        if key.startswith("hint_head."):
+            action[f"hint.{key.removeprefix('hint_head.')}"] = value
+        elif key.startswith(f"layers.{head}."):
+            rest = key.removeprefix(f"layers.{head}.")
+            action[f"linear.{rest}" if network.hint_head is not None else rest] = value
+        else:
+            hidden[key.removeprefix("layers.")] = value
+    policy.mlp_extractor.policy_net.load_state_dict(hidden)
+    policy.action_net.load_state_dict(action)
 
 
 class StateFiles(NamedTuple):

@@ -10,10 +10,13 @@ A generation ``g`` (1, 2, …) of ``env121 train --preset expert``:
    seeded matches; every decision with more than one legal action is kept
    with the search's choice and the points that followed
    (:func:`training.imitation.collect`);
-2. **the next network** — a fresh network of the ``network`` preset is fitted
-   to the search's choices (the actor, cross-entropy) and to the returns (the
-   critic) of the last ``window`` generations' matches
-   (:func:`training.imitation.fit`), and exported as a ``ppo:`` checkpoint;
+2. **the next network** — the network is fitted to the search's choices (the
+   actor, cross-entropy) and to the returns (the critic) of the last
+   ``window`` generations' matches (:func:`training.imitation.fit`), and
+   exported as a ``ppo:`` checkpoint. With ``network: prior`` (the preset's)
+   it is the teacher's own prior, fine-tuned: generation 1 starts from
+   ``first_net``'s weights, each later one from the last generation's; with a
+   ``maskable_ppo`` preset's name, a fresh network of that shape each time;
 3. **the measurement** — on fresh deals (seed ``eval_seed + g``, never a
    self-play seed; the rules are the spec's defaults), duplicate 1 vs 3:
    the new search against three greedy, three ``mc`` and three of the last
@@ -52,14 +55,17 @@ from typing import Any
 
 import numpy as np
 
+from agents.ppo import PolicyNetwork, load_policy, network_shape, resolve_checkpoint
 from agents.registry import make_agent
 from env121.engine.files import append_atomically, write_atomically
 from training import settings
-from training.checkpoint import export_policy
+from training.checkpoint import Network, export_policy
 from training.imitation import Demonstrations, collect, fit
 
 ALGORITHM = "expert_iteration"
 """The ``algorithm`` a preset names to be trained by this module."""
+PRIOR = "prior"
+"""``network: prior``: fine-tune the prior's own network, generation after generation."""
 GENERATIONS_LOG = "generations.jsonl"
 """The run's curve: one JSON line per finished generation."""
 _DEMONSTRATIONS = "demonstrations.npz"
@@ -81,7 +87,15 @@ class ExpertConfig:
     window: int = 2
     """Generations of self-play each network is fitted on (the newest ones)."""
     network: str = "hinted"
-    """The ``maskable_ppo`` preset whose network shape (and ``gamma``) is fitted."""
+    """The network each generation fits: a ``maskable_ppo`` preset's name (a
+    fresh network of that preset's shape), or ``prior`` (the shape of
+    ``first_net``, fine-tuned from the last generation's network: generation
+    1 starts from ``first_net`` itself)."""
+    gamma: float = 0.7
+    """The discount of the returns the critic is fitted to (the actor, the
+    exported part, reads only the search's choices)."""
+    learning_rate: float = 1e-3
+    """Adam's step size of each fit."""
     first_net: str = "scratch"
     """Generation 1's prior: a shipped ``ppo:`` checkpoint or a path."""
     worlds: int = 96
@@ -104,6 +118,10 @@ class ExpertConfig:
         for name in ("generations", "matches", "window", "worlds", "epochs", "jobs"):
             settings.check_at_least(name, getattr(self, name), 1)
         settings.check_at_least("eval_deals", self.eval_deals, 2)  # an interval needs two deals
+        settings.check_in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
+        settings.check_in_range("learning_rate", self.learning_rate, 0, 1, "in (0, 1]")
+        if self.network != PRIOR:
+            settings.preset_path(self.network)  # a bad preset name fails here
         settings.check_at_least("matches", self.matches, 10)  # fit holds out one match in ten
         make_agent(self.teacher(self.first_net))  # a bad net or value fails before any work
 
@@ -174,21 +192,17 @@ def _generation(
     config: ExpertConfig, out: Path, generation: int, on_line: Callable[[str], None]
 ) -> dict[str, Any]:
     """Play, fit and measure ``generation``, skipping the stages already on disk."""
-    from training.ppo_selfplay import load_config as network_config
-    from training.ppo_selfplay import network_of
-
     folder = generation_dir(out, generation)
     folder.mkdir(parents=True, exist_ok=True)
     net = config.first_net if generation == 1 else generation_dir(out, generation - 1) / _POLICY
     teacher = config.teacher(net)
-    shape = network_config(config.network)
-    network = network_of(shape)
+    network, initial = _network(config, net)
     clock = time.perf_counter()
     demos_path = folder / _DEMONSTRATIONS
     if not demos_path.is_file():
         on_line(f"generation {generation}: {teacher} plays {config.matches} matches")
         first = config.seed + (generation - 1) * config.matches
-        demos = collect(teacher, config.matches, first, shape.gamma, config.jobs, network.inputs)
+        demos = collect(teacher, config.matches, first, config.gamma, config.jobs, network.inputs)
         save_demonstrations(demos, demos_path)
     play_seconds = time.perf_counter() - clock
     policy_path = folder / _POLICY
@@ -197,7 +211,14 @@ def _generation(
         demos = Demonstrations.concatenate(
             [load_demonstrations(generation_dir(out, g) / _DEMONSTRATIONS) for g in window]
         )
-        policy, report = fit(demos, network, config.epochs, seed=config.seed + generation)
+        policy, report = fit(
+            demos,
+            network,
+            config.epochs,
+            learning_rate=config.learning_rate,
+            seed=config.seed + generation,
+            initial=initial,
+        )
         notes = {"teacher": teacher, "generation": generation, "fit": dataclasses.asdict(report)}
         write_atomically(folder / _FIT, json.dumps(notes["fit"], indent=2) + "\n")
         export_policy(policy, policy_path, network, notes)
@@ -219,6 +240,17 @@ def _generation(
         "self_play_seconds": round(play_seconds, 1),
         **measured,
     }
+
+
+def _network(config: ExpertConfig, net: str | Path) -> tuple[Network, PolicyNetwork | None]:
+    """The shape the generation fits and the network it starts from (None: fresh)."""
+    if config.network != PRIOR:
+        from training.ppo_selfplay import load_config as preset_config
+        from training.ppo_selfplay import network_of
+
+        return network_of(preset_config(config.network)), None
+    prior, meta = load_policy(resolve_checkpoint(str(net)))
+    return Network(**network_shape(meta)), prior
 
 
 def measure(

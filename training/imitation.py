@@ -52,6 +52,7 @@ from torch import nn
 
 from agents.hints import INPUTS, Hinter
 from agents.mc import MCAgent
+from agents.ppo import PolicyNetwork
 from agents.registry import make_agent
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.files import write_atomically
@@ -61,7 +62,7 @@ from env121.engine.state import NUM_SEATS, State
 from env121.play.match import play_agents
 from env121.play.protocol import Agent
 from env121.play.turn import Turn
-from training.checkpoint import Network
+from training.checkpoint import Network, load_actor
 from training.hint_head import HintedActionNet
 
 WARM_START_FORMAT = "env121-warm-start"
@@ -296,10 +297,12 @@ def fit(
     held_out: float = 0.1,
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    initial: PolicyNetwork | None = None,
 ) -> tuple[MaskableActorCriticPolicy, FitReport]:
-    """Fit a fresh policy to ``demos``; the last ``held_out`` share of the
-    matches is kept out of training and reported on. ``progress(done,
-    epochs)`` is called after each epoch."""
+    """Fit a fresh policy to ``demos`` (its actor first set to ``initial``'s
+    weights, when given: fine-tuning a network of ``network``'s shape); the
+    last ``held_out`` share of the matches is kept out of training and
+    reported on. ``progress(done, epochs)`` is called after each epoch."""
     if not 0 <= held_out < 1:
         raise ValueError(f"held_out={held_out} is not valid: expected 0 ≤ held_out < 1")
     if len(demos) == 0:
@@ -307,6 +310,8 @@ def fit(
     start = time.perf_counter()
     torch.manual_seed(seed)
     policy = make_policy(network)
+    if initial is not None:
+        load_actor(policy, initial)
     if demos.observations.shape[1] != INPUTS[network.inputs]:
         raise ValueError(
             f"the demonstrations have {demos.observations.shape[1]} inputs, but a network "

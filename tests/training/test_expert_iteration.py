@@ -7,11 +7,13 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
-from agents.ppo import load_policy
+from agents.ppo import load_policy, network_shape, resolve_checkpoint
 from apps.cli import main
 from training import expert_iteration as ei
-from training.imitation import collect
+from training.checkpoint import Network, load_actor, policy_state_dict
+from training.imitation import collect, make_policy
 
 TINY = [
     "generations=1",
@@ -49,13 +51,15 @@ def test_a_generation_writes_its_stages_and_one_curve_row(run_dir):
         mean, low, high = row[key]
         assert low <= mean <= high
     network, _ = load_policy(folder / "policy.safetensors")
-    assert network.inputs == "observation+greedy_hints"  # the `hinted` preset's network
+    assert network.inputs == "observation+swap_wins+nb_wins"  # the prior's (scratch's) shape
 
 
 def test_the_demonstrations_are_the_teachers_self_play(run_dir):
     config = tiny_config()
     saved = ei.load_demonstrations(ei.generation_dir(run_dir, 1) / "demonstrations.npz")
-    again = collect(config.teacher(config.first_net), 10, 0, 0.7, 1, "observation+greedy_hints")
+    again = collect(
+        config.teacher(config.first_net), 10, 0, 0.7, 1, "observation+swap_wins+nb_wins"
+    )
     assert len(saved) == len(again)
     np.testing.assert_array_equal(saved.actions, again.actions)
     np.testing.assert_array_equal(saved.observations, again.observations)
@@ -102,3 +106,13 @@ def test_bad_settings_are_refused_before_any_work(setting, named, tmp_path, caps
     assert code == 2
     assert named in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_the_prior_loads_into_the_actor_it_is_fine_tuned_from():
+    prior, meta = load_policy(resolve_checkpoint("scratch"))
+    policy = make_policy(Network(**network_shape(meta)))
+    load_actor(policy, prior)
+    exported = policy_state_dict(policy)
+    assert exported.keys() == prior.state_dict().keys()
+    for key, value in prior.state_dict().items():
+        assert torch.equal(exported[key], value), key

@@ -106,8 +106,9 @@ def _add_exploit_subcommand(commands: argparse._SubParsersAction[ArgumentParser]
     exploit.add_argument(
         "agent",
         nargs="?",
-        help="an agent the trainer can seat: random, greedy, ppo:FILE, mc, sb3:ZIP "
-        "(not program: or import:)",
+        help="the agent to exploit: random, greedy, ppo:FILE, mc, sb3:ZIP, program:CMD or "
+        "import:MODULE:FACTORY (these two are shown each game whole, as in the arena: "
+        "16 games at once, three agents each)",
     )
     exploit.add_argument("--budget", help="training time or steps: 900s, 20min, 1h, 5e6steps")
     exploit.add_argument(

@@ -113,7 +113,7 @@ class TurnByTurn:
     knowledge but not the match's past, so the turn's
     :attr:`~env121.play.turn.Turn.view` has no ``history`` nor ``results``:
     only agents that decide without them may sit here (``mc`` and ``greedy``
-    do; a ``program:`` agent is sent them, so it is not offered this form).
+    do; a ``program:`` agent is sent them, so it sits in :class:`WholeMatches`).
     An agent that sees every hand is refused (:func:`~env121.play.protocol.require_fair`)."""
 
     def __init__(self, agent: Agent) -> None:

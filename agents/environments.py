@@ -24,7 +24,12 @@ Its opponents are batched policies, built from specs by
 :func:`make_batched_policy`: ``"random"``, ``"greedy"``
 (:class:`agents.batched_greedy.BatchedGreedy`), ``"ppo:…"``
 (:class:`agents.batched_ppo.BatchedPPO`) and ``"mc…"`` (the agent itself, one
-game at a time: :class:`env121.play.batched_policy.TurnByTurn`).
+game at a time: :class:`env121.play.batched_policy.TurnByTurn`). The
+``program:`` and ``import:`` agents, owed each match whole, have a batched
+form only for a caller that shows them their games whole
+(``make_batched_policy(spec, whole_matches=True)``,
+:class:`env121.play.batched_policy.WholeMatches`: the batched trainer and
+its evaluations); the vector environment is not one.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from agents.registry import make_agent, parse_spec
 from agents.spec import AgentSpecError, NoBatchedForm, canonical_spec
 from env121.envs import single_seat, vector
 from env121.envs.single_seat import Opponent
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom, TurnByTurn
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom, TurnByTurn, WholeMatches
 
 OpponentSpec = Opponent | str
 """An opponent of :class:`env121.envs.single_seat.SingleSeat`, or an agent spec."""
@@ -111,18 +116,36 @@ but a training opponent (``env121 exploit mc``). So do the ``ppo`` networks
 that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``). An
 ``sb3:`` model decides on the observation alone, which a game's record keeps;
 ``program:`` and ``import:`` agents may read the match's past, which it does
-not, so they are not here."""
+not, so they are not here (:data:`WHOLE_MATCHES`)."""
+
+WHOLE_MATCHES = frozenset({"program", "import"})
+"""The agents owed each match whole, from its deal and in order (a
+``program:`` is sent the events since its last decision; an ``import:`` agent
+may keep what it likes between decisions): in a batched engine only as a
+:class:`~env121.play.batched_policy.WholeMatches`, one agent per seat of
+every game, for a caller that shows them their games whole."""
 
 
-def make_batched_policy(spec: str, *, turn_by_turn: bool = True) -> BatchedPolicy:
+def make_batched_policy(
+    spec: str, *, turn_by_turn: bool = True, whole_matches: bool = False
+) -> BatchedPolicy:
     """The batched policy of agent spec ``spec``: parsed as
     :func:`agents.registry.make_agent` parses it (a bad spec raises its
     :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`
     or, with ``turn_by_turn``, turn by turn (:data:`TURN_BY_TURN`, and the
-    agents whose batched form refuses them: :class:`~agents.spec.NoBatchedForm`).
+    agents whose batched form refuses them: :class:`~agents.spec.NoBatchedForm`),
+    or, with ``whole_matches``, as :class:`~env121.play.batched_policy.WholeMatches`
+    (:data:`WHOLE_MATCHES`; the caller must drive it as that class says).
     The arena asks without ``turn_by_turn``: it plays those agents' games one
     by one, each agent reset before its match."""
     name, params = parse_spec(spec)
+    if whole_matches and name in WHOLE_MATCHES:
+        try:
+            return WholeMatches(lambda: make_agent(spec), canonical_spec(name, params))
+        except AgentSpecError:
+            raise
+        except ValueError as error:  # one agent object for every seat, or one that sees all
+            raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
     factory = BATCHED_POLICIES.get(name)
     if factory is None and not (turn_by_turn and name in TURN_BY_TURN):
         known = {*BATCHED_POLICIES, *TURN_BY_TURN} if turn_by_turn else set(BATCHED_POLICIES)
@@ -161,6 +184,7 @@ def build_batched_opponents(
 __all__ = [
     "BATCHED_POLICIES",
     "TURN_BY_TURN",
+    "WHOLE_MATCHES",
     "BatchedOpponentSpec",
     "OpponentSpec",
     "SingleSeat",

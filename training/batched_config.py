@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from agents.batched_ppo import BATCHED_INPUTS
-from agents.environments import make_batched_policy
+from agents.environments import WHOLE_MATCHES, make_batched_policy
 from agents.ppo import hint_blocks, network_shape, read_sidecar, resolve_checkpoint
+from agents.registry import parse_spec
 from agents.weights import ACTIVATIONS, sidecar_path
 from env121.extras import require_extra
+from env121.play.batched_policy import WholeMatches
 from env121.rules.config import RuleConfig
 from training import settings
 from training.hardware import check_device
@@ -33,6 +35,11 @@ HORIZONS = ("vong", "match")
 """Where a seat's stream of decisions ends (``Config.horizon``)."""
 CRITICS = ("perfect", "observation")
 """What the critic reads besides the actor's input (``Config.critic``)."""
+MAX_WHOLE_MATCH_GAMES = 64
+"""The most games (``num_games``) against a ``frozen_agent`` owed each match
+whole: each holds three of its agents, for a ``program:`` three processes
+(``env121 exploit`` plays 16:
+:data:`~env121.play.batched_policy.FOLLOWED_GAMES`)."""
 METHODS = ("ppo", "dmc")
 """How the learner learns (``Config.method``): PPO's clipped policy gradient
 with a critic, or Deep Monte-Carlo (DouZero's): the actor's outputs are the
@@ -101,8 +108,9 @@ class Config:
     """How often each kind of table (``TABLES``) is drawn for a new match."""
     frozen_agent: str = ""
     """The agent spec the ``frozen`` table seats three copies of: any agent with a
-    batched form (``random``, ``greedy``, ``ppo:FILE``, and ``mc`` turn by turn;
-    ``env121 exploit``)."""
+    batched form (``random``, ``greedy``, ``ppo:FILE``, ``mc`` and ``sb3:`` turn
+    by turn, ``program:`` and ``import:`` shown their games whole, three agents a
+    game: at most ``MAX_WHOLE_MATCH_GAMES`` games; ``env121 exploit``)."""
     start_policy: str = ""
     """A ``ppo`` checkpoint (a shipped name such as ``scratch``, or a file) whose
     actor weights the learner starts from instead of random ones (the critic
@@ -236,6 +244,13 @@ class Config:
             check_batched_form("eval_opponents", opponent)
         if self.table_weights.get("frozen", 0) > 0 or self.frozen_agent:
             check_batched_form("frozen_agent", self.frozen_agent)
+            whole = parse_spec(self.frozen_agent)[0] in WHOLE_MATCHES
+            if whole and self.num_games > MAX_WHOLE_MATCH_GAMES:
+                raise ValueError(
+                    f"num_games={self.num_games} is not valid with frozen_agent="
+                    f"{self.frozen_agent!r}: each game holds three copies of it (a process "
+                    f"each for a program:), so expected at most {MAX_WHOLE_MATCH_GAMES}"
+                )
         if self.start_policy:
             network = start_network(self.start_policy)
             mine = {k: getattr(self, k) for k in network}
@@ -269,11 +284,15 @@ def start_network(checkpoint: str) -> dict[str, Any]:
 
 def check_batched_form(name: str, spec: str) -> None:
     """Raise ``ValueError`` unless agent ``spec`` (the value of field ``name``)
-    builds a batched policy: the trainer plays it in the batched engine."""
+    builds a batched policy: the trainer plays it in the batched engine, and
+    shows the agents owed each match whole their games whole
+    (:class:`~env121.play.batched_policy.WholeMatches`)."""
     try:
-        make_batched_policy(spec)
+        policy = make_batched_policy(spec, whole_matches=True)
     except ValueError as error:
         raise ValueError(f"{name}={spec!r} is not valid: {error}") from None
+    if isinstance(policy, WholeMatches):
+        policy.close()
 
 
 def load_config(preset: str | Path, overrides: Sequence[str] = ()) -> Config:

@@ -46,7 +46,7 @@ from agents.environments import make_batched_policy
 from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint, save_policy
 from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom, WholeMatches
 from training import settings
 from training.actor_critic import ActorCritic
 from training.batched_config import ALGORITHM, Config, load_config
@@ -166,11 +166,13 @@ class Learner:
 
     def close(self) -> None:
         """Stop the rollout workers (and the Ray cluster they started), or the
-        background thread, if any."""
+        background thread, if any, and the in-process rollout's programs."""
         if self.workers is not None:
             self.workers.close()
         if self.background is not None:
             self.background.shutdown()
+        if self.rollout is not None:
+            self.rollout.close()
 
     # ---------------------------------------------------------- the pool
 
@@ -569,16 +571,20 @@ def _evaluate(
             if opponent_name == "greedy"
             else BatchedRandom(0)
             if opponent_name == "random"
-            else make_batched_policy(opponent_name)
+            else make_batched_policy(opponent_name, whole_matches=True)
         )
-        row = duplicate_advantage(
-            learner.actor,
-            opponent,
-            c.eval_deals,
-            c.eval_seed,
-            c.rule_config,
-            learner.threads,
-        )
+        try:
+            row = duplicate_advantage(
+                learner.actor,
+                opponent,
+                c.eval_deals,
+                c.eval_seed,
+                c.rule_config,
+                learner.threads,
+            )
+        finally:
+            if isinstance(opponent, WholeMatches):
+                opponent.close()
         row = {"step": learner.steps, "wall_seconds": round(elapsed, 1), **row}
         append_row(files.eval_csv, files.eval_jsonl, row)
         evaluations.append(row)

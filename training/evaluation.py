@@ -30,7 +30,7 @@ from arena.seeds import deal_seeds
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.files import append_atomically, write_atomically
 from env121.engine.state import NUM_SEATS
-from env121.play.batched_policy import BatchedPolicy
+from env121.play.batched_policy import FOLLOWED_GAMES, BatchedPolicy, WholeMatches
 from env121.rules.config import RuleConfig
 
 CSV_COLUMNS = (
@@ -87,34 +87,22 @@ def duplicate_advantage(
 ) -> dict[str, Any]:
     """The actor's argmax against three ``opponent`` in the duplicate 1-vs-3
     format on ``deals`` deals, each played four times (the actor in each seat),
-    all in one batched engine: its advantage in points per ván (match standing
-    per ván) with the 95% interval clustered by deal. The deals are the arena's
+    all in one batched engine — or, against a
+    :class:`~env121.play.batched_policy.WholeMatches` (three agents a game),
+    :data:`~env121.play.batched_policy.FOLLOWED_GAMES` games at a time: its
+    advantage in points per ván (match standing per ván) with the 95% interval
+    clustered by deal. The deals are the arena's
     (:func:`arena.seeds.deal_seeds`), so for a deterministic opponent this is
     :func:`arena.one_vs_three` of the checkpoint on the same ``seed``."""
     started = time.perf_counter()
-    b = NUM_SEATS * deals
-    engine = BatchedEngine(b, rules, threads=threads)
-    seeds = np.repeat(np.array(deal_seeds(seed, deals), dtype=np.uint64), NUM_SEATS)
-    engine.reset(seeds)
-    learner_seat = np.tile(np.arange(NUM_SEATS), deals)
-    encoder = InputEncoder(actor.inputs, b, rules, threads)
-    done = np.zeros(b, dtype=bool)
-    standing = np.zeros(b, dtype=np.float64)
-    games = engine.games
-    while not done.all():
-        to_act = games["to_act"].astype(np.int64)
-        actions = games["legal"][:, 0].astype(np.int64)
-        choice = (games["n_legal"] > 1) & ~done
-        mine = np.flatnonzero(choice & (to_act == learner_seat))
-        if len(mine):
-            actions[mine] = network_actions(actor, engine, mine, encoder)
-        theirs = np.flatnonzero(choice & (to_act != learner_seat))
-        if len(theirs):
-            actions[theirs] = opponent.act(engine, theirs)
-        result = engine.step(actions)
-        for g in np.flatnonzero(result.terminated & ~done):
-            standing[g] = engine.final_games["final_standings"][g, learner_seat[g]]
-            done[g] = True
+    seeds = deal_seeds(seed, deals)
+    at_once = max(FOLLOWED_GAMES // NUM_SEATS, 1) if isinstance(opponent, WholeMatches) else deals
+    standing = np.concatenate(
+        [
+            _duplicate_standings(actor, opponent, seeds[first : first + at_once], rules, threads)
+            for first in range(0, deals, at_once)
+        ]
+    )
     per_deal = standing.reshape(deals, NUM_SEATS).sum(axis=1) / rules.num_van
     estimate = clustered_ratio(per_deal, np.full(deals, float(NUM_SEATS)))
     return {
@@ -127,6 +115,48 @@ def duplicate_advantage(
         "excludes_zero": bool(estimate.low > 0 or estimate.high < 0),
         "seconds": round(time.perf_counter() - started, 2),
     }
+
+
+def _duplicate_standings(
+    actor: PolicyNetwork,
+    opponent: BatchedPolicy,
+    seeds: Sequence[int],
+    rules: RuleConfig,
+    threads: int,
+) -> np.ndarray:
+    """The actor's match standing in each game of :func:`duplicate_advantage`
+    on the deals of ``seeds``, four games a deal (the actor in seat 0..3), all
+    in one batched engine."""
+    b = NUM_SEATS * len(seeds)
+    engine = BatchedEngine(b, rules, threads=threads)
+    engine.reset(np.repeat(np.array(seeds, dtype=np.uint64), NUM_SEATS))
+    learner_seat = np.tile(np.arange(NUM_SEATS), len(seeds))
+    whole = opponent if isinstance(opponent, WholeMatches) else None
+    if whole is not None:
+        whole.begin(engine, np.arange(b), np.arange(NUM_SEATS) != learner_seat[:, None])
+    encoder = InputEncoder(actor.inputs, b, rules, threads)
+    done = np.zeros(b, dtype=bool)
+    standing = np.zeros(b, dtype=np.float64)
+    games = engine.games
+    while not done.all():
+        to_act = games["to_act"].astype(np.int64)
+        actions = games["legal"][:, 0].astype(np.int64)
+        choice = (games["n_legal"] > 1) & ~done
+        mine = np.flatnonzero(choice & (to_act == learner_seat))
+        if len(mine):
+            actions[mine] = network_actions(actor, engine, mine, encoder)
+        # an agent owed its matches whole is asked its forced moves too
+        asked = choice if whole is None else ~done
+        theirs = np.flatnonzero(asked & (to_act != learner_seat))
+        if len(theirs):
+            actions[theirs] = opponent.act(engine, theirs)
+        result = engine.step(actions)
+        if whole is not None:
+            whole.stepped(engine, actions)
+        for g in np.flatnonzero(result.terminated & ~done):
+            standing[g] = engine.final_games["final_standings"][g, learner_seat[g]]
+            done[g] = True
+    return standing
 
 
 def append_row(csv_path: Path, jsonl_path: Path, row: dict[str, Any]) -> None:

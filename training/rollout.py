@@ -35,7 +35,7 @@ from agents.value import HIDDEN_SIZE, hidden_hands
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.batched.engine import BatchedEngine
 from env121.engine.state import NUM_SEATS
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom, WholeMatches
 from training.actor_critic import ActorCritic, masked_logits
 from training.batched_config import TABLES, Config
 from training.hardware import pinned
@@ -202,7 +202,15 @@ class Rollout:
         """The buffer the next rollout writes to."""
         self.greedy = BatchedGreedy(threads=threads)
         self.random = BatchedRandom(random_seed)
-        self.frozen = make_batched_policy(config.frozen_agent) if config.frozen_agent else None
+        self.frozen = (
+            make_batched_policy(config.frozen_agent, whole_matches=True)
+            if config.frozen_agent
+            else None
+        )
+        """The ``frozen`` table's agent; a :class:`WholeMatches` (``program:``,
+        ``import:``) is shown its games whole: told where it sits as each match
+        is dealt (:meth:`new_matches`), asked every decision of its seats, told
+        every action played (:meth:`step`)."""
         self.pool: list[BatchedPPO] = []
         """The snapshots in play, oldest first."""
         self.learner_seats = np.zeros((b, NUM_SEATS), dtype=bool)
@@ -240,6 +248,9 @@ class Rollout:
                 self.opponent[g] = -2
             else:
                 self.opponent[g] = 2 + self.rng.integers(len(self.pool))
+        if isinstance(self.frozen, WholeMatches):
+            frozen = games[self.opponent[games] == -2]
+            self.frozen.begin(self.engine, frozen, ~self.learner_seats[frozen])
 
     def seed(self, seed: np.random.SeedSequence) -> None:
         """Give the rollout generators of its own, drawn from ``seed``: its deals,
@@ -325,12 +336,15 @@ class Rollout:
             linked = previous >= 0
             s.successors[previous[linked]] = rows[linked]
             self.pending[mine, seats] = rows
-        theirs = choice & ~learner_turn
         for code, policy in self.opponents():
-            asked = np.flatnonzero(theirs & (self.opponent == code))
+            theirs = ~learner_turn & (self.opponent == code)
+            # the forced moves too, for an agent owed every decision of its match
+            asked = np.flatnonzero(theirs if isinstance(policy, WholeMatches) else theirs & choice)
             if len(asked):
                 actions[asked] = policy.act(engine, asked)
         result = engine.step(actions)
+        if isinstance(self.frozen, WholeMatches):
+            self.frozen.stepped(engine, actions)
         self.credit(result.rewards, games["vong_ended"], result.terminated)
 
     def choose_by_value(self, values: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
@@ -385,6 +399,11 @@ class Rollout:
             returns=advantages[trained] + s.values[trained],
             rewards=s.rewards[trained],
         )
+
+    def close(self) -> None:
+        """Close the frozen agent's programs, if it has any (``program:``)."""
+        if isinstance(self.frozen, WholeMatches):
+            self.frozen.close()
 
     def carry_open(self) -> None:
         """Move the open decisions to the front of the next buffer for the next

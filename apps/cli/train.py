@@ -106,17 +106,19 @@ def _add_exploit_subcommand(commands: argparse._SubParsersAction[ArgumentParser]
     exploit.add_argument(
         "agent",
         nargs="?",
-        help="an agent the trainer can seat: random, greedy, ppo:FILE, mc, sb3:ZIP "
-        "(not program: or import:)",
+        help="the agent to exploit: random, greedy, ppo:FILE, mc, sb3:ZIP, program:CMD or "
+        "import:MODULE:FACTORY (these two are shown each game whole, as in the arena: "
+        "16 games at once, three agents each)",
     )
     exploit.add_argument("--budget", help="training time or steps: 900s, 20min, 1h, 5e6steps")
     exploit.add_argument(
         "--quick",
         action="store_true",
         help="a look in under 10 minutes on 2 cores: --budget 6min --deals 128, evaluating "
-        "every 100k steps on 64 deals (measured: 8 min 38 s against mc at load ~5.4, "
-        "kernels compiled inside; greedy runs 3-6x more steps/s; from random weights the "
-        "best response will not have learned the game)",
+        "every 100k steps on 64 deals (measured, kernels compiled inside: 8 min 38 s against "
+        "mc at load ~5.4, 8 min 38 s against program:node examples/js_agent/agent.js at "
+        "load ~5; greedy runs 3-6x more steps/s; from random weights the best response "
+        "will not have learned the game)",
     )
     exploit.add_argument(
         "--deals", type=int, help="fresh deals of the final measure (256; --quick: 128)"

@@ -44,9 +44,11 @@ each time), and ends with their p95 ratios side by side.
 On a machine of two cores or more, ``--abuse`` pins the server (and its
 replay worker) to CPU 0 and the load generators (the abusers' process and
 the honest people's) to the other CPUs (``os.sched_setaffinity``), and says
-so in its first line: the abusers' own CPU then does not compete with the
+so in its header: the abusers' own CPU then does not compete with the
 server, as a real attacker's, on machines of its own, does not. The abuse
-itself is unchanged: as many threads, addresses and requests.
+itself is unchanged: as many threads, addresses and requests. The pinning
+also puts the replay worker on the server's one CPU (a server of its own
+would give it every CPU); ``--no-pin`` leaves everything on every CPU.
 """
 
 from __future__ import annotations
@@ -249,16 +251,17 @@ def request(
 
 
 @contextmanager
-def served(folder: Path) -> Iterator[int]:
+def served(folder: Path, pin: bool = False) -> Iterator[int]:
     """``env121 serve`` with the default limits and random agents, in a
-    process of its own, on a free port of 127.0.0.1; the port."""
+    process of its own (``pin``: on the server's CPU of :func:`cpu_split`),
+    on a free port of 127.0.0.1; the port."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = int(probe.getsockname()[1])
     config = folder / "server.toml"
     config.write_text(config_toml(ServerConfig(agents=("random",), db=folder / "games.sqlite")))
     command = "import sys; from env121.cli import main; sys.exit(main(sys.argv[1:]))"
-    server_cpus, _ = cpu_split()
+    server_cpus, _ = cpu_split() if pin else (None, None)
     server = subprocess.Popen(
         [sys.executable, "-c", command, "serve", "--port", str(port), "--config", str(config)],
         stdout=subprocess.DEVNULL,
@@ -412,11 +415,16 @@ def played_records(count: int, actions: int) -> list[bytes]:
 
 
 def abuse_run(
-    people: int, moves: int, records: list[bytes], seconds: float, kinds: tuple[str, ...] = ABUSERS
+    people: int,
+    moves: int,
+    records: list[bytes],
+    seconds: float,
+    kinds: tuple[str, ...] = ABUSERS,
+    pin: bool = True,
 ) -> float | None:
     """The honest people's latency without and with the abusers (see the
     module docstring); the ratio of their p95 beside the abusers to alone."""
-    with tempfile.TemporaryDirectory() as folder, served(Path(folder)) as port:
+    with tempfile.TemporaryDirectory() as folder, served(Path(folder), pin) as port:
         honest_people(port, 1, 2, 9)  # warm-up: the first game, the first connection
         alone, alone_games = honest_people(port, people, moves, 10)
         with multiprocessing.Manager() as manager:
@@ -441,7 +449,7 @@ def abuse_run(
             lost += status != 200 or json.loads(answer)["step"] != step
     print(
         f"web table under abuse ({', '.join(kinds)}), default limits, {people} honest people "
-        f"× {moves} moves, 127.0.0.0/8, {placement()}:"
+        f"× {moves} moves, 127.0.0.0/8, {placement(pin)}:"
     )
     print(f"  honest, alone          {len(alone):4d} moves  {quantiles(alone)}")
     print(
@@ -458,11 +466,11 @@ def abuse_run(
     return ratio
 
 
-def placement() -> str:
+def placement(pin: bool) -> str:
     """Where the server and the load run, in words (for the header)."""
     server_cpus, load_cpus = cpu_split()
-    if server_cpus is None or load_cpus is None:
-        return "server and load on the one CPU"
+    if not pin or server_cpus is None or load_cpus is None:
+        return f"server and load on every CPU (load average {os.getloadavg()[0]:.1f})"
     return (
         f"server pinned to CPU {min(server_cpus)}, load generators to CPU "
         f"{','.join(map(str, sorted(load_cpus)))} (load average {os.getloadavg()[0]:.1f})"
@@ -486,6 +494,12 @@ def main() -> None:
         help=f"--abuse: the kinds of abusers, among {','.join(ABUSERS)}",
     )
     parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="--abuse: the server on CPU 0, the load on the others (--no-pin: all on every CPU)",
+    )
+    parser.add_argument(
         "--each",
         action="store_true",
         help="--abuse: each kind of abuser alone, then all three (a fresh server each)",
@@ -502,11 +516,13 @@ def main() -> None:
         if not set(kinds) <= set(ABUSERS):
             parser.error(f"--abusers {args.abusers!r}: expected some of {','.join(ABUSERS)}")
         _, load_cpus = cpu_split()
-        if load_cpus is not None:  # the abusers' process, started from here, inherits it
+        if args.pin and load_cpus is not None:  # the abusers started from here inherit it
             os.sched_setaffinity(0, load_cpus)
         records = played_records(32, args.replay_actions)
         runs = [(kind,) for kind in ABUSERS] + [ABUSERS] if args.each else [kinds]
-        ratios = [abuse_run(args.honest, args.moves, records, args.seconds, run) for run in runs]
+        ratios = [
+            abuse_run(args.honest, args.moves, records, args.seconds, run, args.pin) for run in runs
+        ]
         if args.each:
             print("p95 beside abusers / alone:")
             for run, ratio in zip(runs, ratios, strict=True):

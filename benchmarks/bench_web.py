@@ -519,15 +519,16 @@ def main() -> None:
         if args.pin and load_cpus is not None:  # the abusers started from here inherit it
             os.sched_setaffinity(0, load_cpus)
         records = played_records(32, args.replay_actions)
-        runs = [(kind,) for kind in ABUSERS] + [ABUSERS] if args.each else [kinds]
+        mixes = [(kind,) for kind in ABUSERS] + [ABUSERS] if args.each else [kinds]
         ratios = [
-            abuse_run(args.honest, args.moves, records, args.seconds, run, args.pin) for run in runs
+            abuse_run(args.honest, args.moves, records, args.seconds, mix, args.pin)
+            for mix in mixes
         ]
         if args.each:
             print("p95 beside abusers / alone:")
-            for run, ratio in zip(runs, ratios, strict=True):
+            for mix, ratio in zip(mixes, ratios, strict=True):
                 shown = "too few moves" if ratio is None else f"{ratio:.2f}×"
-                print(f"  {','.join(run):18s} {shown}")
+                print(f"  {','.join(mix):18s} {shown}")
         return
     in_process(args.agent, 2, 1)  # warm-up: compiled kernels, imports
     peer = in_process(args.agent, args.moves, min(args.games, 5))

@@ -138,10 +138,10 @@ class Replays:
         self.limits = limits
         self.cache: OrderedDict[str, bytes] = OrderedDict()
         self.waiting: Counter[str] = Counter()
-        self.cpu = RateLimiter(
-            limits.replay_cpu_seconds / 60, limits.replay_cpu_seconds, clock=clock
-        )
-        """Each network block's CPU seconds of drawing left."""
+        pace = limits.replay_cpu_seconds / 60
+        self.cpu = RateLimiter(pace, pace, clock=clock)
+        """Each network block's CPU seconds of drawing left (one second's
+        refill at most: no saving up for a burst)."""
         self.pool: ProcessPoolExecutor | None = None
         self.at_once = asyncio.Semaphore(max(1, limits.replay_processes))
 

@@ -120,9 +120,11 @@ class Limits:
     """Replays one client may have drawn or waiting at once."""
     replay_cpu_seconds: float = 10.0
     """CPU seconds of replay drawing the clients of one network block may use
-    per minute (a cached replay costs nothing); beyond, a replay asked for is
-    refused (429, ``Retry-After``) until the budget has refilled. A draw is
-    charged when it ends, so a long one leaves the block in debt for longer."""
+    per minute, paced: each draw is charged its CPU time when it ends, the
+    budget refills evenly (a sixtieth a second, no saving up), and a replay
+    asked for while the block is in debt is refused (429, ``Retry-After``);
+    a cached replay costs nothing. So a block's uploads keep at most this
+    share of a core busy, even in bursts."""
     replay_cache: int = 8
     """Replays of finished games (and uploaded records) kept, drawn, in memory."""
     replay_processes: int = 1

@@ -127,8 +127,9 @@ def client_of(request: Request | WebSocket) -> str:
 
 class Replays:
     """Replays drawn within ``limits``: at most ``replays_queued`` drawn or
-    waiting in all and ``replays_per_client`` per client, each network block
-    within its ``replay_cpu_seconds`` a minute (refused beyond:
+    waiting in all, ``replays_per_client`` per client and
+    ``replays_per_block`` per network block, each block within its
+    ``replay_cpu_seconds`` a minute (refused beyond:
     :class:`NoRoom`), drawn in ``replay_processes`` worker processes (in
     threads if 0) at a lower priority than the server's
     (:func:`~env121.web.replay.lower_priority`), the last ``replay_cache``
@@ -138,6 +139,8 @@ class Replays:
         self.limits = limits
         self.cache: OrderedDict[str, bytes] = OrderedDict()
         self.waiting: Counter[str] = Counter()
+        """Replays drawn or waiting: in all (key ``""``), per client, per
+        network block (``block:NET``)."""
         pace = limits.replay_cpu_seconds / 60
         self.cpu = RateLimiter(pace, pace, clock=clock)
         """Each network block's CPU seconds of drawing left (one second's
@@ -154,7 +157,8 @@ class Replays:
             self.cache.move_to_end(key)
             return self.cache[key]
         limits = self.limits
-        if sum(self.waiting.values()) >= limits.replays_queued:
+        block = "block:" + network_block(client)
+        if self.waiting[""] >= limits.replays_queued:
             raise NoRoom(
                 f"the server is drawing {limits.replays_queued} replays: try again later",
                 per_client=False,
@@ -165,7 +169,12 @@ class Replays:
                 "may have: wait for it",
                 per_client=True,
             )
-        block = network_block(client)
+        if self.waiting[block] >= limits.replays_per_block:
+            raise NoRoom(
+                f"your network has {limits.replays_per_block} replay being drawn, the most one "
+                "network block may have: wait for it",
+                per_client=True,
+            )
         wait = self.cpu.wait(block)
         if wait is not None:
             raise NoRoom(
@@ -174,7 +183,7 @@ class Replays:
                 per_client=True,
                 retry_after=wait,
             )
-        self.waiting[client] += 1
+        self.waiting.update(("", client, block))
         try:
             async with self.at_once:
                 draw = partial(drawn_replay, record, names)
@@ -185,9 +194,10 @@ class Replays:
                     packed, cpu = await run_in_threadpool(draw)
             self.cpu.charge(block, cpu)
         finally:
-            self.waiting[client] -= 1
-            if not self.waiting[client]:
-                del self.waiting[client]
+            self.waiting.subtract(("", client, block))
+            for counted in ("", client, block):
+                if not self.waiting[counted]:
+                    del self.waiting[counted]
         if key:
             self.cache[key] = packed
             while len(self.cache) > limits.replay_cache:

@@ -118,6 +118,10 @@ class Limits:
     """Replays being drawn or waiting to be, all clients together."""
     replays_per_client: int = 1
     """Replays one client may have drawn or waiting at once."""
+    replays_per_block: int = 1
+    """Replays the clients of one network block may have drawn or waiting at
+    once (a draw is charged to ``replay_cpu_seconds`` only when it ends, so
+    this keeps a block's draws one after another)."""
     replay_cpu_seconds: float = 10.0
     """CPU seconds of replay drawing the clients of one network block may use
     per minute, paced: each draw is charged its CPU time when it ends, the

@@ -1,8 +1,9 @@
 """A refusal costs the server little and the refused client time: a client
 over its rate (or its room) waits for each refusal in the tarpit, which
 holds only so many at once, and its HTTP connection is closed; a network
-block that has spent its CPU seconds of replay drawing is refused the next
-draw until the budget refills, while what is cached is still served."""
+block draws one replay at a time, and one that has spent its CPU seconds of
+replay drawing is refused the next draw until the budget refills, while
+what is cached is still served."""
 
 from __future__ import annotations
 
@@ -11,9 +12,15 @@ import json
 import time
 from typing import Any
 
-from env121.web.app import Tarpit
+from env121.engine.game import new_game
+from env121.engine.records import to_record
+from env121.play.match import play_agents
+from env121.play.random_agent import random_players
+from env121.rules.config import RuleConfig
+from env121.web.app import Replays, Tarpit
 from env121.web.clients import RateLimiter
 from env121.web.config import Limits
+from env121.web.tables import NoRoom
 from tests.web.helpers import Clock, make_clients, make_tables, open_game, play_first_moves
 
 HOLD = 0.3
@@ -90,6 +97,25 @@ def test_a_block_that_spent_its_replay_cpu_is_refused_until_it_refills(tmp_path)
     assert far.post("/api/replays", json=shorter).status_code == 200  # another block
     clock.now += retry_after  # the debt the draw left is paid back
     assert ann.post("/api/replays", json={**record, "actions": []}).status_code == 200
+
+
+def test_a_block_draws_one_replay_at_a_time_before_it_is_charged():
+    state = new_game(3, RuleConfig())
+    play_agents(state, random_players(3), until=lambda s: len(s.actions) >= 4)
+    record = to_record(state)
+    replays = Replays(Limits(replay_processes=0, replays_per_block=1))
+
+    async def at_once() -> list[Any]:
+        draws = (
+            replays.drawn(f"upload:{client}", client, record, ["a", "b", "c", "d"])
+            for client in ("10.0.0.1", "10.0.0.2", "10.0.1.1")
+        )
+        return list(await asyncio.gather(*draws, return_exceptions=True))
+
+    first, neighbour, far = asyncio.run(at_once())
+    assert isinstance(first, bytes) and isinstance(far, bytes)
+    assert isinstance(neighbour, NoRoom) and "your network has 1 replay" in str(neighbour)
+    assert not replays.waiting
 
 
 def test_a_debt_is_not_forgotten_when_quiet_buckets_are():

@@ -50,12 +50,12 @@ itself is unchanged: as many threads, addresses and requests. The pinning
 also puts the replay worker on the server's one CPU (a server of its own
 would give it every CPU); ``--no-pin`` leaves everything on every CPU.
 
-Measured (the shared 2-core machine, load average 4.0–4.4 from other work,
-``--abuse --each --seconds 40``): honest p95 beside each abuser alone
-0.65–0.97× of alone pinned, 0.55–1.06× unpinned; beside all three 2.13×
-pinned, 2.58× unpinned, and 0.5–1.85× in earlier runs of the same code but
-the per-block replay limit (the figures vary widely from run to run there).
-Before refusals were held: 26.7× beside all three (idle machine, load ~0.5).
+Measured (the shared 2-core machine, load average 4–6 from other work):
+``--abuse`` (all three, pinned), six runs: honest p95 beside / alone
+0.50–1.86× (median 0.73×); ``--each`` pinned: 0.65–0.97× beside each abuser
+alone, 2.13× beside all three; unpinned (``--no-pin``) all three 1.04–2.71×.
+The figures vary widely from run to run there. Before refusals were held:
+26.7× beside all three (idle machine, load ~0.5).
 ``docs/web.md`` has the table; idle figures with the current code are still
 to be measured.
 """

@@ -43,10 +43,12 @@ reference, with every limit, is ``docs/web.md``):
 
 Every client (an address) and every network block is held to the server's
 limits (:class:`~apps.web.config.Limits`, :mod:`apps.web.clients`): its
-requests per second on every route (status 429 beyond), its WebSockets open
+requests per second on every route (status 429 beyond, held back a while
+first: :class:`Tarpit`, and the connection closed), its WebSockets open
 (the server's too), the size, nesting and numbers of a body or message
 (413, 400), its games in play (429) and the server's (503), its replays
-being drawn (429; the server's: 503). A bad request gets a 4xx status and
+being drawn (429; the server's: 503) and its block's CPU seconds of replay
+drawing a minute (429 with ``Retry-After``). A bad request gets a 4xx status and
 ``{"error": why}`` in one line; nothing changes. The agents' thinking runs in
 worker threads and the replays' drawing in a worker process, so one slow
 game or replay does not hold up the others; replays of finished games are
@@ -59,8 +61,8 @@ import asyncio
 import gzip
 import hashlib
 import json
+import math
 import multiprocessing
-import os
 import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -78,10 +80,10 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from apps.web.clients import Admission, Connections
+from apps.web.clients import Admission, Connections, RateLimiter, network_block
 from apps.web.config import Limits, ServerConfig, agent_menu
 from apps.web.messages import BadMessage, Move, NewGame, checked, parse_json
-from apps.web.replay import most_actions, packed_replay
+from apps.web.replay import drawn_replay, lower_priority, most_actions
 from apps.web.store import PERSON, GameStore
 from apps.web.tables import (
     AgentFailed,
@@ -125,15 +127,24 @@ def client_of(request: Request | WebSocket) -> str:
 
 class Replays:
     """Replays drawn within ``limits``: at most ``replays_queued`` drawn or
-    waiting in all and ``replays_per_client`` per client (refused beyond:
+    waiting in all, ``replays_per_client`` per client and
+    ``replays_per_block`` per network block, each block within its
+    ``replay_cpu_seconds`` a minute (refused beyond:
     :class:`NoRoom`), drawn in ``replay_processes`` worker processes (in
-    threads if 0) at a lower priority than the server's (``nice`` 10), the
-    last ``replay_cache`` kept by key."""
+    threads if 0) at a lower priority than the server's
+    (:func:`~apps.web.replay.lower_priority`), the last ``replay_cache``
+    kept by key."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.cache: OrderedDict[str, bytes] = OrderedDict()
         self.waiting: Counter[str] = Counter()
+        """Replays drawn or waiting: in all (key ``""``), per client, per
+        network block (``block:NET``)."""
+        pace = limits.replay_cpu_seconds / 60
+        self.cpu = RateLimiter(pace, pace, clock=clock)
+        """Each network block's CPU seconds of drawing left (one second's
+        refill at most: no saving up for a burst)."""
         self.pool: ProcessPoolExecutor | None = None
         self.at_once = asyncio.Semaphore(max(1, limits.replay_processes))
 
@@ -146,7 +157,8 @@ class Replays:
             self.cache.move_to_end(key)
             return self.cache[key]
         limits = self.limits
-        if sum(self.waiting.values()) >= limits.replays_queued:
+        block = "block:" + network_block(client)
+        if self.waiting[""] >= limits.replays_queued:
             raise NoRoom(
                 f"the server is drawing {limits.replays_queued} replays: try again later",
                 per_client=False,
@@ -157,19 +169,35 @@ class Replays:
                 "may have: wait for it",
                 per_client=True,
             )
-        self.waiting[client] += 1
+        if self.waiting[block] >= limits.replays_per_block:
+            raise NoRoom(
+                f"your network has {limits.replays_per_block} replay being drawn, the most one "
+                "network block may have: wait for it",
+                per_client=True,
+            )
+        wait = self.cpu.wait(block)
+        if wait is not None:
+            raise NoRoom(
+                f"your network has used its {limits.replay_cpu_seconds:g} CPU seconds of replay "
+                f"drawing a minute: try again in {math.ceil(wait)} s",
+                per_client=True,
+                retry_after=wait,
+            )
+        self.waiting.update(("", client, block))
         try:
             async with self.at_once:
-                draw = partial(packed_replay, record, names)
+                draw = partial(drawn_replay, record, names)
                 if limits.replay_processes:
                     loop = asyncio.get_running_loop()
-                    packed = await loop.run_in_executor(self._pool(), draw)
+                    packed, cpu = await loop.run_in_executor(self._pool(), draw)
                 else:
-                    packed = await run_in_threadpool(draw)
+                    packed, cpu = await run_in_threadpool(draw)
+            self.cpu.charge(block, cpu)
         finally:
-            self.waiting[client] -= 1
-            if not self.waiting[client]:
-                del self.waiting[client]
+            self.waiting.subtract(("", client, block))
+            for counted in ("", client, block):
+                if not self.waiting[counted]:
+                    del self.waiting[counted]
         if key:
             self.cache[key] = packed
             while len(self.cache) > limits.replay_cache:
@@ -181,8 +209,7 @@ class Replays:
             self.pool = ProcessPoolExecutor(
                 self.limits.replay_processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=os.nice,
-                initargs=(10,),  # drawing yields the CPU to the games' moves
+                initializer=lower_priority,  # drawing yields the CPU to the games' moves
             )
         return self.pool
 
@@ -192,20 +219,50 @@ class Replays:
             self.pool.shutdown(cancel_futures=True)
 
 
+class Tarpit:
+    """Refusals (a rate broken, no room for a game or a replay) held back
+    ``limits.refusal_hold_seconds`` before they are sent, at most
+    ``refusals_held`` at once in all and per client and block
+    (:class:`Connections`; beyond, answered at once): a client that keeps
+    being refused waits for each refusal, so a flooder with one request in
+    flight per connection asks far less often, and each held refusal costs
+    the server a sleeping task, not an answer."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.seconds = limits.refusal_hold_seconds
+        self.held = Connections(
+            limits.refusals_held, limits.refusals_held_per_client, limits.refusals_held_per_block
+        )
+
+    async def hold(self, client: str) -> None:
+        """Wait before refusing ``client`` (at once if too many are held)."""
+        if self.seconds > 0 and self.held.take(client) is None:
+            try:
+                await asyncio.sleep(self.seconds)
+            finally:
+                self.held.give_back(client)
+
+
 class RateLimited:
     """The rate limit over every HTTP route, as plain ASGI (a request refused
-    costs the server as little as can be: no task, no body read)."""
+    costs the server as little as can be: no body read, the refusal held in
+    the :class:`Tarpit`, then its connection closed)."""
 
-    def __init__(self, app: ASGIApp, admission: Admission) -> None:
+    def __init__(self, app: ASGIApp, admission: Admission, tarpit: Tarpit) -> None:
         self.app = app
         self.admission = admission
+        self.tarpit = tarpit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             peer = scope.get("client")
-            refusal = self.admission.refusal(peer[0] if peer else "unknown")
+            client = peer[0] if peer else "unknown"
+            refusal = self.admission.refusal(client)
             if refusal is not None:
-                await _error(refusal, 429)(scope, receive, send)
+                await self.tarpit.hold(client)
+                answer = _error(refusal, 429)
+                answer.headers["Connection"] = "close"  # a flooder's connection ends here
+                await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -243,7 +300,8 @@ def create_app(
     sockets = Connections(
         limits.connections, limits.connections_per_client, limits.connections_per_block
     )
-    replays = Replays(limits)
+    replays = Replays(limits, clock)
+    tarpit = Tarpit(limits)
     pages = _pages()
 
     @asynccontextmanager
@@ -256,7 +314,7 @@ def create_app(
     app.state.tables = tables
     app.state.replays = replays
 
-    app.add_middleware(RateLimited, admission=admission)
+    app.add_middleware(RateLimited, admission=admission, tarpit=tarpit)
 
     @app.exception_handler(UnknownTable)
     async def unknown_table(_request: Request, err: UnknownTable) -> JSONResponse:
@@ -267,8 +325,12 @@ def create_app(
         return _error(str(err), 500)
 
     @app.exception_handler(NoRoom)
-    async def no_room(_request: Request, err: NoRoom) -> JSONResponse:
-        return _error(str(err), 429 if err.per_client else 503)
+    async def no_room(request: Request, err: NoRoom) -> JSONResponse:
+        await tarpit.hold(client_of(request))  # a client that keeps asking waits for each no
+        answer = _error(str(err), 429 if err.per_client else 503)
+        if err.retry_after is not None:
+            answer.headers["Retry-After"] = str(math.ceil(err.retry_after))
+        return answer
 
     @app.exception_handler(TooLarge)
     async def too_large(_request: Request, err: TooLarge) -> JSONResponse:
@@ -377,7 +439,9 @@ def create_app(
         await websocket.accept()
         client = client_of(websocket)
         refusal = admission.refusal(client, "connections")  # a connection counts as a request
-        if refusal is None:
+        if refusal is not None:
+            await tarpit.hold(client)
+        else:
             refusal = sockets.take(client)
             if refusal is None:
                 try:
@@ -418,8 +482,10 @@ def create_app(
         text: str, table_id: str, websocket: WebSocket, token: str | None
     ) -> dict[str, Any]:
         """The answer to one WebSocket message (a move), within the limits."""
-        refusal = admission.refusal(client_of(websocket), "messages")
+        client = client_of(websocket)
+        refusal = admission.refusal(client, "messages")
         if refusal is not None:
+            await tarpit.hold(client)  # the flooder's next messages wait unread
             return {"type": "error", "error": refusal}
         if len(text) > limits.body_bytes:
             return {"type": "error", "error": f"a message is at most {limits.body_bytes:,} bytes"}
@@ -586,6 +652,7 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8121) -> No
 __all__ = [
     "TOKEN_HEADER",
     "Replays",
+    "Tarpit",
     "check_replayable",
     "create_app",
     "results_data",

@@ -12,7 +12,9 @@ finds the bucket empty is refused and told when to try again. Buckets of
 clients quiet long enough to be full again are forgotten, so the memory held
 is bounded by the clients active in the last ``burst / rate`` seconds. No web
 framework here: the app calls :meth:`RateLimiter.allow` for every HTTP request
-and every WebSocket message.
+and every WebSocket message. The same buckets hold each block to its CPU
+seconds of replay drawing (:meth:`RateLimiter.charge`: the cost, known only
+once the work is done, is taken after it, into debt if need be).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class RateLimiter:
     """Token buckets per client (see the module docstring)."""
 
     def __init__(
-        self, rate: float, burst: int, *, clock: Callable[[], float] = time.monotonic
+        self, rate: float, burst: float, *, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.rate = rate
         self.burst = burst
@@ -57,23 +59,40 @@ class RateLimiter:
         the seconds until it will."""
         with self.lock:
             now = self.clock()
-            self._sweep(now)
-            tokens, then = self.buckets.get(client, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            tokens = self._tokens(client, now)
             if tokens < 1:
                 self.buckets[client] = (tokens, now)
                 return (1 - tokens) / self.rate
             self.buckets[client] = (tokens - 1, now)
             return None
 
+    def wait(self, client: str) -> float | None:
+        """None if ``client``'s bucket holds anything (a cost charged after
+        the work may then be spent), else the seconds until it will."""
+        with self.lock:
+            tokens = self._tokens(client, self.clock())
+            return None if tokens > 0 else (1e-3 - tokens) / self.rate
+
+    def charge(self, client: str, amount: float) -> None:
+        """Take ``amount`` from ``client``'s bucket, into debt if it holds
+        less: the client waits until the debt is refilled."""
+        with self.lock:
+            now = self.clock()
+            self.buckets[client] = (self._tokens(client, now) - amount, now)
+
+    def _tokens(self, client: str, now: float) -> float:
+        """``client``'s tokens at ``now``, refilled (the lock held)."""
+        self._sweep(now)
+        tokens, then = self.buckets.get(client, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - then) * self.rate)
+
     def _sweep(self, now: float) -> None:
         """Forget the buckets that have refilled (at most once per refill time)."""
-        full = self.burst / self.rate
-        if now - self.last_sweep < full:
+        if now - self.last_sweep < self.burst / self.rate:
             return
         self.last_sweep = now
-        for client, (_, then) in list(self.buckets.items()):
-            if now - then >= full:
+        for client, (tokens, then) in list(self.buckets.items()):
+            if tokens + (now - then) * self.rate >= self.burst:
                 del self.buckets[client]
 
 
@@ -107,8 +126,9 @@ class Admission:
 
 
 class Connections:
-    """WebSockets open: at most ``total`` in all, ``per_client`` per
-    address, ``per_block`` per network block (all on the event loop's thread)."""
+    """Connections held open (the WebSockets; the refused requests held in
+    the tarpit): at most ``total`` in all, ``per_client`` per address,
+    ``per_block`` per network block (all on the event loop's thread)."""
 
     def __init__(self, total: int, per_client: int, per_block: int) -> None:
         self.total, self.per_client, self.per_block = total, per_client, per_block

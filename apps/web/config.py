@@ -78,6 +78,20 @@ class Limits:
     their addresses together."""
     block_requests_burst: int = 120
     """Requests the clients of one network block may send at once."""
+    refusal_hold_seconds: float = 1.0
+    """Seconds a request refused for its rate (or a WebSocket message), or
+    for want of room (a game, a replay: 429, 503), is held before it is
+    answered (a tarpit: a client that keeps asking gets each refusal late, so
+    it asks less often and costs the server a sleeping task instead of an
+    answer at once); a refusal for the rate then closes the HTTP connection.
+    0 answers at once."""
+    refusals_held: int = 512
+    """Refused requests held at once, all clients together; beyond, a
+    refusal is answered at once (and its connection closed)."""
+    refusals_held_per_client: int = 4
+    """Refused requests of one client (one address) held at once."""
+    refusals_held_per_block: int = 64
+    """Refused requests of the clients of one network block held at once."""
     body_bytes: int = 4_000_000
     """The largest request body or WebSocket message accepted (an uploaded
     record of a long match is ~50 kB)."""
@@ -104,6 +118,17 @@ class Limits:
     """Replays being drawn or waiting to be, all clients together."""
     replays_per_client: int = 1
     """Replays one client may have drawn or waiting at once."""
+    replays_per_block: int = 1
+    """Replays the clients of one network block may have drawn or waiting at
+    once (a draw is charged to ``replay_cpu_seconds`` only when it ends, so
+    this keeps a block's draws one after another)."""
+    replay_cpu_seconds: float = 10.0
+    """CPU seconds of replay drawing the clients of one network block may use
+    per minute, paced: each draw is charged its CPU time when it ends, the
+    budget refills evenly (a sixtieth a second, no saving up), and a replay
+    asked for while the block is in debt is refused (429, ``Retry-After``);
+    a cached replay costs nothing. So a block's uploads keep at most this
+    share of a core busy, even in bursts."""
     replay_cache: int = 8
     """Replays of finished games (and uploaded records) kept, drawn, in memory."""
     replay_processes: int = 1
@@ -131,7 +156,7 @@ class Limits:
                 )
 
 
-ZERO_ALLOWED = frozenset({"replay_processes"})
+ZERO_ALLOWED = frozenset({"replay_processes", "refusal_hold_seconds"})
 """The limits that may be 0."""
 
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
+import time
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
@@ -152,6 +154,27 @@ def packed_replay(record: str | dict[str, Any], names: Sequence[str] = SEAT_NAME
     return gzip.compress(raw.encode(), compresslevel=6, mtime=0)
 
 
+def drawn_replay(
+    record: str | dict[str, Any], names: Sequence[str] = SEAT_NAMES
+) -> tuple[bytes, float]:
+    """:func:`packed_replay` and the CPU seconds its thread spent on it (what
+    the server charges the client's network block)."""
+    started = time.thread_time()
+    packed = packed_replay(record, names)
+    return packed, time.thread_time() - started
+
+
+def lower_priority() -> None:
+    """Let this process (a replay worker) run only when the CPU would
+    otherwise idle (Linux's ``SCHED_IDLE``: any task of the server preempts
+    it at once), else at ``nice`` 10, so drawing yields the CPU to the games'
+    moves."""
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    else:
+        os.nice(10)
+
+
 def event_line(event: Event) -> str:
     """One event in words (:func:`~env121.engine.render.format_event`), a win
     with its Thế and Thưởng by their Vietnamese names, as the transcript has it."""
@@ -195,7 +218,9 @@ def standalone_html(state: State, names: Sequence[str] = SEAT_NAMES) -> str:
 
 __all__ = [
     "VIEWS",
+    "drawn_replay",
     "event_line",
+    "lower_priority",
     "most_actions",
     "pack",
     "packed_replay",

@@ -104,12 +104,14 @@ class UnknownTable(KeyError):
 
 
 class NoRoom(RuntimeError):
-    """A new game the limits do not allow now (``per_client``: this client's
-    cap, else the server's)."""
+    """A new game (or replay) the limits do not allow now (``per_client``:
+    this client's cap, else the server's; ``retry_after``: the seconds until
+    it will be allowed, where known)."""
 
-    def __init__(self, message: str, *, per_client: bool) -> None:
+    def __init__(self, message: str, *, per_client: bool, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.per_client = per_client
+        self.retry_after = retry_after
 
 
 def person_name(name: object) -> str:

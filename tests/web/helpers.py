@@ -38,11 +38,14 @@ def make_tables(
 ) -> Tables:
     """Tables over the SQLite file ``db`` (None: no store; its clock is
     ``clock`` too), the test menu and
-    ``limits`` (the request rates unbounded unless given: the clock is moved
-    by hand; replays drawn in threads, not a worker process)."""
+    ``limits`` (the request rates and the replays' CPU unbounded unless
+    given: the clock is moved by hand; refusals answered at once, not held;
+    replays drawn in threads, not a worker process)."""
     limits.setdefault("requests_burst", 1_000_000)
     limits.setdefault("block_requests_burst", 1_000_000)
     limits.setdefault("replay_processes", 0)
+    limits.setdefault("refusal_hold_seconds", 0.0)
+    limits.setdefault("replay_cpu_seconds", 1e9)
     return Tables(
         menu=MENU,
         limits=Limits(**limits),

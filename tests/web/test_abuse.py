@@ -170,7 +170,7 @@ def test_a_client_draws_one_replay_at_a_time_and_finished_ones_are_kept(client, 
     finished = play_first_moves(client, game)
     drawn = client.get(f"/api/games/{finished['id']}/replay")
     assert drawn.status_code == 200
-    monkeypatch.setattr("apps.web.app.packed_replay", None)  # drawing again would fail
+    monkeypatch.setattr("apps.web.app.drawn_replay", None)  # drawing again would fail
     again = client.get(f"/api/games/{finished['id']}/replay")
     assert again.status_code == 200 and again.json() == drawn.json()
 

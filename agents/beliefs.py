@@ -45,7 +45,7 @@ import numpy as np
 
 from agents.greedy import GreedyAgent
 from env121.engine.game import legal_actions
-from env121.engine.state import Phase, State, SwapKind, Swapped
+from env121.engine.state import Phase, State, Swapped
 from env121.play.turn import Turn
 
 EPSILON = 0.1
@@ -82,13 +82,12 @@ def observed_decisions(history: Sequence[tuple[State, int]], seat: int) -> list[
 
 def past_hand(hand: Sequence[int], later: Sequence[object], actor: int) -> tuple[int, ...]:
     """``actor``'s free hand before the events ``later``, given its free hand
-    ``hand`` after them: each of its swaps undone (the card put out comes back;
-    the card taken leaves, unless a Cướp locked it)."""
+    ``hand`` after them: each of its swaps undone (the card put out comes back,
+    the card taken leaves; a Cướp's taken card is locked, never in the free hand)."""
     cards = set(hand)
     for event in reversed(later):
         if isinstance(event, Swapped) and event.seat == actor:
-            if event.kind != SwapKind.CUOP:
-                cards.discard(event.taken)
+            cards.discard(event.taken)
             cards.add(event.put)
     return tuple(sorted(cards))
 

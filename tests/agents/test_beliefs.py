@@ -30,14 +30,16 @@ from env121.engine.state import Dealt, Phase, State, SwapKind, Swapped
 from env121.engine.view import hidden_cards
 from env121.play.turn import Turn
 
-SEED, MOVED = 7, 5
+SEEDS = (7, 51)
+"""Deals whose first vòng has ≥ 8 opponent decisions; in 51 two of them are Cướp."""
+MOVED = 5
 
 
-def late_decision() -> tuple[State, list[tuple[State, int]]]:
+def late_decision(seed: int) -> tuple[State, list[tuple[State, int]]]:
     """The state of the last OFFER decision in vòng 0 of a greedy game (the
     seat deciding there is the one whose beliefs are judged), and the vòng's
     history before it (state before, action)."""
-    greedy, state = GreedyAgent(), new_game(SEED)
+    greedy, state = GreedyAgent(), new_game(seed)
     history: list[tuple[State, int]] = []
     last: tuple[State, list[tuple[State, int]]] | None = None
     while state.vong == 0 and not state.is_over:
@@ -120,9 +122,9 @@ def forward_likelihood(
     return likelihood
 
 
-@pytest.fixture(scope="module")
-def case() -> tuple[State, list[tuple[State, int]], list[int]]:
-    state, history = late_decision()
+@pytest.fixture(scope="module", params=SEEDS, ids=lambda seed: f"seed{seed}")
+def case(request: pytest.FixtureRequest) -> tuple[State, list[tuple[State, int]], list[int]]:
+    state, history = late_decision(request.param)
     where = places(state)
     by_place: dict[object, list[int]] = {}
     for c, p in sorted(where.items()):
@@ -149,7 +151,7 @@ def test_weights_are_the_exact_posterior(
 
 
 def test_decision_actor_and_filter() -> None:
-    state, history = late_decision()
+    state, history = late_decision(SEEDS[0])
     decisions = observed_decisions(history, state.current_player)
     assert decisions
     assert all(isinstance(d, Decision) and d.actor != state.current_player for d in decisions)
@@ -157,6 +159,6 @@ def test_decision_actor_and_filter() -> None:
 
 
 def test_bad_epsilon_is_refused() -> None:
-    state, history = late_decision()
+    state, history = late_decision(SEEDS[0])
     with pytest.raises(ValueError, match="epsilon"):
         world_weights([state], state, observed_decisions(history, 0), greedy_model(), 0.0)

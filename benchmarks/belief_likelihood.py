@@ -90,8 +90,8 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, default=EPSILON)
     parser.add_argument("--seed", type=int, default=38200)
     args = parser.parse_args()
-    if args.deals < 2 or args.worlds < 2 or args.vong < 1:
-        parser.error("expected --deals ≥ 2, --worlds ≥ 2, --vong ≥ 1")
+    if args.deals < 1 or args.worlds < 2 or args.vong < 1:
+        parser.error("expected --deals ≥ 1, --worlds ≥ 2, --vong ≥ 1")
     greedy = GreedyAgent()
     # sums[(phase, subset)][deal] = [uniform, weighted, cards, decisions]
     sums: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(dict)

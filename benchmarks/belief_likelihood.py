@@ -12,11 +12,12 @@ opponents' observed decisions under the softened greedy model
 (:func:`agents.beliefs.world_weights`, ε = E). For every hidden card (an
 opponent's unknown hand card, the Nọc, an unturned Ẩn Sĩ) it scores the
 log-probability of its true place (seat 1, 2, 3, or "the rest": Nọc or Ẩn
-Sĩ) under the uniform worlds and under the weighted ones. An estimate is
-smoothed towards 1/4 with one pseudo-world, ``p = (n·p̂ + 1/4) / (n + 1)``,
-where n is the worlds' effective number (W for the uniform ones, the
-effective sample size 1/Σw² for the weighted ones), so a place no world put
-the card in costs a finite log that grows with the evidence behind it.
+Sĩ) under the uniform belief — exactly, the share of the hidden places that
+place holds — and under the weighted worlds, whose estimate is shrunk
+towards that uniform probability q by one pseudo-world,
+``p = (n·p̂ + q) / (n + 1)`` with n the worlds' effective number 1/Σw², so a
+place no world put the card in costs a finite log that grows with the
+evidence behind it, and few effective worlds fall back on the uniform belief.
 
 The table is per phase of the vòng, by cards flipped from the Nọc so far
 (early: 1–2, mid: 3–5, late: 6+; greedy tables end most vòng within a few
@@ -73,11 +74,15 @@ def judge(
     uniform: list[float] = []
     weighted: list[float] = []
     held: list[bool] = []
-    for card in hidden_cards(state, SEAT):
+    pool = hidden_cards(state, SEAT)
+    slots = {s: len(state.hands[s]) - len(state.known[s]) for s in range(4) if s != SEAT}
+    slots[REST] = len(pool) - sum(slots.values())
+    for card in pool:
         truth = place(state, card)
+        prior = slots[truth] / len(pool)
         hit = np.array([place(w, card) == truth for w in drawn])
-        for out, p, n in ((uniform, hit.mean(), worlds), (weighted, float(weights @ hit), ess)):
-            out.append(math.log((n * p + 0.25) / (n + 1)))
+        uniform.append(math.log(prior))
+        weighted.append(math.log((ess * float(weights @ hit) + prior) / (ess + 1)))
         held.append(truth != REST)
     return uniform, weighted, held, ess
 

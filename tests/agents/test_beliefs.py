@@ -1,0 +1,164 @@
+"""Belief weights (agents/beliefs.py) against a brute-force posterior.
+
+The case is a real seeded greedy game, seat 0 deciding late in the first
+vòng. Every consistent world that differs from the truth only in where a
+few hidden cards lie (those cards permuted among their hidden places: the
+opponents' unknown hand cards, the Nọc, the Ẩn Sĩ) is enumerated, and the
+exact posterior under the softened greedy model is computed the other way
+round from :func:`agents.beliefs.world_weights`: forward from each world's
+dealt hands, every opponent decision of the vòng replayed with the hand that
+world gives it then. The two must agree world by world.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from agents.beliefs import (
+    EPSILON,
+    Decision,
+    greedy_model,
+    observed_decisions,
+    world_weights,
+)
+from agents.greedy import GreedyAgent
+from env121.engine.game import apply, legal_actions, new_game
+from env121.engine.state import Dealt, Phase, State, SwapKind, Swapped
+from env121.engine.view import hidden_cards
+from env121.play.turn import Turn
+
+SEEDS = (7, 51)
+"""Deals whose first vòng has ≥ 8 opponent decisions; in 51 two of them are Cướp."""
+MOVED = 5
+
+
+def late_decision(seed: int) -> tuple[State, list[tuple[State, int]]]:
+    """The state of the last OFFER decision in vòng 0 of a greedy game (the
+    seat deciding there is the one whose beliefs are judged), and the vòng's
+    history before it (state before, action)."""
+    greedy, state = GreedyAgent(), new_game(seed)
+    history: list[tuple[State, int]] = []
+    last: tuple[State, list[tuple[State, int]]] | None = None
+    while state.vong == 0 and not state.is_over:
+        seat = state.current_player
+        if state.phase == Phase.OFFER:
+            last = (state.clone(), list(history))
+        action = greedy.act(Turn(state, seat))
+        history.append((state.clone(), action))
+        apply(state, action)
+    assert last is not None
+    return last
+
+
+def places(state: State) -> dict[int, object]:
+    judging = state.current_player
+    """Where each hidden card lies: an opponent seat, or 'rest' (Nọc, Ẩn Sĩ)."""
+    where: dict[int, object] = {c: "rest" for c in hidden_cards(state, judging)}
+    for seat in range(4):
+        if seat != judging:
+            for c in set(state.hands[seat]) - set(state.known[seat]):
+                where[c] = seat
+    return where
+
+
+def worlds_moving(state: State, cards: list[int]) -> list[tuple[State, dict[int, int]]]:
+    """Every world that puts ``cards`` in their hidden places in another order
+    (the rest as in truth), with its card relabelling."""
+    where = places(state)
+    targets = [where[c] for c in cards]
+    seen, out = set(), []
+    for order in itertools.permutations(cards):
+        key = tuple(sorted(zip(order, targets, strict=True), key=str))
+        if key in seen:
+            continue
+        seen.add(key)
+        swap = dict(zip(cards, order, strict=True))  # the card in c's place is swap[c]
+        world = state.clone()
+        world.hands = tuple(
+            tuple(sorted(swap.get(c, c) for c in h)) if s != state.current_player else h
+            for s, h in enumerate(state.hands)
+        )
+        world.forget_derived()
+        out.append((world, swap))
+    return out
+
+
+def forward_likelihood(
+    seat: int, swap: dict[int, int], history: list[tuple[State, int]], epsilon: float
+) -> float:
+    """The likelihood of the opponents' decisions, forward from the world's
+    dealt hands (the true dealt hands relabelled by ``swap``)."""
+    greedy = GreedyAgent()
+    first = history[0][0]
+    hands = {
+        e.seat: {swap.get(c, c) for c in e.cards}
+        for e in first.vong_events()
+        if isinstance(e, Dealt) and e.seat != seat
+    }
+    likelihood = 1.0
+    for before, action in history:
+        actor = before.current_player
+        if before.phase == Phase.OFFER and actor != seat:
+            past = before.clone()
+            past.hands = tuple(
+                tuple(sorted(hands[s])) if s in hands else h for s, h in enumerate(past.hands)
+            )
+            past.forget_derived()
+            legal = legal_actions(past)
+            if action not in legal:
+                return 0.0
+            hit = greedy.act(Turn(past, actor)) == action
+            likelihood *= (1 - epsilon) * hit + epsilon / len(legal)
+        after = before.clone()
+        apply(after, action)
+        for e in after.events[len(before.events) :]:
+            if isinstance(e, Swapped) and e.seat in hands:
+                hands[e.seat].discard(e.put)
+                if e.kind != SwapKind.CUOP:
+                    hands[e.seat].add(e.taken)
+    return likelihood
+
+
+@pytest.fixture(scope="module", params=SEEDS, ids=lambda seed: f"seed{seed}")
+def case(request: pytest.FixtureRequest) -> tuple[State, list[tuple[State, int]], list[int]]:
+    state, history = late_decision(request.param)
+    where = places(state)
+    by_place: dict[object, list[int]] = {}
+    for c, p in sorted(where.items()):
+        by_place.setdefault(p, []).append(c)
+    # two unknown cards of each opponent, and cards of the Nọc up to MOVED + 2
+    cards = [c for p, cs in by_place.items() if p != "rest" for c in cs[:2]]
+    cards += by_place["rest"][: max(0, MOVED + 2 - len(cards))]
+    return state, history, cards
+
+
+def test_weights_are_the_exact_posterior(
+    case: tuple[State, list[tuple[State, int]], list[int]],
+) -> None:
+    state, history, cards = case
+    seat = state.current_player
+    decisions = observed_decisions(history, seat)
+    assert len(decisions) >= 8, "the case judges a vòng with several opponent decisions"
+    worlds = worlds_moving(state, cards)
+    assert len(worlds) >= 20
+    weights = world_weights([w for w, _ in worlds], state, decisions, greedy_model())
+    exact = np.array([forward_likelihood(seat, swap, history, EPSILON) for _, swap in worlds])
+    assert exact.max() > 0 and len(set(np.round(exact, 12))) > 1, "the model tells worlds apart"
+    np.testing.assert_allclose(weights, exact / exact.sum(), rtol=1e-9)
+
+
+def test_decision_actor_and_filter() -> None:
+    state, history = late_decision(SEEDS[0])
+    decisions = observed_decisions(history, state.current_player)
+    assert decisions
+    assert all(isinstance(d, Decision) and d.actor != state.current_player for d in decisions)
+    assert all(d.before.phase == Phase.OFFER for d in decisions)
+
+
+def test_bad_epsilon_is_refused() -> None:
+    state, history = late_decision(SEEDS[0])
+    with pytest.raises(ValueError, match="epsilon"):
+        world_weights([state], state, observed_decisions(history, 0), greedy_model(), 0.0)

@@ -51,6 +51,7 @@ TINY_SCRATCH = (
     "--no-progress --set total_steps=2048 num_games=64 rollout_steps=16 minibatch_size=256 "
     "eval_deals=1 snapshot_every=0 checkpoint_every=0"
 )
+TINY_EXPERT = "--set generations=1 matches=10 worlds=4 epochs=1 eval_deals=2 value=none"
 
 
 def documents() -> list[str]:
@@ -126,7 +127,13 @@ SUBSTITUTIONS = (
         "a batched_ppo run of 2,048 engine steps on 64 games, evaluated on one deal",
     ),
     Substitution(
-        r"^(?!.*--resume)(?!.*--preset (?:scratch|dmc))(.*env121 train\b.*)$",
+        r"^(?!.*--resume)(.*env121 train --preset expert\b.*)$",
+        rf"\1 {TINY_EXPERT}",
+        "one generation of expert iteration: 10 matches at 4 worlds a decision, one epoch, "
+        "measured on two deals",
+    ),
+    Substitution(
+        r"^(?!.*--resume)(?!.*--preset (?:scratch|dmc|expert))(.*env121 train\b.*)$",
         rf"\1 {TINY_TRAINING}",
         "a training run of 128 steps, no evaluation, no progress bar, in one process "
         "(the settings of the smoke test in training/README.md)",

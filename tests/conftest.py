@@ -1,4 +1,4 @@
-"""Hypothesis profiles for the whole suite.
+"""Hypothesis profiles for the whole suite, and Ctrl-C as a terminal delivers it.
 
 ``ci`` (loaded by default): derandomized, so every run tries the same examples
 and a failure in CI reproduces on any machine; no deadline (the machine is
@@ -6,10 +6,24 @@ shared and timings wander). ``explore`` (``pytest --hypothesis-profile=explore``
 draws fresh random examples on every run, for hunting new bugs locally; a
 failure it finds is printed with its ``@reproduce_failure`` blob and belongs
 in a regular test. Each test still bounds its own ``max_examples``.
+
+A shell without job control starts a background command (``bash
+scripts/test.sh &`` in a script, ``nohup …``) with SIGINT ignored, and every
+process it starts inherits that: the tests that stop a command with Ctrl-C
+(SIGINT) would then see it ignored and fail. Each test process therefore
+takes SIGINT back to Python's default before any test runs, so the suite
+behaves the same however it is launched.
 """
+
+import signal
 
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None)
 settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile("ci")
+
+
+def pytest_configure() -> None:
+    """SIGINT back to Python's default handler (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)

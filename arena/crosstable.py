@@ -53,6 +53,7 @@ def markdown(
     """The cross table's lines: rows the challengers, columns the tables of three
     (headed ``labels``, the specs themselves by default)."""
     labels = order if labels is None else labels
+    most = _most(table)
     lines = [
         "| agent \\ vs 3× | " + " | ".join(f"`{name}`" for name in labels) + " |",
         "|---|" + "---:|" * len(order),
@@ -66,7 +67,7 @@ def markdown(
                 estimate, deals = table[challenger, reference]
                 cells.append(
                     f"{estimate.mean:+.1f} [{estimate.low:+.1f}, {estimate.high:+.1f}]"
-                    + ("" if deals == _most(table) else f" ({deals} deals)")
+                    + ("" if deals == most else f" ({deals} deals)")
                 )
             else:
                 cells.append("—")

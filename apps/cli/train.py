@@ -241,12 +241,12 @@ def run_train(
             source = settings.preset_path(str(preset))
             values = settings.preset_values(source)
         algorithm = settings.algorithm_of(values, str(source))
+        if out is None and preset is not None:
+            out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
         if algorithm == "expert_iteration":
             return _run_expert(preset, overrides, out, resume)
         trainer = batched_ppo if algorithm == batched_ppo.ALGORITHM else ppo_selfplay
         config = None if preset is None else trainer.load_config(preset, overrides)
-        if out is None and preset is not None:
-            out = f"runs/{Path(preset).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
         result = trainer.train(
             config,
             out,
@@ -294,8 +294,7 @@ def _run_expert(
 
     config = None if preset is None else expert_iteration.load_config(preset, overrides)
     if resume is None:
-        out = out or f"runs/{Path(str(preset)).stem}-{time.strftime('%Y%m%d-%H%M%S')}"
-        check_output_directory(out)
+        check_output_directory(str(out))
     where = resume or str(out)
     result = expert_iteration.run(
         config, where, resume=resume is not None, overrides=overrides if resume else ()

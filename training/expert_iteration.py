@@ -165,9 +165,15 @@ def run(
     out = Path(out)
     saved = out / "config.yaml"
     if resume:
+        saved = settings.saved_config_path(out)  # one line if ``out`` holds no run
         config = settings.with_overrides(settings.read_config(ExpertConfig, saved), overrides)
     elif config is None:
         raise ValueError("give a config, or resume a run directory")
+    elif saved.exists():
+        raise ValueError(
+            f"--out {str(out)!r} already holds a run: continue it with --resume "
+            "or pick another directory"
+        )
     out.mkdir(parents=True, exist_ok=True)
     settings.save_config(config, saved)
     start = time.perf_counter()
@@ -229,7 +235,8 @@ def _generation(
         measured = measure(config, teacher, config.teacher(policy_path), policy_path, generation)
         write_atomically(evaluation_path, json.dumps(measured, indent=2) + "\n")
     measured = json.loads(evaluation_path.read_text(encoding="utf-8"))
-    decisions = len(load_demonstrations(demos_path))
+    with np.load(demos_path) as data:
+        decisions = len(data["actions"])  # the actions only: the observations stay on disk
     return {
         "generation": generation,
         "teacher": teacher,

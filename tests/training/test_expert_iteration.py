@@ -116,3 +116,10 @@ def test_the_prior_loads_into_the_actor_it_is_fine_tuned_from():
     assert exported.keys() == prior.state_dict().keys()
     for key, value in prior.state_dict().items():
         assert torch.equal(exported[key], value), key
+
+
+def test_a_new_run_into_a_run_directory_or_a_resume_of_nothing_is_one_line(run_dir, tmp_path):
+    with pytest.raises(ValueError, match="already holds a run: continue it with --resume"):
+        ei.run(tiny_config(), run_dir, on_line=lambda _: None)
+    with pytest.raises(ValueError, match="is not valid: it does not exist"):
+        ei.run(None, tmp_path / "nothing", resume=True, on_line=lambda _: None)

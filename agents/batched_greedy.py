@@ -76,9 +76,11 @@ from env121.rules.compiled.tables import (
     BONUS_IDS,
     CARD_FIG,
     CARD_SUIT,
+    FALSE,
     NHAT_BAN_BIT,
     NUM_THES,
     THE_TIER,
+    ZERO,
 )
 from env121.rules.compiled.waits import (
     GAP,
@@ -186,7 +188,7 @@ def hand_wins(
         if not may_win(sixth, c):
             continue
         six = sort_six((five[0], five[1], five[2], five[3], five[4], c))
-        valid, _, _, diem, _, _ = score_normal(six, locked, public, dealer, False, False, kc)
+        valid, _, _, diem, _, _ = score_normal(six, locked, public, dealer, FALSE, FALSE, kc)
         if valid:
             points += diem
             if diem > 0:
@@ -245,7 +247,7 @@ def arrangement_bound(
             for t in range(NUM_THES):
                 if found[k] >> t & 1:
                     tier = max(tier, THE_TIER[t])
-            bonuses = bonus_mask(a, kc.left_figures, dealer, False, False) | NHAT_BAN_BIT
+            bonuses = bonus_mask(a, kc.left_figures, dealer, FALSE, FALSE) | NHAT_BAN_BIT
             for b in range(NUM_BONUS_BITS):
                 tier += bonuses >> b & 1
             bounds[k] = tier
@@ -283,7 +285,7 @@ def arrangement_wins(
             continue
         if found[k] < 0:
             found[k] = achievable(sort_six(a), kc, public)
-        valid, _, _, diem, _, _ = score_arranged(a, found[k], public, dealer, False, False, kc)
+        valid, _, _, diem, _, _ = score_arranged(a, found[k], public, dealer, FALSE, FALSE, kc)
         if valid:
             points += diem
             if diem != 0:
@@ -371,7 +373,7 @@ def best_arrangement(
             continue
         six[_HAND] = c
         valid, _, _, diem, _, _ = score_win(
-            six, False, False, public, dealer, False, False, kc, witness
+            six, FALSE, FALSE, public, dealer, FALSE, FALSE, kc, witness
         )
         if not valid:
             continue
@@ -402,7 +404,7 @@ def best_arrangement(
     found = np.full(n_cards, -1, dtype=np.int64)
     bounds = np.full(n_cards, -1, dtype=np.int64)
     order_keys = np.empty(NUM_ARRANGEMENTS, dtype=np.int64)
-    n_candidates = 0
+    n_candidates = ZERO
     for n in range(NUM_ARRANGEMENTS):
         if candidate[n]:
             row_cards(own, n, arrangement)
@@ -544,7 +546,7 @@ def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
         out[i] = r.hands[seat, i]
     for i in range(r.n_locked[seat]):
         out[n_free + i] = r.locked[seat, i]
-    _sort_in_place(out, _HAND)
+    _sort_in_place(out, np.int64(_HAND))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -555,13 +557,9 @@ def seat_knowledge(r: Record, seat: int) -> tuple[np.ndarray, int, PublicCards, 
     whether it deals, and its five cards sorted."""
     unseen = np.empty(NUM_CARDS, dtype=np.int64)
     n_unseen = unseen_cards(r, seat, unseen)
-    an_si = np.empty(NUM_AN_SI, dtype=np.int64)
-    n_an_si = r.an_si_revealed
-    for k in range(n_an_si):
-        an_si[k] = r.an_si[k]
     own = np.empty(_HAND, dtype=np.int64)
     own_cards(r, seat, own)
-    public = PublicCards(int(r.chi_diem), an_si, n_an_si)
+    public = PublicCards(r.chi_diem, r.an_si, r.an_si_revealed)
     return unseen, n_unseen, public, r.dealer == seat, own
 
 

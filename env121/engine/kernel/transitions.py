@@ -75,7 +75,7 @@ from env121.engine.state import (
 from env121.rules.compiled.config import KernelConfig
 from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import score_win
-from env121.rules.compiled.tables import THE_IDS
+from env121.rules.compiled.tables import FALSE, THE_IDS, TRUE
 from env121.rules.compiled.waits import (
     PLACEMENT_ORDER,
     gap_bits,
@@ -102,34 +102,40 @@ _BOC = SWAP_KINDS.index(SwapKind.BOC)
 _LAY = SWAP_KINDS.index(SwapKind.LAY)
 _CUOP = SWAP_KINDS.index(SwapKind.CUOP)
 
-_U = OUTCOMES.index(Outcome.U)
-_DEN = OUTCOMES.index(Outcome.DEN)
-_WON_THE_TRANG = OUTCOMES.index(Outcome.THE_TRANG)
-_DRAW = OUTCOMES.index(Outcome.DRAW)
+# The codes kernels pass to one another are typed int64 (and the flags typed bools),
+# not literals, so that each callee compiles once (env121.rules.compiled.tables.FALSE).
+_U = np.int64(OUTCOMES.index(Outcome.U))
+_DEN = np.int64(OUTCOMES.index(Outcome.DEN))
+_WON_THE_TRANG = np.int64(OUTCOMES.index(Outcome.THE_TRANG))
+_DRAW = np.int64(OUTCOMES.index(Outcome.DRAW))
 
-_COMPLETED = MATCH_ENDS.index(MatchEnd.COMPLETED)
-_BUST = MATCH_ENDS.index(MatchEnd.BUST)
-_QUOC_SI_VO_SONG_END = MATCH_ENDS.index(MatchEnd.QUOC_SI_VO_SONG)
+_COMPLETED = np.int64(MATCH_ENDS.index(MatchEnd.COMPLETED))
+_BUST = np.int64(MATCH_ENDS.index(MatchEnd.BUST))
+_QUOC_SI_VO_SONG_END = np.int64(MATCH_ENDS.index(MatchEnd.QUOC_SI_VO_SONG))
 _QUOC_SI_VO_SONG = THE_IDS.index(QUOC_SI_VO_SONG)
+_NOBODY = np.int64(-1)
+"""No seat (a draw's winner, a match end's first seat when none is first)."""
+_NO_CARD = np.int64(-1)
+"""No card (a result won on no card)."""
 
-_E_VONG_STARTED = EVENT_CLASSES.index(VongStarted)
-_E_DEALT = EVENT_CLASSES.index(Dealt)
-_E_THE_TRANG_DECLINED = EVENT_CLASSES.index(TheTrangDeclined)
-_E_THE_TRANG_DECLARED = EVENT_CLASSES.index(TheTrangDeclared)
-_E_FLIPPED = EVENT_CLASSES.index(Flipped)
-_E_PASSED = EVENT_CLASSES.index(Passed)
-_E_SWAPPED = EVENT_CLASSES.index(Swapped)
-_E_AN_SI_TURNED = EVENT_CLASSES.index(AnSiTurned)
-_E_CARD_DEAD = EVENT_CLASSES.index(CardDead)
-_E_NHAT_BAN_DECLINED = EVENT_CLASSES.index(NhatBanDeclined)
-_E_NHAT_BAN_DECLARED = EVENT_CLASSES.index(NhatBanDeclared)
-_E_NHAT_BAN_ARRANGED = EVENT_CLASSES.index(NhatBanArranged)
-_E_WON = EVENT_CLASSES.index(Won)
-_E_DEN = EVENT_CLASSES.index(Den)
-_E_DRAWN = EVENT_CLASSES.index(Drawn)
-_E_PAID = EVENT_CLASSES.index(Paid)
-_E_VAN_ENDED = EVENT_CLASSES.index(VanEnded)
-_E_MATCH_ENDED = EVENT_CLASSES.index(MatchEnded)
+_E_VONG_STARTED = np.int64(EVENT_CLASSES.index(VongStarted))
+_E_DEALT = np.int64(EVENT_CLASSES.index(Dealt))
+_E_THE_TRANG_DECLINED = np.int64(EVENT_CLASSES.index(TheTrangDeclined))
+_E_THE_TRANG_DECLARED = np.int64(EVENT_CLASSES.index(TheTrangDeclared))
+_E_FLIPPED = np.int64(EVENT_CLASSES.index(Flipped))
+_E_PASSED = np.int64(EVENT_CLASSES.index(Passed))
+_E_SWAPPED = np.int64(EVENT_CLASSES.index(Swapped))
+_E_AN_SI_TURNED = np.int64(EVENT_CLASSES.index(AnSiTurned))
+_E_CARD_DEAD = np.int64(EVENT_CLASSES.index(CardDead))
+_E_NHAT_BAN_DECLINED = np.int64(EVENT_CLASSES.index(NhatBanDeclined))
+_E_NHAT_BAN_DECLARED = np.int64(EVENT_CLASSES.index(NhatBanDeclared))
+_E_NHAT_BAN_ARRANGED = np.int64(EVENT_CLASSES.index(NhatBanArranged))
+_E_WON = np.int64(EVENT_CLASSES.index(Won))
+_E_DEN = np.int64(EVENT_CLASSES.index(Den))
+_E_DRAWN = np.int64(EVENT_CLASSES.index(Drawn))
+_E_PAID = np.int64(EVENT_CLASSES.index(Paid))
+_E_VAN_ENDED = np.int64(EVENT_CLASSES.index(VanEnded))
+_E_MATCH_ENDED = np.int64(EVENT_CLASSES.index(MatchEnded))
 
 SIT_OUT = -1
 """The action of a game that does not move in a step (:func:`step_games`)."""
@@ -435,7 +441,7 @@ def _new_luot(r: Record, flipper: int, kc: KernelConfig) -> None:
         r.offer_flipped = False
         e = _push(r, _E_DRAWN)
         r.events[e, 1] = 0
-        _set_result(r, _DRAW, -1, -1, False)
+        _set_result(r, _DRAW, _NOBODY, _NO_CARD, FALSE)
         _end_vong(r, kc)
         return
     card = r.noc[r.noc_pos]
@@ -444,7 +450,7 @@ def _new_luot(r: Record, flipper: int, kc: KernelConfig) -> None:
     r.events[e, 1] = flipper
     r.events[e, 2] = card
     r.events[e, 3] = NOC_SIZE - r.noc_pos
-    _offer(r, card, flipper, True)
+    _offer(r, card, flipper, TRUE)
 
 
 @njit(cache=True, nogil=True)
@@ -468,7 +474,7 @@ def _the_trang(r: Record, seat: int, declare: bool, kc: KernelConfig) -> None:
         r.events[e, 1] = seat
         for i in range(HAND_SIZE):
             r.events[e, 2 + i] = r.hands[seat, i]
-        _set_result(r, _WON_THE_TRANG, seat, -1, False)
+        _set_result(r, _WON_THE_TRANG, seat, _NO_CARD, FALSE)
         r.res_points = 1
         win_payments_into(1, seat, kc, r.res_payments)
         for i in range(HAND_SIZE):
@@ -533,7 +539,7 @@ def _swap(r: Record, seat: int, put: int) -> None:
         r.events[e, 1] = r.an_si_revealed
         r.events[e, 2] = r.an_si[r.an_si_revealed]
         r.an_si_revealed += 1
-    _offer(r, put, seat, False)
+    _offer(r, put, seat, FALSE)
     if kind != _CUOP and r.n_locked[seat] == 0:
         r.phase = _NB_CHOICE
 
@@ -601,13 +607,13 @@ def _declare_u(r: Record, seat: int, kc: KernelConfig) -> None:
         for i in range(r.n_locked[seat]):
             r.events[e, 3 + n] = r.locked[seat, i]
             n += 1
-        _set_result(r, _DEN, seat, card, False)
+        _set_result(r, _DEN, seat, card, FALSE)
         for s in range(NUM_SEATS):
             r.res_payments[s] = POINTS_PER_DIEM
         r.res_payments[seat] = -POINTS_PER_DIEM * (NUM_SEATS - 1)
         _end_vong(r, kc)
         return
-    _set_result(r, _U, seat, card, False)
+    _set_result(r, _U, seat, card, FALSE)
     r.res_arrangement[:] = arrangement
     r.res_n_arrangement = _NUM_SLOTS
     r.res_the = the
@@ -669,11 +675,11 @@ def _end_vong(r: Record, kc: KernelConfig) -> None:
         _end_match(r, _QUOC_SI_VO_SONG_END, r.res_seat)
         return
     if r.scores.min() <= 0:
-        _end_match(r, _BUST, -1)
+        _end_match(r, _BUST, _NOBODY)
         return
     if r.vong + 1 == VONG_PER_VAN:
         if r.van + 1 == kc.num_van:
-            _end_match(r, _COMPLETED, -1)
+            _end_match(r, _COMPLETED, _NOBODY)
             return
         e = _push(r, _E_VAN_ENDED)
         r.events[e, 1] = r.van
@@ -748,7 +754,7 @@ def _apply(
     if cap > 0 and r.vong_actions >= cap and r.phase != _GAME_OVER:
         e = _push(r, _E_DRAWN)
         r.events[e, 1] = 1
-        _set_result(r, _DRAW, -1, -1, True)
+        _set_result(r, _DRAW, _NOBODY, _NO_CARD, TRUE)
         _end_vong(r, kc)
         _deal_pending(r, kc)
     if r.phase == _GAME_OVER:

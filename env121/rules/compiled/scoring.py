@@ -45,6 +45,7 @@ from env121.rules.compiled.tables import (
     THE_TIER,
     THUONG_CARD_BITS,
     THUONG_SITUATION,
+    ZERO,
 )
 from env121.rules.compiled.thes import (
     clean_an_si_count,
@@ -180,7 +181,7 @@ def achievable(h: Six, kc: KernelConfig, public: PublicCards) -> int:
     """Every Thế some order of the ascending six allows: the searched Thế plus
     the indicator-decided Quốc Sĩ members the table allows (they need the six
     pairwise unrelated, i.e. a ``quoc_si``)."""
-    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, 0)
+    found, _ = search(h, kc.left_figures, kc.phe_phe_same_suits, ZERO)
     if found >> QUOC_SI_INDEX & 1:
         clean = clean_an_si_count(h, public)
         for n in range(INDICATOR_THES.shape[0]):
@@ -249,7 +250,7 @@ def score_arranged(
         if candidates >> t & 1 and matches(t, a, kc.left_figures, kc.phe_phe_same_suits, public):
             on_it |= 1 << t
     if on_it:
-        best = select_best(on_it, 0)
+        best = select_best(on_it, ZERO)
         tier = THE_TIER[best]
     elif completed_shape(a) > 0:
         best, tier = -1, 0

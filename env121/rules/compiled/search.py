@@ -56,6 +56,7 @@ from env121.rules.compiled.tables import (
     TRIPLE_GROUP_BITS,
     TRIPLE_GROUP_SET,
     TRIPLE_SPLITS,
+    ZERO,
 )
 from env121.rules.compiled.thes import pair, searched_predicate, triple_key
 
@@ -98,7 +99,7 @@ def sort_six(six: np.ndarray | Six) -> Six:
 def _ask(asked: int, a: Six, found: int, left_figures: np.ndarray, phe_phe_same_suits: bool) -> int:
     """``found`` plus the Thế of ``asked`` not found yet that layout ``a`` matches."""
     todo = asked & ~found
-    t = 0
+    t = ZERO
     while todo:
         if todo & 1 and searched_predicate(t, a, left_figures, phe_phe_same_suits):
             found |= 1 << t
@@ -122,7 +123,7 @@ def _line_up(
 ) -> tuple[tuple[int, int, int], bool]:
     """``search._line_up``: ``b`` reordered so that key[b'_i] == key[a_i], each
     a_i taking the first card left that fits; (``b``, False) when none does."""
-    m0 = _first_with(b, key, key[a[0]], 0)
+    m0 = _first_with(b, key, key[a[0]], ZERO)
     if m0 < 0:
         return b, False
     m1 = _first_with(b, key, key[a[1]], 1 << m0)
@@ -186,7 +187,7 @@ def search(
     largest, partnered, passes = _counts(h)
     if not passes:  # the prefilter (compiled.wins says why): most hands stop here
         return 0, h
-    found = 0
+    found = ZERO
     if largest == 1:
         found = _ask(SHAPE_SEARCHED[SHAPE_QUOC_SI], h, found, left_figures, phe_phe_same_suits)
         if found & stop:

@@ -20,6 +20,7 @@ from env121.rules.compiled.public_cards import PublicCards
 from env121.rules.compiled.scoring import completed_shape, score_nhat_ban, score_normal
 from env121.rules.compiled.search import sort_six
 from env121.rules.compiled.sixth import gap_cards, may_win, sixth_cards
+from env121.rules.compiled.tables import FALSE
 from env121.rules.compiled.waits import fill_gap
 
 _ALL_CARDS = np.arange(NUM_CARDS, dtype=np.int64)
@@ -105,11 +106,11 @@ def win_points_on(
             a = fill_gap(nb_arrangement, c)
             if completed_shape(a) == 0:
                 continue
-            valid, _, _, points, _, _ = score_nhat_ban(a, public, dealer, False, False, kc)
+            valid, _, _, points, _, _ = score_nhat_ban(a, public, dealer, FALSE, FALSE, kc)
         else:
             h = sort_six((five[0], five[1], five[2], five[3], five[4], c))
             valid, _, _, points, _, _ = score_normal(
-                h, in_bois_uoc, public, dealer, False, False, kc
+                h, in_bois_uoc, public, dealer, FALSE, FALSE, kc
             )
         if valid:
             out[c] = points

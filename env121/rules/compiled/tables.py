@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 
@@ -35,14 +36,15 @@ from env121.rules.thes import QUOC_SI, THES, TRIPLE_GROUPS, Shape, Triple
 
 # ------------------------------------------------------------------- cards
 
-FALSE = np.bool_(False)
+FALSE = cast(bool, np.bool_(False))
 """``False`` as one kernel passes it to another: a typed ``bool``. numba compiles a
 kernel once per tuple of argument types, and the literal ``False`` (or ``0``) is a
 type of its own, so a kernel called with both a literal and a variable would be
-compiled twice (``docs/first-run.md``, "Several signatures per kernel")."""
-TRUE = np.bool_(True)
+compiled twice (``docs/first-run.md``, "Several signatures per kernel"). Typed
+here as the ``bool`` the kernels declare."""
+TRUE = cast(bool, np.bool_(True))
 """``True`` as one kernel passes it to another (see :data:`FALSE`)."""
-ZERO = np.int64(0)
+ZERO = cast(int, np.int64(0))
 """``0`` as one kernel passes it to another: a typed ``int64`` (see :data:`FALSE`)."""
 CARD_FIG = np.array(FIG, dtype=np.int64)
 CARD_SUIT = np.array(SUIT, dtype=np.int64)

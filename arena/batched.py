@@ -1,33 +1,39 @@
-"""Play many arena games together on the compiled engine.
+"""Play arena games on the compiled engine: the arena's one way to play.
 
 :func:`play_batch` plays a list of :class:`~arena.play.GameTask` at once on
 one :class:`~env121.engine.batched.BatchedEngine`: game ``g`` of the engine is
-task ``g``'s match (its deal seed, the engine's rotation 0, as
-:func:`arena.play.play_game` deals it). At every step each agent acts for all
-the games whose seat to act it holds, in one call, and the engine steps them
-all; a finished game sits the later steps out. The :class:`~arena.play.GameRecord`
-of each game is made from the kernel's arrays as it ends: the vòng results
-(``res_*``), the Cướp and Nhất Bản events and the final standings and ranks.
+task ``g``'s match (its deal seed, the engine's rotation 0). At every step
+each agent acts for all the games whose seat to act it holds, in one call, and
+the engine steps them all; a finished game sits the later steps out. The
+:class:`~arena.play.GameRecord` of each game is made here, and only here, from
+the kernel's arrays as it ends: the vòng results (``res_*``), the Cướp and
+Nhất Bản events and the final standings and ranks.
 
-Only agents with a batched form play here (:func:`batched_player`), each the
-same player as its agent, game for game:
+Each agent spec sits as one :class:`BatchedPlayer` (:func:`batched_player`):
 
 * ``random``: one :class:`~env121.play.random_agent.RandomAgent` per seat of
   each game, reset with the seat's seed, choosing from the game's legal list;
-  the same draws as the agent's;
 * ``greedy`` and ``ppo`` (argmax): one batched policy
   (:class:`agents.batched_greedy.BatchedGreedy`,
   :class:`agents.batched_ppo.BatchedPPO`) for all their seats; they draw
-  nothing, and play the agent's action on every decision;
+  nothing;
 * ``ppo:…,deterministic=false``: the network once for all its games, then each
   seat samples the masked softmax from its own generator, as the agent does
-  (:func:`agents.ppo.sample_legal`).
+  (:func:`agents.ppo.sample_legal`);
+* every other agent — one that decides a turn at a time with ``act(turn)``
+  (``mc``, ``search``, ``oracle``, a ``ppo`` network that reads the Python
+  search hints, a user's ``import:``, ``sb3:`` or ``program:`` agent) —
+  :class:`MatchSeats`: its own agent object per seat, reset with the seat's
+  seed and shown every decision on a :class:`~env121.play.turn.Turn` of the
+  game's whole match (played beside the engine on the one-match engine), as
+  :func:`env121.play.match.play_agents` shows it. Such an agent keeps a
+  match's state, so its games are batches of one
+  (:func:`arena.execute.work_units`).
 
-So a game's record is the one :func:`arena.play.play_game` makes (thinking
-time aside), whichever games share its batch. Other agents (``mc``, a user's
-own, a ``ppo`` network that reads the Python search hints) have only
-``act(turn)``; :mod:`arena.execute` plays their games one by one with
-:func:`arena.play.play_game`.
+Every game's record is the one the readable definition of an arena game
+gives — the match played by :func:`~env121.play.match.play_agents` on the
+one-match engine, counted from its events (``tests/support/arena_reference.py``;
+``tests/arena/test_batched.py`` checks them equal, thinking time aside).
 
 Thinking time: a call that decides ``n`` games in ``t`` seconds counts
 ``t / n`` for each of those decisions. Each batched policy is called once on
@@ -39,6 +45,7 @@ are never timed.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 from weakref import WeakSet
@@ -48,6 +55,7 @@ import numpy as np
 from agents.registry import parse_spec
 from arena.play import AgentCache, GameRecord, GameTask, SeatRecord
 from env121.engine.batched import BatchedEngine
+from env121.engine.game import apply, new_game
 from env121.engine.kernel.convert import decode_events
 from env121.engine.kernel.record import MATCH_ENDS, MAX_EVENTS, OUTCOMES, SWAP_KINDS
 from env121.engine.kernel.transitions import EVENT_CLASSES, SIT_OUT
@@ -56,11 +64,15 @@ from env121.engine.state import (
     Dealt,
     NhatBanDeclared,
     Outcome,
+    State,
     SwapKind,
     Swapped,
 )
 from env121.play.batched_policy import BatchedPolicy
+from env121.play.match import IllegalAgentActionError, action_id
+from env121.play.protocol import Agent, sees_all_hands
 from env121.play.random_agent import RandomAgent
+from env121.play.turn import MatchOver, Turn
 from env121.rules.config import RuleConfig
 
 if TYPE_CHECKING:
@@ -86,15 +98,42 @@ class BatchedPlayer(Protocol):
     def warm(self, config: RuleConfig) -> None:
         """Compile and load whatever its first call would (untimed)."""
 
-    def sit(self, game: int, seat: int, seed: int) -> None:
-        """Seat the agent in ``seat`` of ``game`` with its ``reset`` seed."""
+    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
+        """Seat the agent in ``seat`` of ``game`` (just dealt in ``engine``) with
+        its ``reset`` seed."""
 
     def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The actions (``int64``) of ``seats[k]``, to act in ``games[k]``."""
         ...
 
+    def stepped(self, engine: BatchedEngine, actions: np.ndarray, games: np.ndarray) -> None:
+        """``engine`` just played ``actions[g]`` in each game ``g`` of ``games``."""
 
-class SharedPolicy:
+    def faults(self, game: int, seat: int) -> dict[str, int]:
+        """The faults its agent counted in ``seat`` of ``game``, the match over
+        (:attr:`arena.play.SeatRecord.faults`)."""
+        ...
+
+
+class _Seats:
+    """What a player that needs nothing more does: no warm-up, no match to follow,
+    no faults."""
+
+    def warm(self, config: RuleConfig) -> None:
+        """Nothing to compile."""
+
+    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
+        """Nothing to seed."""
+
+    def stepped(self, engine: BatchedEngine, actions: np.ndarray, games: np.ndarray) -> None:
+        """Nothing to follow."""
+
+    def faults(self, game: int, seat: int) -> dict[str, int]:
+        """No faults counted."""
+        return {}
+
+
+class SharedPolicy(_Seats):
     """A batched policy that draws nothing: one object for all its seats."""
 
     def __init__(self, policy: BatchedPolicy) -> None:
@@ -106,24 +145,18 @@ class SharedPolicy:
             self.policy.act(BatchedEngine(1, config, threads=1), np.zeros(1, dtype=np.int64))
             _WARM.add(self.policy)
 
-    def sit(self, game: int, seat: int, seed: int) -> None:
-        """Nothing to seed."""
-
     def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The policy's actions in ``games``."""
         return self.policy.act(engine, games)
 
 
-class RandomSeats:
+class RandomSeats(_Seats):
     """``random``: a :class:`RandomAgent` per seat of each game."""
 
     def __init__(self) -> None:
         self.agents: dict[tuple[int, int], RandomAgent] = {}
 
-    def warm(self, config: RuleConfig) -> None:
-        """Nothing to compile."""
-
-    def sit(self, game: int, seat: int, seed: int) -> None:
+    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
         """A new agent for the seat, reset with ``seed``."""
         agent = self.agents[(game, seat)] = RandomAgent()
         agent.reset(seed)
@@ -141,7 +174,7 @@ class RandomSeats:
         )
 
 
-class SamplingSeats:
+class SamplingSeats(_Seats):
     """``ppo:…,deterministic=false``: one forward pass for all its games, then a
     sample per seat from the seat's own generator (``default_rng(seed)``, as
     :meth:`agents.ppo.PolicyAgent.reset`)."""
@@ -156,7 +189,7 @@ class SamplingSeats:
             self.policy.logits(BatchedEngine(1, config, threads=1), np.zeros(1, dtype=np.int64))
             _WARM.add(self.policy)
 
-    def sit(self, game: int, seat: int, seed: int) -> None:
+    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
         """The seat's generator, seeded."""
         self.rngs[(game, seat)] = np.random.default_rng(seed)
 
@@ -172,15 +205,101 @@ class SamplingSeats:
         return actions
 
 
-def batched_player(spec: str, cache: AgentCache) -> Callable[[], BatchedPlayer] | None:
+class MatchSeats(_Seats):
+    """An agent that decides a turn at a time (``act(turn)``): in each seat it
+    holds, its own agent object (copy ``k`` of the spec in the game's ``k``-th
+    such seat, kept in the :class:`~arena.play.AgentCache`), reset with the
+    seat's seed, asked every decision of the seat on a
+    :class:`~env121.play.turn.Turn` of the game's whole match (its events,
+    history and results; the true state too for an agent that
+    :func:`~env121.play.protocol.sees_all_hands`), and told the end
+    (``match_over``). The match is played beside the engine on the one-match
+    engine, action by action, and must end where the engine's does. An action
+    that is not legal is an :class:`~env121.play.match.IllegalAgentActionError`
+    before anything is played."""
+
+    def __init__(self, spec: str, cache: AgentCache) -> None:
+        self.spec = spec
+        self.cache = cache
+        self.matches: dict[int, State] = {}
+        """The match of each game followed, by game index."""
+        self.agents: dict[tuple[int, int], Agent] = {}
+        """The agent of each (game, seat) held."""
+        self.counted: dict[tuple[int, int], Counter[str]] = {}
+        """Each agent's fault counts when it sat down, then its match's faults."""
+
+    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
+        """The next copy of the agent for this game, reset with ``seed``; the
+        game's match is dealt beside the engine at its first seat."""
+        if game not in self.matches:
+            r = engine.games[game]
+            self.matches[game] = new_game(
+                int(r["seed"]), engine.config, rotation=int(r["rotation"])
+            )
+        copy = sum(g == game for g, _ in self.agents)
+        agent = self.agents[(game, seat)] = self.cache.get(self.spec, copy)
+        agent.reset(seed)
+        self.counted[(game, seat)] = Counter(getattr(agent, "faults", {}))
+
+    def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Each seat's agent's action, asked on a turn of its game's match."""
+        actions = np.empty(len(games), dtype=np.int64)
+        for k, (g, seat) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
+            agent = self.agents[(g, seat)]
+            turn = Turn(
+                self.matches[g],
+                seat,
+                search_allowed=agent.uses_search,
+                true_state_allowed=sees_all_hands(agent),
+            )
+            action = agent.act(turn)
+            chosen = action_id(action)
+            if chosen is None or chosen not in turn.legal_actions:
+                raise IllegalAgentActionError(agent.spec, seat, action, turn.legal_actions)
+            actions[k] = chosen
+        return actions
+
+    def stepped(self, engine: BatchedEngine, actions: np.ndarray, games: np.ndarray) -> None:
+        """Play the step in each followed match; at a match's end tell its
+        agents (``match_over``) and count their faults."""
+        for g in games.tolist():
+            state = self.matches.get(g)
+            if state is None:
+                continue
+            apply(state, int(actions[g]))
+            if state.is_over != bool(engine.games["terminated"][g]):
+                raise RuntimeError(f"game {g}: the match followed and the engine's parted")
+            if state.is_over:
+                del self.matches[g]
+                for (game, seat), agent in self.agents.items():
+                    if game == g:
+                        match_over = getattr(agent, "match_over", None)
+                        if match_over is not None:
+                            match_over(MatchOver(state, seat))
+                        now = Counter(getattr(agent, "faults", {}))
+                        self.counted[(g, seat)] = now - self.counted[(g, seat)]
+
+    def faults(self, game: int, seat: int) -> dict[str, int]:
+        """The faults the seat's agent counted in the game's match."""
+        return dict(sorted(self.counted[(game, seat)].items()))
+
+
+def decides_together(spec: str, cache: AgentCache) -> bool:
+    """Whether ``spec``'s agent decides for many games at once (``random``, a
+    batched policy kept in ``cache``), so that its games share a batch; an
+    agent of ``act(turn)`` (:class:`MatchSeats`) plays batches of one."""
+    return parse_spec(spec)[0] == "random" or cache.batched_policy(spec) is not None
+
+
+def batched_player(spec: str, cache: AgentCache) -> Callable[[], BatchedPlayer]:
     """What makes ``spec``'s :class:`BatchedPlayer` for a batch (its batched
-    policy kept in ``cache``), or None if its agent has no batched form."""
+    policy or its agents kept in ``cache``)."""
     name, params = parse_spec(spec)
     if name == "random":
         return RandomSeats
     policy = cache.batched_policy(spec)
     if policy is None:
-        return None
+        return lambda: MatchSeats(spec, cache)
     if name == "ppo" and params.get("deterministic") is False:
         sampled = cast("BatchedPPO", policy)
         return lambda: SamplingSeats(sampled)
@@ -214,7 +333,7 @@ def play_batch(
                 chosen.append(players(spec))
                 chosen[-1].warm(config)
             owner[g, seat] = seated[spec]
-            chosen[owner[g, seat]].sit(g, seat, seed)
+            chosen[owner[g, seat]].sit(engine, g, seat, seed)
     tally = _Tally(engine, tasks)
     records: list[GameRecord | None] = [None] * n
     actions = np.full(n, SIT_OUT, dtype=np.int64)
@@ -230,11 +349,14 @@ def play_batch(
             tally.think[games, their_seats] += (time.perf_counter() - start) / len(games)
             tally.decisions[games, their_seats] += 1
         engine.step(actions)
+        for player in chosen:
+            player.stepped(engine, actions, active)
         tally.count(active)
         ended = engine.games["terminated"][active]
         for g in active[ended].tolist():
             actions[g] = SIT_OUT
-            record = records[g] = tally.record(g)
+            faults = [chosen[owner[g, s]].faults(g, s) for s in range(NUM_SEATS)]
+            record = records[g] = tally.record(g, faults)
             if on_game is not None:
                 on_game(record)
         active = active[~ended]
@@ -281,8 +403,9 @@ class _Tally:
         k, e = np.nonzero(listed & (code == _NHAT_BAN_DECLARED))
         np.add.at(self.nhat_ban, (active[k], rows[k, e, _DECLARER]), 1)
 
-    def record(self, g: int) -> GameRecord:
-        """Game ``g``'s record, its match just ended."""
+    def record(self, g: int, faults: Sequence[dict[str, int]]) -> GameRecord:
+        """Game ``g``'s record, its match just ended; ``faults[s]``: what seat
+        ``s``'s agent counted (:attr:`arena.play.SeatRecord.faults`)."""
         r = self.engine.games[g]
         task = self.tasks[g]
         seats = tuple(
@@ -296,6 +419,7 @@ class _Tally:
                 den=int(self.den[g, s]),
                 decisions=int(self.decisions[g, s]),
                 think_seconds=float(self.think[g, s]),
+                faults=faults[s],
             )
             for s in range(NUM_SEATS)
         )
@@ -320,9 +444,11 @@ def _first_hands(engine: BatchedEngine, g: int) -> tuple[tuple[int, ...], ...]:
 
 __all__ = [
     "BatchedPlayer",
+    "MatchSeats",
     "RandomSeats",
     "SamplingSeats",
     "SharedPolicy",
     "batched_player",
+    "decides_together",
     "play_batch",
 ]

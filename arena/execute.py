@@ -1,10 +1,11 @@
 """Run many games, in this process or in a pool of worker processes.
 
-Games whose four agents all have a batched form (``random``, ``greedy``,
-``ppo``: :func:`arena.batched.batched_player`) are played together on the
-compiled engine, :data:`BATCH_GAMES` at a time (:func:`arena.batched.play_batch`);
-the others one by one (:func:`arena.play.play_game`), as ``batched=False``
-plays them all. Both give a game the same record (thinking time aside).
+Every game is played on the compiled engine (:func:`arena.batched.play_batch`,
+the arena's one way to play): the games whose four agents all decide for many
+games at once (``random``, ``greedy``, ``ppo``:
+:func:`arena.batched.decides_together`) together, :data:`BATCH_GAMES` at a
+time; the others, whose agents act a turn at a time, each a batch of one
+(:func:`work_units`).
 
 Workers receive :class:`~arena.play.GameTask` objects — agent specs as
 strings, never agent objects — a batch or one game at a time, and build
@@ -41,8 +42,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from agents.warmup import families_for, warm_kernels
-from arena.batched import BatchedPlayer, batched_player, play_batch
-from arena.play import AgentCache, GameRecord, GameTask, game_key, play_game
+from arena.batched import batched_player, decides_together, play_batch
+from arena.play import AgentCache, GameRecord, GameTask, game_key
 from env121.engine.batched.threads import THREADS_VARIABLE, default_threads
 from env121.rules.config import RuleConfig
 
@@ -85,22 +86,16 @@ def play_all(
     cache: AgentCache | None = None,
     on_game: OnGame | None = None,
     backend: Backend | None = None,
-    batched: bool = True,
 ) -> list[GameRecord]:
     """Every task's record, in task order; ``jobs > 1`` plays them in that many
     processes, a ``backend`` wherever it plays them (``jobs`` is then unused).
 
     ``cache`` supplies the agents when ``jobs == 1`` (a fresh one if None).
-    ``batched=False`` plays every game one by one, even those that could be
-    played together (the reference the batched games are checked against).
     """
     if backend is not None:
         return backend.play(tasks, progress, on_game)
     cache = cache or AgentCache()
-    if batched:
-        units = work_units(tasks, cache, 1 if jobs == 1 else UNITS_PER_PROCESS * jobs)
-    else:
-        units = [Unit((t,), False) for t in tasks]
+    units = work_units(tasks, cache, 1 if jobs == 1 else UNITS_PER_PROCESS * jobs)
     ended = EndedGames(tasks, progress, on_game)
     if jobs == 1 or len(units) <= 1:
         for unit in units:
@@ -141,50 +136,37 @@ class EndedGames:
 
 @dataclass(frozen=True)
 class Unit:
-    """Games a process plays in one go: together on the compiled engine
-    (:func:`arena.batched.play_batch`), or one game alone (:func:`arena.play.play_game`)."""
+    """Games a process plays in one go, together on the compiled engine
+    (:func:`arena.batched.play_batch`)."""
 
     tasks: tuple[GameTask, ...]
-    together: bool
 
 
 def work_units(tasks: Sequence[GameTask], cache: AgentCache, parts: int = 1) -> list[Unit]:
     """``tasks`` in the units they are played in: the games every agent of
-    which has a batched form together (those of one rule configuration), at
-    most :data:`BATCH_GAMES` at a time and in at least ``parts`` units (so
-    that each of ``parts`` processes gets some), then each other game alone."""
+    which decides for many games at once together (those of one rule
+    configuration), at most :data:`BATCH_GAMES` at a time and in at least
+    ``parts`` units (so that each of ``parts`` processes gets some), then each
+    other game alone (its agents keep a match's state:
+    :class:`arena.batched.MatchSeats`)."""
     specs = {spec for task in tasks for spec in task.specs}
-    batched = {spec: batched_player(spec, cache) is not None for spec in specs}
-    together: dict[RuleConfig, list[GameTask]] = {}  # a batch plays under one config
+    together = {spec: decides_together(spec, cache) for spec in specs}
+    batched: dict[RuleConfig, list[GameTask]] = {}  # a batch plays under one config
     for task in tasks:
-        if all(batched[s] for s in task.specs):
-            together.setdefault(task.config, []).append(task)
-    alone = [Unit((t,), False) for t in tasks if not all(batched[s] for s in t.specs)]
+        if all(together[s] for s in task.specs):
+            batched.setdefault(task.config, []).append(task)
+    alone = [Unit((t,)) for t in tasks if not all(together[s] for s in t.specs)]
     batches = []
-    for games in together.values():
+    for games in batched.values():
         size = min(BATCH_GAMES, -(-len(games) // max(parts, 1)))
-        batches += [Unit(tuple(games[i : i + size]), True) for i in range(0, len(games), size)]
+        batches += [Unit(tuple(games[i : i + size])) for i in range(0, len(games), size)]
     return batches + alone
 
 
 def play_unit(unit: Unit, cache: AgentCache, on_game: OnGame | None = None) -> list[GameRecord]:
     """The records of ``unit``'s games, in its order, played with the agents of
     ``cache``; ``on_game(record)`` as each game ends."""
-    if not unit.together:
-        records = []
-        for task in unit.tasks:
-            records.append(play_game(task, cache))
-            if on_game is not None:
-                on_game(records[-1])
-        return records
-
-    def player(spec: str) -> BatchedPlayer:
-        make = batched_player(spec, cache)
-        if make is None:
-            raise ValueError(f"agent {spec!r} has no batched form: its games are played alone")
-        return make()
-
-    return play_batch(unit.tasks, player, on_game)
+    return play_batch(unit.tasks, lambda spec: batched_player(spec, cache)(), on_game)
 
 
 def _play_in_pool(

@@ -1,38 +1,29 @@
-"""Play one arena game and keep what the statistics need.
+"""What an arena game is and what is kept of it.
 
 A :class:`GameTask` names a game by plain data — the deal, the line-up, the
 rotation, each seat's agent spec and ``reset`` seed, the rules — so it can be
-sent to a worker process. :func:`play_game` builds (or reuses) the agents,
-plays the match with :func:`env121.play.match.play_agents` (which checks every
-action the agents return and raises :class:`IllegalAgentActionError`, re-exported
-here), and returns a :class:`GameRecord`: per seat its standing,
-rank and the counts behind every metric (wins, Điểm won, Cướp, Nhất Bản,
-Đền, decisions, thinking time). Thinking time is wall-clock, the one field of
-a record that differs between two runs.
+sent to a worker process. A game is played by :func:`arena.batched.play_batch`
+(the arena's one way to play), which checks every action an agent returns
+(:class:`IllegalAgentActionError`, re-exported here) and makes its
+:class:`GameRecord`: per seat its standing, rank and the counts behind every
+metric (wins, Điểm won, Cướp, Nhất Bản, Đền, decisions, thinking time, a
+``program:`` agent's faults). Thinking time is wall-clock, the one field of
+a record that differs between two runs. :class:`AgentCache` keeps the agents
+a process has built for its next games.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from agents.environments import make_batched_policy
 from agents.registry import make_agent
 from agents.spec import AgentSpecError
-from env121.engine.game import new_game
 from env121.engine.state import (
-    NUM_SEATS,
-    Dealt,
     MatchEnd,
-    NhatBanDeclared,
-    Outcome,
-    State,
-    SwapKind,
-    Swapped,
 )
 from env121.play.batched_policy import BatchedPolicy
-from env121.play.match import IllegalAgentActionError, play_agents
+from env121.play.match import IllegalAgentActionError
 from env121.play.protocol import Agent
 from env121.rules.config import RuleConfig
 
@@ -142,90 +133,6 @@ def game_key(game: GameTask | GameRecord) -> tuple[int, int, int]:
     return (game.deal, game.lineup, game.rotation)
 
 
-def play_game(task: GameTask, cache: AgentCache) -> GameRecord:
-    """Play ``task``'s match to the end with agents from ``cache``."""
-    agents = _seat_agents(task, cache)
-    for agent, seed in zip(agents, task.agent_seeds, strict=True):
-        agent.reset(seed)
-    before = [Counter(getattr(agent, "faults", {})) for agent in agents]
-    state = new_game(task.deal_seed, task.config)
-    played = play_agents(state, agents)
-    faults = [
-        dict(sorted((Counter(getattr(agent, "faults", {})) - old).items()))
-        for agent, old in zip(agents, before, strict=True)
-    ]
-    return _record(task, state, played.decisions, played.think_seconds, faults)
-
-
-def _seat_agents(task: GameTask, cache: AgentCache) -> list[Agent]:
-    copies: dict[str, int] = {}
-    agents = []
-    for spec in task.specs:
-        copy = copies.get(spec, 0)
-        copies[spec] = copy + 1
-        agents.append(cache.get(spec, copy))
-    return agents
-
-
-def _record(
-    task: GameTask,
-    state: State,
-    decisions: Sequence[int],
-    think: Sequence[float],
-    faults: Sequence[dict[str, int]],
-) -> GameRecord:
-    wins = [0] * NUM_SEATS
-    win_points = [0] * NUM_SEATS
-    den = [0] * NUM_SEATS
-    draws = 0
-    for result in state.results:
-        if result.outcome.is_win:
-            wins[result.seat] += 1
-            win_points[result.seat] += result.points
-        elif result.outcome == Outcome.DEN:
-            den[result.seat] += 1
-        elif result.outcome == Outcome.DRAW:
-            draws += 1
-    cuop = [0] * NUM_SEATS
-    nhat_ban = [0] * NUM_SEATS
-    first_hands: dict[int, tuple[int, ...]] = {}
-    for event in state.events:
-        if isinstance(event, Swapped) and event.kind == SwapKind.CUOP:
-            cuop[event.seat] += 1
-        elif isinstance(event, NhatBanDeclared):
-            nhat_ban[event.seat] += 1
-        elif isinstance(event, Dealt) and event.seat not in first_hands:
-            first_hands[event.seat] = event.cards
-    assert state.match_end is not None, "play_agents plays the match to its end"
-    standings = state.standings()
-    seats = tuple(
-        SeatRecord(
-            standing=standings[s],
-            rank=state.ranks[s],
-            wins=wins[s],
-            win_points=win_points[s],
-            cuop=cuop[s],
-            nhat_ban=nhat_ban[s],
-            den=den[s],
-            decisions=decisions[s],
-            think_seconds=think[s],
-            faults=faults[s],
-        )
-        for s in range(NUM_SEATS)
-    )
-    return GameRecord(
-        deal=task.deal,
-        lineup=task.lineup,
-        rotation=task.rotation,
-        van=task.config.num_van,
-        vong=len(state.results),
-        draws=draws,
-        end=state.match_end,
-        seats=seats,
-        first_hands=tuple(first_hands[s] for s in range(NUM_SEATS)),
-    )
-
-
 __all__ = [
     "AgentCache",
     "GameRecord",
@@ -233,5 +140,4 @@ __all__ = [
     "IllegalAgentActionError",
     "SeatRecord",
     "game_key",
-    "play_game",
 ]

@@ -219,12 +219,11 @@ def run_tournament(
     config: RuleConfig | None = None,
     progress: Callable[[int, int], None] | None = None,
     backend: Backend | None = None,
-    batched: bool = True,
 ) -> TournamentResult:
     """Plan (:func:`plan_tournament`) and play (:func:`play_tournament`) a tournament."""
     _check_runners(jobs, backend)
     plan = plan_tournament(matchups=matchups, pool=pool, deals=deals, seed=seed, config=config)
-    return play_tournament(plan, jobs=jobs, progress=progress, backend=backend, batched=batched)
+    return play_tournament(plan, jobs=jobs, progress=progress, backend=backend)
 
 
 def play_tournament(
@@ -235,15 +234,13 @@ def play_tournament(
     done: Sequence[GameRecord] = (),
     on_game: Callable[[GameRecord], None] | None = None,
     backend: Backend | None = None,
-    batched: bool = True,
 ) -> TournamentResult:
     """Play the games of ``plan`` not in ``done`` (the games of an interrupted run,
     :mod:`arena.journal`), calling ``on_game(record)`` as each ends, and
     estimate everything over all of them.
 
     The games are played in ``jobs`` processes, or by ``backend`` (then ``jobs``
-    must stay 1); the games of agents with a batched form together on the
-    compiled engine, unless ``batched`` is False (:mod:`arena.execute`).
+    must stay 1), on the compiled engine (:mod:`arena.execute`).
     ``progress(done, total)`` counts the games of ``done`` too. The result is
     the same whichever games were in ``done`` and however they were played
     (wall-clock fields and ``jobs`` aside).
@@ -270,7 +267,6 @@ def play_tournament(
         cache=plan.cache,
         on_game=on_game,
         backend=backend,
-        batched=batched,
     )
     seconds = time.perf_counter() - start
     finished.update((game_key(game), game) for game in played)

@@ -9,12 +9,12 @@ For each matchup (default: ``greedy`` vs 3× ``random`` and ``ppo:scratch``
 vs 3× ``greedy``, full matches of the default rules), the same planned
 tournament is played
 
-* **one game at a time** (``batched=False``): each game on the reference
-  engine, every agent asked ``act(turn)`` — how the arena played every game
-  before it had the compiled path, and how it still plays ``mc`` and users'
-  agents;
-* **together** (the default): the games on the compiled engine, each agent
-  deciding for all its games in one batched call (:mod:`arena.batched`),
+* **one game at a time**: each game by the readable definition of an arena
+  game (``tests/support/arena_reference.py``: the one-match engine, every
+  agent asked ``act(turn)``) — how the arena played every game before it had
+  the compiled path;
+* **by the arena**: the games on the compiled engine, each agent deciding for
+  all its games in one batched call (:mod:`arena.batched`),
 
 in this process (``jobs=1``). The games/s of both and their ratio are
 printed, with each agent's mean ms per decision; the batched policies' first
@@ -31,6 +31,7 @@ import time
 
 from arena.play import GameRecord
 from arena.tournament import TournamentResult, plan_tournament, play_tournament
+from tests.support.arena_reference import play_game
 
 MATCHUPS = [("greedy", "random"), ("ppo:scratch", "greedy")]
 
@@ -53,25 +54,24 @@ def decision_ms(result: TournamentResult) -> str:
 def bench(matchup: tuple[str, str], deals: int) -> None:
     warm = plan_tournament(matchups=[matchup], deals=1, seed=1)
     play_tournament(warm)  # compile and load outside the timing (the arena warms per process)
-    results = {}
-    for batched in (False, True):
-        plan = plan_tournament(matchups=[matchup], deals=deals, seed=0)
-        start = time.perf_counter()
-        results[batched] = play_tournament(plan, batched=batched)
-        results[batched] = dataclasses.replace(
-            results[batched], seconds=time.perf_counter() - start
-        )
-    alone, together = results[False], results[True]
-    same = [without_time(g) for g in alone.games] == [without_time(g) for g in together.games]
+    plan = plan_tournament(matchups=[matchup], deals=deals, seed=0)
+    start = time.perf_counter()
+    alone = [play_game(task, plan.cache) for task in plan.tasks]
+    alone_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    together = play_tournament(plan_tournament(matchups=[matchup], deals=deals, seed=0))
+    together = dataclasses.replace(together, seconds=time.perf_counter() - start)
+    same = [without_time(g) for g in alone] == [without_time(g) for g in together.games]
     assert same, "the two ways gave a game different records"
     games = len(together.games)
     print(f"{matchup[0]} vs 3× {matchup[1]}: {games} games ({deals} deals), records equal")
-    for name, result in (("one game at a time", alone), ("together (batched)", together)):
-        print(
-            f"  {name:20} {games / result.seconds:8.2f} games/s  ({result.seconds:6.1f} s)  "
-            f"ms/decision: {decision_ms(result)}"
-        )
-    print(f"  speed-up            {alone.seconds / together.seconds:8.1f}x")
+    alone_rate = games / alone_seconds
+    print(f"  {'one game at a time':20} {alone_rate:8.2f} games/s  ({alone_seconds:6.1f} s)")
+    print(
+        f"  {'by the arena':20} {games / together.seconds:8.2f} games/s  "
+        f"({together.seconds:6.1f} s)  ms/decision: {decision_ms(together)}"
+    )
+    print(f"  speed-up            {alone_seconds / together.seconds:8.1f}x")
 
 
 def main() -> None:

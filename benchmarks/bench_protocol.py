@@ -68,7 +68,7 @@ class HighestLegal:
 
 def decision_ms(spec: str, deals: int) -> float:
     """Mean ms per decision of ``spec`` against three ``random``."""
-    result = run_tournament(matchups=[(spec, "random")], deals=deals, batched=False)
+    result = run_tournament(matchups=[(spec, "random")], deals=deals)
     (matchup,) = result.matchups
     return matchup.agents[matchup.challenger].metrics["decision_ms"].mean
 

@@ -1,6 +1,9 @@
-"""Games played together on the compiled engine (:mod:`arena.batched`) against
-the per-game path (:func:`arena.play.play_game`, ``batched=False``): the same
-record for every game, thinking time aside."""
+"""The arena's games, all played on the compiled engine (:mod:`arena.batched`),
+against the readable definition of an arena game (each match played by
+``play_agents`` on the one-match engine, ``tests/support/arena_reference.py``):
+the same record for every game, thinking time aside — for the agents that
+decide many games at once (played together) and for those that act a turn at
+a time (each game a batch of one)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from arena.execute import BATCH_GAMES, play_all, work_units
 from arena.play import GameRecord, game_key
 from arena.tournament import plan_tournament, run_tournament
 from env121.rules.config import RuleConfig
+from tests.support.arena_reference import play_game
 
 CONFIG = RuleConfig(num_van=1)
 
@@ -25,12 +29,14 @@ def without_time(game: GameRecord) -> GameRecord:
 
 
 def both_ways(**tournament: Any) -> tuple[tuple[GameRecord, ...], tuple[GameRecord, ...]]:
-    """The games of one tournament played together and one by one."""
-    plan = plan_tournament(config=CONFIG, **{k: v for k, v in tournament.items() if k != "jobs"})
-    assert all(unit.together for unit in work_units(plan.tasks, plan.cache))
-    together = run_tournament(config=CONFIG, seed=4, **tournament).games
-    alone = run_tournament(config=CONFIG, seed=4, batched=False, **tournament).games
-    return together, alone
+    """The games of one tournament as the arena plays them, and as the readable
+    definition plays each (with agents of its own)."""
+    arena = run_tournament(config=CONFIG, seed=4, **tournament).games
+    plan = plan_tournament(
+        config=CONFIG, seed=4, **{k: v for k, v in tournament.items() if k != "jobs"}
+    )
+    reference = tuple(play_game(task, plan.cache) for task in plan.tasks)
+    return arena, reference
 
 
 @pytest.mark.parametrize(
@@ -41,13 +47,25 @@ def both_ways(**tournament: Any) -> tuple[tuple[GameRecord, ...], tuple[GameReco
         {"matchups": [("ppo:small,deterministic=false", "random")], "deals": 2},
         {"pool": ["random", "greedy", "ppo:small"], "deals": 1},
         {"matchups": [("greedy", "greedy")], "deals": 2, "jobs": 2},
+        {"matchups": [("mc:budget=12", "greedy")], "deals": 1},
+        {"matchups": [("oracle:width=2", "random")], "deals": 1},
+        {"pool": ["random", "greedy", "coin", "mc:budget=12"], "deals": 1},
     ],
-    ids=["greedy-random", "ppo-greedy", "ppo-sampled", "round-robin", "jobs-2"],
+    ids=[
+        "greedy-random",
+        "ppo-greedy",
+        "ppo-sampled",
+        "round-robin",
+        "jobs-2",
+        "mc-turn-by-turn",
+        "oracle-sees-all",
+        "mixed-table",
+    ],
 )
-def test_every_game_played_together_has_its_per_game_record(tournament):
-    together, alone = both_ways(**tournament)
-    assert len(together) == len(alone) > 0
-    assert [without_time(g) for g in together] == [without_time(g) for g in alone]
+def test_every_arena_game_has_the_record_of_its_definition(tournament):
+    arena, reference = both_ways(**tournament)
+    assert len(arena) == len(reference) > 0
+    assert [without_time(g) for g in arena] == [without_time(g) for g in reference]
 
 
 def test_thinking_time_is_counted_for_each_decision():
@@ -56,15 +74,15 @@ def test_thinking_time_is_counted_for_each_decision():
         assert all(seat.decisions > 0 and seat.think_seconds > 0 for seat in game.seats)
 
 
-def test_agents_without_a_batched_form_play_their_games_alone():
+def test_agents_of_act_turn_play_their_games_in_batches_of_one():
     plan = plan_tournament(matchups=[("greedy", "random"), ("coin", "random")], deals=1)
     units = work_units(plan.tasks, plan.cache)
-    assert [(len(u.tasks), u.together) for u in units] == [(4, True)] + [(1, False)] * 4
+    assert [len(u.tasks) for u in units] == [4, 1, 1, 1, 1]
     assert all("coin" not in task.specs for task in units[0].tasks)
     plan = plan_tournament(pool=["greedy", "random", "coin"], deals=1, config=CONFIG)
-    assert not any(u.together for u in work_units(plan.tasks, plan.cache))  # coin in each
+    assert all(len(u.tasks) == 1 for u in work_units(plan.tasks, plan.cache))  # coin in each
     plan = plan_tournament(matchups=[("ppo:hinted", "random"), ("mc", "greedy")], deals=1)
-    assert not any(u.together for u in work_units(plan.tasks, plan.cache))  # act(turn) only
+    assert all(len(u.tasks) == 1 for u in work_units(plan.tasks, plan.cache))  # act(turn) only
 
 
 def test_batches_are_split_for_size_and_for_each_process():

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agents.entries import BatchedImport
 from agents.registry import make_agent, parse_spec
 from agents.spec import AgentSpecError, NoBatchedForm, canonical_spec
 from env121.envs import single_seat, vector
@@ -101,10 +102,18 @@ def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
     return BatchedPPO(checkpoint, deterministic)
 
 
+def _batched_sb3(model: str, deterministic: bool = True) -> BatchedPolicy:
+    from agents.batched_ppo import BatchedSB3  # torch and sb3, imported when used
+
+    return BatchedSB3(model, deterministic)
+
+
 BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
     "random": BatchedRandom,
     "greedy": _batched_greedy,
     "ppo": _batched_ppo,
+    "sb3": _batched_sb3,
+    "import": BatchedImport,
 }
 """The agents of :mod:`agents.registry` that have a batched policy, by name
 (built with the parameters of the agent's spec)."""
@@ -113,10 +122,11 @@ TURN_BY_TURN = frozenset({"mc", "sb3"})
 """The agents that sit in a batched engine one game at a time
 (:class:`~env121.play.batched_policy.TurnByTurn`): no faster than the agent,
 but a training opponent (``env121 exploit mc``). So do the ``ppo`` networks
-that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``). An
-``sb3:`` model decides on the observation alone, which a game's record keeps;
-``program:`` and ``import:`` agents may read the match's past, which it does
-not, so they are not here (:data:`WHOLE_MATCHES`)."""
+that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``), and an
+``sb3:`` model that samples (``deterministic=false``; a deterministic one is
+batched). An ``sb3:`` model decides on the observation alone, which a game's
+record keeps; ``program:`` and ``import:`` agents may read the match's past,
+which it does not, so they are not here (:data:`WHOLE_MATCHES`)."""
 
 WHOLE_MATCHES = frozenset({"program", "import"})
 """The agents owed each match whole, from its deal and in order (a
@@ -135,36 +145,40 @@ def make_batched_policy(
     or, with ``turn_by_turn``, turn by turn (:data:`TURN_BY_TURN`, and the
     agents whose batched form refuses them: :class:`~agents.spec.NoBatchedForm`),
     or, with ``whole_matches``, as :class:`~env121.play.batched_policy.WholeMatches`
-    (:data:`WHOLE_MATCHES`; the caller must drive it as that class says).
-    The arena asks without ``turn_by_turn``: it plays those agents' games one
-    by one, each agent reset before its match."""
+    (:data:`WHOLE_MATCHES`, unless the agent is a batched policy: an
+    ``import:`` one; the caller must drive it as that class says). The arena
+    asks without either: it seats the other agents a turn at a time
+    (:class:`arena.batched.MatchSeats`)."""
     name, params = parse_spec(spec)
-    if whole_matches and name in WHOLE_MATCHES:
+    factory = BATCHED_POLICIES.get(name)
+    policy: BatchedPolicy | None = None
+    refusal: NoBatchedForm | None = None
+    if factory is not None:
+        try:
+            policy = factory(**params)
+        except NoBatchedForm as error:
+            refusal = error
+        except (TypeError, ValueError, OSError) as error:  # OSError: a missing file it names
+            raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
+    if policy is None and whole_matches and name in WHOLE_MATCHES:
         try:
             return WholeMatches(lambda: make_agent(spec), canonical_spec(name, params))
         except AgentSpecError:
             raise
         except ValueError as error:  # one agent object for every seat, or one that sees all
             raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
-    factory = BATCHED_POLICIES.get(name)
-    if factory is None and not (turn_by_turn and name in TURN_BY_TURN):
-        known = {*BATCHED_POLICIES, *TURN_BY_TURN} if turn_by_turn else set(BATCHED_POLICIES)
-        raise AgentSpecError(
-            f"agent {name!r} (in spec {spec!r}) has no batched policy: expected one of "
-            f"{sorted(known)}; play it in the single-seat environment "
-            "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
-        )
-    policy: BatchedPolicy | None = None
-    try:
-        if factory is not None:
-            policy = factory(**params)
-    except NoBatchedForm as error:
-        if not turn_by_turn:
-            raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
-    except (TypeError, ValueError, OSError) as error:  # OSError: a file it names is missing
-        raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
-    if policy is None:  # one game at a time; make_agent raises its own AgentSpecError
-        policy = TurnByTurn(make_agent(spec))
+    if policy is None:
+        one_at_a_time = name in TURN_BY_TURN or (refusal is not None and name not in WHOLE_MATCHES)
+        if not (turn_by_turn and one_at_a_time):
+            if refusal is not None:
+                raise AgentSpecError(f"agent spec {spec!r} is not valid: {refusal}") from refusal
+            known = {*BATCHED_POLICIES, *TURN_BY_TURN} if turn_by_turn else set(BATCHED_POLICIES)
+            raise AgentSpecError(
+                f"agent {name!r} (in spec {spec!r}) has no batched policy: expected one of "
+                f"{sorted(known)}; play it in the single-seat environment "
+                "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
+            )
+        policy = TurnByTurn(make_agent(spec))  # make_agent raises its own AgentSpecError
     policy.spec = canonical_spec(name, params)
     return policy
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import zipfile
@@ -15,8 +16,9 @@ from agents.registry import make_agent
 from agents.spec import AgentSpecError
 from apps.cli.tournament import main as tournament_main
 from arena import one_vs_three
+from arena.play import GameRecord
 from env121.engine.game import new_game
-from env121.play.match import play_agents
+from env121.play.match import IllegalAgentActionError, play_agents
 from env121.play.turn import Turn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,6 +134,12 @@ def test_a_version_1_program_is_refused_in_one_line(monkeypatch: pytest.MonkeyPa
     assert "\n" not in str(error.value) and "protocol 1" in str(error.value)
 
 
+def without_time(game: GameRecord) -> GameRecord:
+    """``game`` with every seat's thinking time zeroed (the one wall-clock field)."""
+    seats = tuple(dataclasses.replace(seat, think_seconds=0.0) for seat in game.seats)
+    return dataclasses.replace(game, seats=seats)
+
+
 def test_sb3_form_plays_a_masked_ppo_zip(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib", reason="the train extra is not installed")
     from sb3_contrib import MaskablePPO
@@ -143,6 +151,34 @@ def test_sb3_form_plays_a_masked_ppo_zip(tmp_path: Path) -> None:
     assert zipfile.is_zipfile(path)
     result = one_vs_three(f"sb3:{path}", "random", deals=1)
     assert result.agents[result.challenger].counts["decisions"] > 0
+
+
+def test_a_deterministic_sb3_model_decides_its_games_together_as_it_would_one_by_one(
+    tmp_path: Path,
+) -> None:
+    """The arena plays a deterministic ``sb3:`` model batched (one ``predict`` for
+    all its games): every game's record is the one its turn-by-turn agent gives
+    in the readable definition of an arena game."""
+    pytest.importorskip("sb3_contrib", reason="the train extra is not installed")
+    from sb3_contrib import MaskablePPO
+
+    from arena.execute import work_units
+    from arena.play import AgentCache
+    from arena.tournament import plan_tournament, play_tournament
+    from env121.envs.single_seat import SingleSeat
+    from env121.rules.config import RuleConfig
+    from tests.support.arena_reference import play_game
+
+    path = tmp_path / "model.zip"
+    MaskablePPO("MlpPolicy", SingleSeat(), n_steps=16, batch_size=16, seed=0).save(path)
+    spec = f"sb3:{path}"
+    plan = plan_tournament(
+        matchups=[(spec, "random"), ("greedy", spec)], deals=2, config=RuleConfig(num_van=1)
+    )
+    assert [len(unit.tasks) for unit in work_units(plan.tasks, plan.cache)] == [16]
+    arena = play_tournament(plan).games
+    reference = [play_game(task, AgentCache()) for task in plan.tasks]
+    assert [without_time(game) for game in arena] == [without_time(game) for game in reference]
 
 
 def test_faults_are_in_the_results_and_survive_a_resume(tmp_path: Path) -> None:
@@ -164,3 +200,64 @@ def test_faults_are_in_the_results_and_survive_a_resume(tmp_path: Path) -> None:
     (out / "results.json").unlink()
     assert tournament_main(["--resume", str(out), "--quiet", "--no-plot"]) == 0
     assert challenger(out)["faults"] == whole["faults"]
+
+
+BATCHED = "import:tests.support.batched_policies"
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [f"{BATCHED}:highest_legal", "import:tests.support.torch_policy:linear"],
+    ids=["numpy-callable", "torch-module"],
+)
+def test_an_imported_batched_policy_decides_its_games_together_as_one_turn_would(
+    policy: str,
+) -> None:
+    """An ``import:`` batched policy plays its games in one batch, each game's
+    record the one its turn-by-turn form gives in the readable definition."""
+    if "torch" in policy:
+        pytest.importorskip("torch", reason="the train extra is not installed")
+    from arena.execute import work_units
+    from arena.play import AgentCache
+    from arena.tournament import plan_tournament, play_tournament
+    from env121.rules.config import RuleConfig
+    from tests.support.arena_reference import play_game
+
+    plan = plan_tournament(
+        matchups=[(policy, "random"), ("greedy", policy)], deals=2, config=RuleConfig(num_van=1)
+    )
+    assert [len(unit.tasks) for unit in work_units(plan.tasks, plan.cache)] == [16]
+    arena = play_tournament(plan).games
+    reference = [play_game(task, AgentCache()) for task in plan.tasks]
+    assert [without_time(game) for game in arena] == [without_time(game) for game in reference]
+
+
+def test_a_batched_policy_plays_as_the_agent_it_batches() -> None:
+    """``highest_legal`` on arrays and :class:`HighestLegal` on turns: the same games."""
+    from arena.tournament import run_tournament
+    from env121.rules.config import RuleConfig
+
+    def games(spec: str) -> list[GameRecord]:
+        result = run_tournament(matchups=[(spec, "greedy")], deals=1, config=RuleConfig(num_van=1))
+        return [without_time(game) for game in result.games]
+
+    assert games(f"{BATCHED}:highest_legal") == games(f"{BATCHED}:HighestLegal")
+
+
+@pytest.mark.parametrize("policy", ["illegal", "ragged"])
+def test_an_imported_batched_policy_that_answers_wrong_is_stopped_in_one_line(
+    policy: str,
+) -> None:
+    from arena.tournament import run_tournament
+
+    with pytest.raises(IllegalAgentActionError) as error:
+        run_tournament(matchups=[(f"{BATCHED}:{policy}", "random")], deals=1)
+    assert "\n" not in str(error.value) and policy in str(error.value)
+
+
+def test_a_factory_is_not_taken_for_a_batched_policy() -> None:
+    """A callable of no arguments builds the agent; two arguments make a policy."""
+    from agents.entries import ImportedPolicy
+
+    assert not isinstance(make_agent(f"{BATCHED}:HighestLegal"), ImportedPolicy)
+    assert isinstance(make_agent(f"{BATCHED}:highest_legal"), ImportedPolicy)

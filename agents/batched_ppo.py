@@ -33,7 +33,7 @@ from agents.batched_greedy import MIN_GAMES_PER_THREAD
 from agents.batched_hints import SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins, new_nb_memory
 from agents.entries import load_maskable_ppo
 from agents.hints import INPUTS
-from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint
+from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint, sample_legal
 from agents.spec import NoBatchedForm, canonical_spec
 from agents.weights import one_thread
 from env121.engine.actions import NUM_ACTIONS
@@ -128,6 +128,8 @@ class BatchedPPO:
             params["deterministic"] = False
         self.spec = canonical_spec("ppo", params)
         self.rng = np.random.default_rng(0)
+        self.seated: dict[tuple[int, int], np.random.Generator] = {}
+        """The sampling generator of each (game, seat) taken with :meth:`seat`."""
         self._encoders: WeakKeyDictionary[BatchedEngine, InputEncoder] = WeakKeyDictionary()
         """Per engine the encoder of its games (and its caches)."""
 
@@ -135,15 +137,31 @@ class BatchedPPO:
         """Reseed the sampling generator (``deterministic=False``)."""
         self.rng = np.random.default_rng(seed)
 
+    def seat(self, game: int, seat: int, seed: int) -> None:
+        """Sample for ``seat`` of ``game`` from a generator of its own,
+        ``default_rng(seed)``, as :meth:`agents.ppo.PolicyAgent.reset` seeds the
+        agent's (``deterministic=False``; an argmax draws nothing)."""
+        self.seated[(game, seat)] = np.random.default_rng(seed)
+
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
-        """The policy's action for the seat to act in each game ``indices``."""
-        return network_actions(
-            self.network,
-            engine,
-            indices,
-            self._encoder(engine),
-            None if self.deterministic else self.rng,
-        )
+        """The policy's action for the seat to act in each game ``indices``: the
+        argmax, or a sample of the masked softmax (each seated seat from its own
+        generator, :func:`agents.ppo.sample_legal`, as the agent draws)."""
+        if self.deterministic or not self.seated:
+            return network_actions(
+                self.network,
+                engine,
+                indices,
+                self._encoder(engine),
+                None if self.deterministic else self.rng,
+            )
+        logits = self.logits(engine, indices)
+        seats = engine.games["to_act"][indices].tolist()
+        actions = np.empty(len(indices), dtype=np.int64)
+        for k, (g, s) in enumerate(zip(indices.tolist(), seats, strict=True)):
+            legal = np.flatnonzero(np.isfinite(logits[k]))
+            actions[k] = sample_legal(legal, logits[k, legal], self.seated[(g, s)])
+        return actions
 
     def logits(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The network's masked logits for the seat to act in each game

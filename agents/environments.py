@@ -21,10 +21,12 @@ agent that plays them all, as one agent object given does.
                         vectorization_mode="vector_entry_point", opponents="greedy")
 
 Its opponents are batched policies, built from specs by
-:func:`make_batched_policy`: ``"random"``, ``"greedy"``
+:func:`make_batched_policy` from each agent's registry entry
+(:class:`agents.registry.AgentEntry`): ``"random"``, ``"greedy"``
 (:class:`agents.batched_greedy.BatchedGreedy`), ``"ppo:…"``
-(:class:`agents.batched_ppo.BatchedPPO`) and ``"mc…"`` (the agent itself, one
-game at a time: :class:`env121.play.batched_policy.TurnByTurn`). The
+(:class:`agents.batched_ppo.BatchedPPO`), a deterministic ``"sb3:…"``, an
+``import:`` batched policy, and ``"mc…"`` (the agent itself, one game at a
+time: :class:`env121.play.batched_policy.TurnByTurn`). The
 ``program:`` and ``import:`` agents, owed each match whole, have a batched
 form only for a caller that shows them their games whole
 (``make_batched_policy(spec, whole_matches=True)``,
@@ -34,15 +36,14 @@ its evaluations); the vector environment is not one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from agents.entries import BatchedImport
-from agents.registry import make_agent, parse_spec
+from agents.registry import agent_entry, available_agents, make_agent, parse_spec
 from agents.spec import AgentSpecError, NoBatchedForm, canonical_spec
 from env121.envs import single_seat, vector
 from env121.envs.single_seat import Opponent
-from env121.play.batched_policy import BatchedPolicy, BatchedRandom, TurnByTurn, WholeMatches
+from env121.play.batched_policy import BatchedPolicy, TurnByTurn, WholeMatches
 
 OpponentSpec = Opponent | str
 """An opponent of :class:`env121.envs.single_seat.SingleSeat`, or an agent spec."""
@@ -77,7 +78,7 @@ def build_opponents(
 
 class VectorSingleSeat(vector.VectorSingleSeat):
     """:class:`env121.envs.vector.VectorSingleSeat` whose opponents may be
-    agent specs with a batched policy (:data:`BATCHED_POLICIES`): ``opponents``
+    agent specs that sit in a batched engine (:func:`make_batched_policy`): ``opponents``
     is ``None`` (random players), one batched policy or spec for the three
     other seats, or a sequence of three. Every other argument is the base class's."""
 
@@ -90,50 +91,35 @@ class VectorSingleSeat(vector.VectorSingleSeat):
         super().__init__(num_envs, build_batched_opponents(opponents), **kwargs)
 
 
-def _batched_greedy(cuop_margin: float = 4.0, nhat_ban_waits: int = 2) -> BatchedPolicy:
-    from agents.batched_greedy import BatchedGreedy  # numba's kernels, loaded when used
-
-    return BatchedGreedy(cuop_margin, nhat_ban_waits)
-
-
-def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
-    from agents.batched_ppo import BatchedPPO  # torch, imported when used
-
-    return BatchedPPO(checkpoint, deterministic)
+def batched_names() -> list[str]:
+    """The agents that can sit in a batched engine: a batched policy of their own,
+    or a turn at a time (:class:`~agents.registry.AgentEntry`)."""
+    return sorted(
+        name
+        for name in available_agents()
+        if agent_entry(name).batched is not None or agent_entry(name).turn_by_turn
+    )
 
 
-def _batched_sb3(model: str, deterministic: bool = True) -> BatchedPolicy:
-    from agents.batched_ppo import BatchedSB3  # torch and sb3, imported when used
-
-    return BatchedSB3(model, deterministic)
-
-
-BATCHED_POLICIES: dict[str, Callable[..., BatchedPolicy]] = {
-    "random": BatchedRandom,
-    "greedy": _batched_greedy,
-    "ppo": _batched_ppo,
-    "sb3": _batched_sb3,
-    "import": BatchedImport,
-}
-"""The agents of :mod:`agents.registry` that have a batched policy, by name
-(built with the parameters of the agent's spec)."""
-
-TURN_BY_TURN = frozenset({"mc", "sb3"})
-"""The agents that sit in a batched engine one game at a time
-(:class:`~env121.play.batched_policy.TurnByTurn`): no faster than the agent,
-but a training opponent (``env121 exploit mc``). So do the ``ppo`` networks
-that read the Python agents' hints (``ppo:hinted``, ``ppo:searched``), and an
-``sb3:`` model that samples (``deterministic=false``; a deterministic one is
-batched). An ``sb3:`` model decides on the observation alone, which a game's
-record keeps; ``program:`` and ``import:`` agents may read the match's past,
-which it does not, so they are not here (:data:`WHOLE_MATCHES`)."""
-
-WHOLE_MATCHES = frozenset({"program", "import"})
-"""The agents owed each match whole, from its deal and in order (a
-``program:`` is sent the events since its last decision; an ``import:`` agent
-may keep what it likes between decisions): in a batched engine only as a
-:class:`~env121.play.batched_policy.WholeMatches`, one agent per seat of
-every game, for a caller that shows them their games whole."""
+def owed_whole_matches(spec: str) -> bool:
+    """Whether the agent of ``spec`` sits in a batched engine only as
+    :class:`~env121.play.batched_policy.WholeMatches`: it is owed each match
+    whole (``program:``, an ``import:`` agent of ``act(turn)``) and has no
+    batched policy (an ``import:`` batched policy has one). A bad spec raises its
+    :class:`~agents.spec.AgentSpecError`."""
+    name, params = parse_spec(spec)
+    entry = agent_entry(name)
+    if not entry.whole_matches:
+        return False
+    if entry.batched is None:
+        return True
+    try:
+        entry.batched(**params)
+    except NoBatchedForm:
+        return True
+    except (TypeError, ValueError, OSError) as error:
+        raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
+    return False
 
 
 def make_batched_policy(
@@ -141,26 +127,26 @@ def make_batched_policy(
 ) -> BatchedPolicy:
     """The batched policy of agent spec ``spec``: parsed as
     :func:`agents.registry.make_agent` parses it (a bad spec raises its
-    :class:`~agents.spec.AgentSpecError`), then built by :data:`BATCHED_POLICIES`
-    or, with ``turn_by_turn``, turn by turn (:data:`TURN_BY_TURN`, and the
-    agents whose batched form refuses them: :class:`~agents.spec.NoBatchedForm`),
-    or, with ``whole_matches``, as :class:`~env121.play.batched_policy.WholeMatches`
-    (:data:`WHOLE_MATCHES`, unless the agent is a batched policy: an
-    ``import:`` one; the caller must drive it as that class says). The arena
-    asks without either: it seats the other agents a turn at a time
-    (:class:`arena.batched.MatchSeats`)."""
+    :class:`~agents.spec.AgentSpecError`), then its registry entry's batched
+    form (:class:`~agents.registry.AgentEntry`); without one (or where that
+    form refuses the spec: :class:`~agents.spec.NoBatchedForm`), with
+    ``whole_matches`` as :class:`~env121.play.batched_policy.WholeMatches` for an
+    agent owed its matches whole (the caller must drive it as that class says),
+    or with ``turn_by_turn`` as :class:`~env121.play.batched_policy.TurnByTurn`
+    for an agent that may sit a turn at a time. The arena asks with neither: it
+    seats the other agents itself (:class:`arena.batched.MatchSeats`)."""
     name, params = parse_spec(spec)
-    factory = BATCHED_POLICIES.get(name)
+    entry = agent_entry(name)
     policy: BatchedPolicy | None = None
     refusal: NoBatchedForm | None = None
-    if factory is not None:
+    if entry.batched is not None:
         try:
-            policy = factory(**params)
+            policy = entry.batched(**params)
         except NoBatchedForm as error:
             refusal = error
         except (TypeError, ValueError, OSError) as error:  # OSError: a missing file it names
             raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
-    if policy is None and whole_matches and name in WHOLE_MATCHES:
+    if policy is None and whole_matches and entry.whole_matches:
         try:
             return WholeMatches(lambda: make_agent(spec), canonical_spec(name, params))
         except AgentSpecError:
@@ -168,19 +154,23 @@ def make_batched_policy(
         except ValueError as error:  # one agent object for every seat, or one that sees all
             raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
     if policy is None:
-        one_at_a_time = name in TURN_BY_TURN or (refusal is not None and name not in WHOLE_MATCHES)
-        if not (turn_by_turn and one_at_a_time):
+        if not (turn_by_turn and entry.turn_by_turn):
             if refusal is not None:
                 raise AgentSpecError(f"agent spec {spec!r} is not valid: {refusal}") from refusal
-            known = {*BATCHED_POLICIES, *TURN_BY_TURN} if turn_by_turn else set(BATCHED_POLICIES)
             raise AgentSpecError(
                 f"agent {name!r} (in spec {spec!r}) has no batched policy: expected one of "
-                f"{sorted(known)}; play it in the single-seat environment "
-                "(gym.make_vec(..., vectorization_mode='sync' or 'async'))"
+                f"{batched_names() if turn_by_turn else batched_only()}; play it in the "
+                "single-seat environment (gym.make_vec(..., vectorization_mode='sync' or "
+                "'async'))"
             )
         policy = TurnByTurn(make_agent(spec))  # make_agent raises its own AgentSpecError
     policy.spec = canonical_spec(name, params)
     return policy
+
+
+def batched_only() -> list[str]:
+    """The agents with a batched policy of their own."""
+    return sorted(name for name in available_agents() if agent_entry(name).batched is not None)
 
 
 def build_batched_opponents(
@@ -196,14 +186,14 @@ def build_batched_opponents(
 
 
 __all__ = [
-    "BATCHED_POLICIES",
-    "TURN_BY_TURN",
-    "WHOLE_MATCHES",
     "BatchedOpponentSpec",
     "OpponentSpec",
     "SingleSeat",
     "VectorSingleSeat",
+    "batched_names",
+    "batched_only",
     "build_batched_opponents",
     "build_opponents",
     "make_batched_policy",
+    "owed_whole_matches",
 ]

@@ -11,6 +11,13 @@ Every built agent's ``spec`` is the canonical form of the spec it was built
 from, so ``make_agent(agent.spec)`` rebuilds an equal agent (the arena sends
 specs, not agents, to its worker processes).
 
+Each entry (:class:`AgentEntry`) holds every form of its agent: the agent of
+``act(turn)``, its batched policy if it has one (built from the same
+parameters, :func:`agents.environments.make_batched_policy`), and how it may
+otherwise sit in a batched engine — a turn at a time on a game record's
+turn (``mc``: it reads no history), or owed each match whole (``program:``,
+an ``import:`` agent).
+
 Two stable names stand for concrete specs (:data:`ALIASES`): ``best``, the
 strongest fair agent env121 ships (any means: search, network, both), and
 ``best-net``, the strongest that decides with one network pass a decision
@@ -27,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.entries import SB3Agent, import_agent
+from agents.entries import BatchedImport, SB3Agent, import_agent
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.oracle import OracleAgent
@@ -35,17 +42,29 @@ from agents.program import ProgramAgent
 from agents.search import SearchAgent
 from agents.spec import AgentSpecError, canonical_spec
 from env121.extras import MissingExtraError, require_extra
+from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from env121.play.protocol import Agent
 from env121.play.random_agent import RandomAgent
 
 
 @dataclass(frozen=True)
 class AgentEntry:
-    """One registered agent: how to build it and what it is."""
+    """One registered agent: how to build each of its forms and what it is."""
 
     name: str
     factory: Callable[..., Agent]
+    """Builds the agent of ``act(turn)`` from the spec's parameters."""
     summary: str
+    batched: Callable[..., BatchedPolicy] | None = None
+    """Builds its batched policy from the same parameters (it may refuse some
+    with :class:`~agents.spec.NoBatchedForm`); None: it has none."""
+    turn_by_turn: bool = False
+    """Without a batched policy it may still sit in a batched engine a game at a
+    time, on the turn a game record holds (it reads no match history:
+    :class:`~env121.play.batched_policy.TurnByTurn`)."""
+    whole_matches: bool = False
+    """Without a batched policy it is owed each match whole, from its deal and in
+    order (:class:`~env121.play.batched_policy.WholeMatches`)."""
 
 
 _REGISTRY: dict[str, AgentEntry] = {}
@@ -57,13 +76,27 @@ ALIASES: dict[str, str] = {
 _BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
-def register(name: str, factory: Callable[..., Agent], summary: str) -> None:
-    """Register ``factory`` (keyword parameters with annotated types) as ``name``."""
+def register(
+    name: str,
+    factory: Callable[..., Agent],
+    summary: str,
+    *,
+    batched: Callable[..., BatchedPolicy] | None = None,
+    turn_by_turn: bool = False,
+    whole_matches: bool = False,
+) -> None:
+    """Register ``factory`` (keyword parameters with annotated types) as ``name``,
+    with its other forms (:class:`AgentEntry`)."""
     if not name.isidentifier():
         raise ValueError(f"agent name {name!r} is not valid: expected an identifier")
     if name in _REGISTRY:
         raise ValueError(f"an agent named {name!r} is already registered")
-    _REGISTRY[name] = AgentEntry(name, factory, summary)
+    _REGISTRY[name] = AgentEntry(name, factory, summary, batched, turn_by_turn, whole_matches)
+
+
+def agent_entry(name: str) -> AgentEntry:
+    """The entry of the agent registered as ``name`` (a name :func:`parse_spec` returned)."""
+    return _REGISTRY[name]
 
 
 def available_agents() -> dict[str, str]:
@@ -145,6 +178,24 @@ def _convert(spec: str, key: str, value: str, kind: type) -> Any:
         ) from None
 
 
+def _batched_greedy(cuop_margin: float = 4.0, nhat_ban_waits: int = 2) -> BatchedPolicy:
+    from agents.batched_greedy import BatchedGreedy  # numba's kernels, loaded when used
+
+    return BatchedGreedy(cuop_margin, nhat_ban_waits)
+
+
+def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
+    from agents.batched_ppo import BatchedPPO  # torch, imported when used
+
+    return BatchedPPO(checkpoint, deterministic)
+
+
+def _batched_sb3(model: str, deterministic: bool = True) -> BatchedPolicy:
+    from agents.batched_ppo import BatchedSB3  # torch and sb3, imported when used
+
+    return BatchedSB3(model, deterministic)
+
+
 def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
     """A trained MaskablePPO policy (torch is imported only when one is built)."""
     try:
@@ -157,9 +208,19 @@ def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
 
 
 # The built-in agents.
-register("random", RandomAgent, "uniformly random legal actions")
-register("greedy", GreedyAgent, "rule based: Ù at once, swaps to the most valuable waits")
-register("mc", MCAgent, "determinized Monte Carlo anchored on greedy, fitted leaf value")
+register("random", RandomAgent, "uniformly random legal actions", batched=BatchedRandom)
+register(
+    "greedy",
+    GreedyAgent,
+    "rule based: Ù at once, swaps to the most valuable waits",
+    batched=_batched_greedy,
+)
+register(
+    "mc",
+    MCAgent,
+    "determinized Monte Carlo anchored on greedy, fitted leaf value",
+    turn_by_turn=True,
+)
 register(
     "oracle",
     OracleAgent,
@@ -170,14 +231,34 @@ register(
     SearchAgent,
     "mc's search with a learned policy as prior and a time budget: search:net=scratch,budget_ms=40",
 )
-register("ppo", _ppo, "a trained MaskablePPO checkpoint: ppo:<file.safetensors>")
+# a network that reads the Python search hints refuses the batched form: it sits turn by turn
+register(
+    "ppo",
+    _ppo,
+    "a trained MaskablePPO checkpoint: ppo:<file.safetensors>",
+    batched=_batched_ppo,
+    turn_by_turn=True,
+)
 # Agents from outside (agents.entries, agents.program): by import path, an SB3 zip, a program.
-register("import", import_agent, "a Python agent by import path: import:<module>:<factory>")
-register("sb3", SB3Agent, "a MaskablePPO .zip trained on SingleSeat: sb3:<model.zip>")
+register(
+    "import",
+    import_agent,
+    "a Python agent or batched policy by import path: import:<module>:<factory>",
+    batched=BatchedImport,
+    whole_matches=True,
+)
+register(
+    "sb3",
+    SB3Agent,
+    "a MaskablePPO .zip trained on SingleSeat: sb3:<model.zip>",
+    batched=_batched_sb3,
+    turn_by_turn=True,
+)
 register(
     "program",
     ProgramAgent,
     "a program over stdin/stdout (docs/agent-protocol.md): program:<command>[,timeout=S]",
+    whole_matches=True,
 )
 
 
@@ -185,6 +266,7 @@ __all__ = [
     "ALIASES",
     "AgentEntry",
     "AgentSpecError",
+    "agent_entry",
     "available_agents",
     "canonical_spec",
     "describe_aliases",

@@ -11,24 +11,23 @@ Nhất Bản events and the final standings and ranks.
 
 Each agent spec sits as one :class:`BatchedPlayer` (:func:`batched_player`):
 
-* ``random``: one :class:`~env121.play.random_agent.RandomAgent` per seat of
-  each game, reset with the seat's seed, choosing from the game's legal list;
-* ``greedy`` and ``ppo`` (argmax): one batched policy
-  (:class:`agents.batched_greedy.BatchedGreedy`,
-  :class:`agents.batched_ppo.BatchedPPO`) for all their seats; they draw
-  nothing;
-* ``ppo:…,deterministic=false``: the network once for all its games, then each
-  seat samples the masked softmax from its own generator, as the agent does
-  (:func:`agents.ppo.sample_legal`);
+* an agent with a batched policy (its registry entry's:
+  :func:`agents.environments.make_batched_policy` — ``random``, ``greedy``,
+  ``ppo``, a deterministic ``sb3:``, an ``import:`` batched policy) as
+  :class:`PolicySeats`: one policy object for all its seats, each seat taken
+  with its seed where the policy draws (``random`` as a
+  :class:`~env121.play.random_agent.RandomAgent` reset with it, a sampling
+  ``ppo`` network from ``default_rng(seed)``), so a game's draws are its own
+  whichever games share its batch;
 * every other agent — one that decides a turn at a time with ``act(turn)``
   (``mc``, ``search``, ``oracle``, a ``ppo`` network that reads the Python
-  search hints, a user's ``import:``, ``sb3:`` or ``program:`` agent) —
-  :class:`MatchSeats`: its own agent object per seat, reset with the seat's
-  seed and shown every decision on a :class:`~env121.play.turn.Turn` of the
-  game's whole match (played beside the engine on the one-match engine), as
-  :func:`env121.play.match.play_agents` shows it. Such an agent keeps a
-  match's state, so its games are batches of one
-  (:func:`arena.execute.work_units`).
+  search hints, a user's ``import:`` agent, a sampling ``sb3:`` model, a
+  ``program:``) — as :class:`MatchSeats`: its own agent object per seat, reset
+  with the seat's seed and shown every decision on a
+  :class:`~env121.play.turn.Turn` of the game's whole match (played beside the
+  engine on the one-match engine), as :func:`env121.play.match.play_agents`
+  shows it. Such an agent keeps a match's state, so its games are batches of
+  one (:func:`arena.execute.work_units`).
 
 Every game's record is the one the readable definition of an arena game
 gives — the match played by :func:`~env121.play.match.play_agents` on the
@@ -47,12 +46,11 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol
 from weakref import WeakSet
 
 import numpy as np
 
-from agents.registry import parse_spec
 from arena.play import AgentCache, GameRecord, GameTask, SeatRecord
 from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, new_game
@@ -71,12 +69,11 @@ from env121.engine.state import (
 from env121.play.batched_policy import BatchedPolicy
 from env121.play.match import IllegalAgentActionError, action_id
 from env121.play.protocol import Agent, sees_all_hands
-from env121.play.random_agent import RandomAgent
 from env121.play.turn import MatchOver, Turn
 from env121.rules.config import RuleConfig
 
 if TYPE_CHECKING:
-    from agents.batched_ppo import BatchedPPO
+    pass
 
 _SWAPPED = EVENT_CLASSES.index(Swapped)
 _NHAT_BAN_DECLARED = EVENT_CLASSES.index(NhatBanDeclared)
@@ -133,8 +130,11 @@ class _Seats:
         return {}
 
 
-class SharedPolicy(_Seats):
-    """A batched policy that draws nothing: one object for all its seats."""
+class PolicySeats(_Seats):
+    """A batched policy's seats: one policy object for all of them, each seat
+    taken with its seed where the policy draws (its ``seat``:
+    :class:`~env121.play.batched_policy.BatchedPolicy`), so that each seat
+    draws as its agent reset with that seed would."""
 
     def __init__(self, policy: BatchedPolicy) -> None:
         self.policy = policy
@@ -145,64 +145,15 @@ class SharedPolicy(_Seats):
             self.policy.act(BatchedEngine(1, config, threads=1), np.zeros(1, dtype=np.int64))
             _WARM.add(self.policy)
 
+    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
+        """The seat's own draws, seeded, where the policy draws."""
+        take = getattr(self.policy, "seat", None)
+        if take is not None:
+            take(game, seat, seed)
+
     def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The policy's actions in ``games``."""
         return self.policy.act(engine, games)
-
-
-class RandomSeats(_Seats):
-    """``random``: a :class:`RandomAgent` per seat of each game."""
-
-    def __init__(self) -> None:
-        self.agents: dict[tuple[int, int], RandomAgent] = {}
-
-    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
-        """A new agent for the seat, reset with ``seed``."""
-        agent = self.agents[(game, seat)] = RandomAgent()
-        agent.reset(seed)
-
-    def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """Each seat's agent's choice among its game's legal actions."""
-        legal = engine.games["legal"][games].tolist()
-        counts = engine.games["n_legal"][games].tolist()
-        return np.array(
-            [
-                self.agents[(g, s)].choose(legal[k][: counts[k]])
-                for k, (g, s) in enumerate(zip(games.tolist(), seats.tolist(), strict=True))
-            ],
-            dtype=np.int64,
-        )
-
-
-class SamplingSeats(_Seats):
-    """``ppo:…,deterministic=false``: one forward pass for all its games, then a
-    sample per seat from the seat's own generator (``default_rng(seed)``, as
-    :meth:`agents.ppo.PolicyAgent.reset`)."""
-
-    def __init__(self, policy: BatchedPPO) -> None:
-        self.policy = policy
-        self.rngs: dict[tuple[int, int], np.random.Generator] = {}
-
-    def warm(self, config: RuleConfig) -> None:
-        """The network's first call, on a one-game engine (once per policy object)."""
-        if self.policy not in _WARM:
-            self.policy.logits(BatchedEngine(1, config, threads=1), np.zeros(1, dtype=np.int64))
-            _WARM.add(self.policy)
-
-    def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
-        """The seat's generator, seeded."""
-        self.rngs[(game, seat)] = np.random.default_rng(seed)
-
-    def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """Each seat's sample of its game's masked softmax."""
-        from agents.ppo import sample_legal  # torch: a ppo policy has loaded it
-
-        logits = self.policy.logits(engine, games)
-        actions = np.empty(len(games), dtype=np.int64)
-        for k, (g, s) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
-            legal = np.flatnonzero(np.isfinite(logits[k]))
-            actions[k] = sample_legal(legal, logits[k, legal], self.rngs[(g, s)])
-        return actions
 
 
 class MatchSeats(_Seats):
@@ -285,25 +236,19 @@ class MatchSeats(_Seats):
 
 
 def decides_together(spec: str, cache: AgentCache) -> bool:
-    """Whether ``spec``'s agent decides for many games at once (``random``, a
-    batched policy kept in ``cache``), so that its games share a batch; an
-    agent of ``act(turn)`` (:class:`MatchSeats`) plays batches of one."""
-    return parse_spec(spec)[0] == "random" or cache.batched_policy(spec) is not None
+    """Whether ``spec``'s agent decides for many games at once (a batched policy,
+    kept in ``cache``), so that its games share a batch; an agent of
+    ``act(turn)`` (:class:`MatchSeats`) plays batches of one."""
+    return cache.batched_policy(spec) is not None
 
 
 def batched_player(spec: str, cache: AgentCache) -> Callable[[], BatchedPlayer]:
-    """What makes ``spec``'s :class:`BatchedPlayer` for a batch (its batched
-    policy or its agents kept in ``cache``)."""
-    name, params = parse_spec(spec)
-    if name == "random":
-        return RandomSeats
+    """What makes ``spec``'s :class:`BatchedPlayer` for a batch: its batched
+    policy's seats (the policy kept in ``cache``), or its agents' a turn at a time."""
     policy = cache.batched_policy(spec)
     if policy is None:
         return lambda: MatchSeats(spec, cache)
-    if name == "ppo" and params.get("deterministic") is False:
-        sampled = cast("BatchedPPO", policy)
-        return lambda: SamplingSeats(sampled)
-    return lambda: SharedPolicy(policy)
+    return lambda: PolicySeats(policy)
 
 
 def play_batch(
@@ -445,9 +390,7 @@ def _first_hands(engine: BatchedEngine, g: int) -> tuple[tuple[int, ...], ...]:
 __all__ = [
     "BatchedPlayer",
     "MatchSeats",
-    "RandomSeats",
-    "SamplingSeats",
-    "SharedPolicy",
+    "PolicySeats",
     "batched_player",
     "decides_together",
     "play_batch",

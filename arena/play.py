@@ -119,7 +119,7 @@ class AgentCache:
         """The batched policy of ``spec``
         (:func:`agents.environments.make_batched_policy`), built on first use
         and then kept, or None if its agent has none of its own (``mc``'s
-        turn-by-turn form is not one: its games are played one by one)."""
+        turn-by-turn form is not one: its games are batches of one)."""
         if spec not in self._batched:
             try:
                 self._batched[spec] = make_batched_policy(spec, turn_by_turn=False)

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from agents.batched_ppo import BATCHED_INPUTS
-from agents.environments import WHOLE_MATCHES, make_batched_policy
+from agents.environments import make_batched_policy, owed_whole_matches
 from agents.ppo import hint_blocks, network_shape, read_sidecar, resolve_checkpoint
-from agents.registry import parse_spec
 from agents.weights import ACTIVATIONS, sidecar_path
 from env121.extras import require_extra
 from env121.play.batched_policy import WholeMatches
@@ -244,7 +243,7 @@ class Config:
             check_batched_form("eval_opponents", opponent)
         if self.table_weights.get("frozen", 0) > 0 or self.frozen_agent:
             check_batched_form("frozen_agent", self.frozen_agent)
-            whole = parse_spec(self.frozen_agent)[0] in WHOLE_MATCHES
+            whole = owed_whole_matches(self.frozen_agent)
             if whole and self.num_games > MAX_WHOLE_MATCH_GAMES:
                 raise ValueError(
                     f"num_games={self.num_games} is not valid with frozen_agent="

@@ -66,7 +66,7 @@ from stable_baselines3.common.logger import configure
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-from agents.environments import BATCHED_POLICIES, TURN_BY_TURN, make_batched_policy
+from agents.environments import batched_names, make_batched_policy
 from agents.hints import INPUTS
 from agents.registry import make_agent
 from agents.spec import AgentSpecError
@@ -284,7 +284,7 @@ class Config:
                     raise ValueError(
                         f"vec_env='batched' is not valid with opponent {spec!r}: it has no "
                         f"batched policy (expected {POOL!r} or an agent spec of "
-                        f"{sorted({*BATCHED_POLICIES, *TURN_BY_TURN})}, or vec_env "
+                        f"{batched_names()}, or vec_env "
                         "'subproc' or 'dummy')"
                     ) from None
 

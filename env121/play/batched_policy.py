@@ -50,6 +50,7 @@ from env121.engine.game import apply, new_game, state_of_record
 from env121.engine.state import NUM_SEATS, State
 from env121.play.match import IllegalAgentActionError, action_id
 from env121.play.protocol import Agent, require_fair
+from env121.play.random_agent import RandomAgent
 from env121.play.turn import MatchOver, Turn
 
 FOLLOWED_GAMES = 16
@@ -61,7 +62,14 @@ evaluations play at once."""
 
 
 class BatchedPolicy(Protocol):
-    """A policy that decides for many games at once."""
+    """A policy that decides for many games at once.
+
+    A policy that draws (``random``, a ``ppo`` network that samples) may also
+    take seats, ``seat(game, seat, seed)``: from then on its draws in that seat
+    of that game come from a generator of their own, seeded as its agent's
+    ``reset(seed)`` seeds it, so that a game's draws do not depend on the other
+    games of the batch — the arena seats each copy of an agent with its own seed
+    (:class:`arena.batched.PolicySeats`)."""
 
     spec: str
     """Its agent spec (``"random"``, ``"greedy"``, ``"ppo:small"`` ...), for logs."""
@@ -82,20 +90,39 @@ class BatchedRandom:
 
     numpy picks them from the records' legal lists (``n_legal`` and
     ``legal``) in a few array operations: no per-game Python, and nothing to
-    compile."""
+    compile. A seat taken with :meth:`seat` draws instead as a
+    :class:`~env121.play.random_agent.RandomAgent` reset with its seed does."""
 
     spec = "random"
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = np.random.default_rng(seed)
+        self.seated: dict[tuple[int, int], RandomAgent] = {}
+        """The agent of each (game, seat) taken with :meth:`seat`."""
 
     def reset(self, seed: int) -> None:
         """Restart the generator from ``seed``."""
         self.rng = np.random.default_rng(seed)
 
+    def seat(self, game: int, seat: int, seed: int) -> None:
+        """Draw for ``seat`` of ``game`` as a :class:`RandomAgent` reset with ``seed``."""
+        agent = self.seated[(game, seat)] = RandomAgent()
+        agent.reset(seed)
+
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """A uniformly random legal action of the seat to act in each game ``indices``."""
         games = engine.games
+        if self.seated:
+            legal = games["legal"][indices].tolist()
+            counts = games["n_legal"][indices].tolist()
+            seats = games["to_act"][indices].tolist()
+            return np.array(
+                [
+                    self.seated[(g, s)].choose(legal[k][: counts[k]])
+                    for k, (g, s) in enumerate(zip(indices.tolist(), seats, strict=True))
+                ],
+                dtype=np.int64,
+            )
         picks = self.rng.integers(games["n_legal"][indices])
         actions: np.ndarray = games["legal"][indices, picks].astype(np.int64)
         return actions

@@ -197,6 +197,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py collects from an mc teacher with its search hints"
     ),
     ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("training/README.md", "--vs ppo:$E/gen-001/policy.safetensors greedy"): (
+        "it measures three generations of a full expert run, which the one-generation run "
+        "above does not make (its tournament and arena.paired run in the blocks of "
+        "docs/agents.md; tests/arena/test_paired.py checks the paired estimate)"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

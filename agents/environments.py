@@ -134,7 +134,7 @@ def make_batched_policy(
     agent owed its matches whole (the caller must drive it as that class says),
     or with ``turn_by_turn`` as :class:`~env121.play.batched_policy.TurnByTurn`
     for an agent that may sit a turn at a time. The arena asks with neither: it
-    seats the other agents itself (:class:`arena.batched.MatchSeats`)."""
+    seats the other agents itself (:class:`arena.batched.FollowedSeats`)."""
     name, params = parse_spec(spec)
     entry = agent_entry(name)
     policy: BatchedPolicy | None = None

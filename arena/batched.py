@@ -22,8 +22,9 @@ Each agent spec sits as one :class:`BatchedPlayer` (:func:`batched_player`):
 * every other agent — one that decides a turn at a time with ``act(turn)``
   (``mc``, ``search``, ``oracle``, a ``ppo`` network that reads the Python
   search hints, a user's ``import:`` agent, a sampling ``sb3:`` model, a
-  ``program:``) — as :class:`MatchSeats`: its own agent object per seat, reset
-  with the seat's seed and shown every decision on a
+  ``program:``) — as :class:`FollowedSeats`, through the one adapter of such
+  agents (:class:`~env121.play.batched_policy.WholeMatches`): its own agent
+  object per seat, reset with the seat's seed and shown every decision on a
   :class:`~env121.play.turn.Turn` of the game's whole match (played beside the
   engine on the one-match engine), as :func:`env121.play.match.play_agents`
   shows it. Such an agent keeps a match's state, so its games are batches of
@@ -44,7 +45,6 @@ are never timed.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 from weakref import WeakSet
@@ -53,7 +53,6 @@ import numpy as np
 
 from arena.play import AgentCache, GameRecord, GameTask, SeatRecord
 from env121.engine.batched import BatchedEngine
-from env121.engine.game import apply, new_game
 from env121.engine.kernel.convert import decode_events
 from env121.engine.kernel.record import MATCH_ENDS, MAX_EVENTS, OUTCOMES, SWAP_KINDS
 from env121.engine.kernel.transitions import EVENT_CLASSES, SIT_OUT
@@ -62,14 +61,10 @@ from env121.engine.state import (
     Dealt,
     NhatBanDeclared,
     Outcome,
-    State,
     SwapKind,
     Swapped,
 )
-from env121.play.batched_policy import BatchedPolicy
-from env121.play.match import IllegalAgentActionError, action_id
-from env121.play.protocol import Agent, sees_all_hands
-from env121.play.turn import MatchOver, Turn
+from env121.play.batched_policy import BatchedPolicy, WholeMatches
 from env121.rules.config import RuleConfig
 
 if TYPE_CHECKING:
@@ -99,6 +94,9 @@ class BatchedPlayer(Protocol):
         """Seat the agent in ``seat`` of ``game`` (just dealt in ``engine``) with
         its ``reset`` seed."""
 
+    def dealt(self, engine: BatchedEngine) -> None:
+        """Every seat of the batch is taken; the engine has not stepped yet."""
+
     def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """The actions (``int64``) of ``seats[k]``, to act in ``games[k]``."""
         ...
@@ -121,6 +119,9 @@ class _Seats:
 
     def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
         """Nothing to seed."""
+
+    def dealt(self, engine: BatchedEngine) -> None:
+        """Nothing to deal."""
 
     def stepped(self, engine: BatchedEngine, actions: np.ndarray, games: np.ndarray) -> None:
         """Nothing to follow."""
@@ -156,89 +157,50 @@ class PolicySeats(_Seats):
         return self.policy.act(engine, games)
 
 
-class MatchSeats(_Seats):
-    """An agent that decides a turn at a time (``act(turn)``): in each seat it
-    holds, its own agent object (copy ``k`` of the spec in the game's ``k``-th
-    such seat, kept in the :class:`~arena.play.AgentCache`), reset with the
-    seat's seed, asked every decision of the seat on a
-    :class:`~env121.play.turn.Turn` of the game's whole match (its events,
-    history and results; the true state too for an agent that
-    :func:`~env121.play.protocol.sees_all_hands`), and told the end
-    (``match_over``). The match is played beside the engine on the one-match
-    engine, action by action, and must end where the engine's does. An action
-    that is not legal is an :class:`~env121.play.match.IllegalAgentActionError`
-    before anything is played."""
+class FollowedSeats(_Seats):
+    """An agent of ``act(turn)``'s seats: the spec's
+    :class:`~env121.play.batched_policy.WholeMatches` (kept in the
+    :class:`~arena.play.AgentCache`, so its agents, a ``program:``'s process
+    among them, serve the next games too) follows each game's whole match
+    beside the engine, each seat's agent reset with the seat's seed when the
+    batch is dealt."""
 
-    def __init__(self, spec: str, cache: AgentCache) -> None:
-        self.spec = spec
-        self.cache = cache
-        self.matches: dict[int, State] = {}
-        """The match of each game followed, by game index."""
-        self.agents: dict[tuple[int, int], Agent] = {}
-        """The agent of each (game, seat) held."""
-        self.counted: dict[tuple[int, int], Counter[str]] = {}
-        """Each agent's fault counts when it sat down, then its match's faults."""
+    def __init__(self, follower: WholeMatches) -> None:
+        self.follower = follower
+        self.seeds: dict[int, dict[int, int]] = {}
+        """The seed of each seat held, by game."""
 
     def sit(self, engine: BatchedEngine, game: int, seat: int, seed: int) -> None:
-        """The next copy of the agent for this game, reset with ``seed``; the
-        game's match is dealt beside the engine at its first seat."""
-        if game not in self.matches:
-            r = engine.games[game]
-            self.matches[game] = new_game(
-                int(r["seed"]), engine.config, rotation=int(r["rotation"])
-            )
-        copy = sum(g == game for g, _ in self.agents)
-        agent = self.agents[(game, seat)] = self.cache.get(self.spec, copy)
-        agent.reset(seed)
-        self.counted[(game, seat)] = Counter(getattr(agent, "faults", {}))
+        """Hold ``seat`` of ``game``, its agent to be reset with ``seed``."""
+        self.seeds.setdefault(game, {})[seat] = seed
+
+    def dealt(self, engine: BatchedEngine) -> None:
+        """Follow every game held, its agents reset with their seats' seeds."""
+        games = sorted(self.seeds)
+        held = np.zeros((len(games), NUM_SEATS), dtype=bool)
+        seeds = np.zeros((len(games), NUM_SEATS), dtype=object)
+        for k, g in enumerate(games):
+            for seat, seed in self.seeds[g].items():
+                held[k, seat], seeds[k, seat] = True, seed
+        self.follower.begin(engine, np.array(games, dtype=np.int64), held, seeds)
 
     def act(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
         """Each seat's agent's action, asked on a turn of its game's match."""
-        actions = np.empty(len(games), dtype=np.int64)
-        for k, (g, seat) in enumerate(zip(games.tolist(), seats.tolist(), strict=True)):
-            agent = self.agents[(g, seat)]
-            turn = Turn(
-                self.matches[g],
-                seat,
-                search_allowed=agent.uses_search,
-                true_state_allowed=sees_all_hands(agent),
-            )
-            action = agent.act(turn)
-            chosen = action_id(action)
-            if chosen is None or chosen not in turn.legal_actions:
-                raise IllegalAgentActionError(agent.spec, seat, action, turn.legal_actions)
-            actions[k] = chosen
-        return actions
+        return self.follower.act(engine, games)
 
     def stepped(self, engine: BatchedEngine, actions: np.ndarray, games: np.ndarray) -> None:
-        """Play the step in each followed match; at a match's end tell its
-        agents (``match_over``) and count their faults."""
-        for g in games.tolist():
-            state = self.matches.get(g)
-            if state is None:
-                continue
-            apply(state, int(actions[g]))
-            if state.is_over != bool(engine.games["terminated"][g]):
-                raise RuntimeError(f"game {g}: the match followed and the engine's parted")
-            if state.is_over:
-                del self.matches[g]
-                for (game, seat), agent in self.agents.items():
-                    if game == g:
-                        match_over = getattr(agent, "match_over", None)
-                        if match_over is not None:
-                            match_over(MatchOver(state, seat))
-                        now = Counter(getattr(agent, "faults", {}))
-                        self.counted[(g, seat)] = now - self.counted[(g, seat)]
+        """Play the step in each followed match (an ended one tells its agents)."""
+        self.follower.stepped(engine, actions)
 
     def faults(self, game: int, seat: int) -> dict[str, int]:
         """The faults the seat's agent counted in the game's match."""
-        return dict(sorted(self.counted[(game, seat)].items()))
+        return self.follower.faults.get((game, seat), {})
 
 
 def decides_together(spec: str, cache: AgentCache) -> bool:
     """Whether ``spec``'s agent decides for many games at once (a batched policy,
     kept in ``cache``), so that its games share a batch; an agent of
-    ``act(turn)`` (:class:`MatchSeats`) plays batches of one."""
+    ``act(turn)`` (:class:`FollowedSeats`) plays batches of one."""
     return cache.batched_policy(spec) is not None
 
 
@@ -247,7 +209,8 @@ def batched_player(spec: str, cache: AgentCache) -> Callable[[], BatchedPlayer]:
     policy's seats (the policy kept in ``cache``), or its agents' a turn at a time."""
     policy = cache.batched_policy(spec)
     if policy is None:
-        return lambda: MatchSeats(spec, cache)
+        follower = cache.follower(spec)
+        return lambda: FollowedSeats(follower)
     return lambda: PolicySeats(policy)
 
 
@@ -279,6 +242,8 @@ def play_batch(
                 chosen[-1].warm(config)
             owner[g, seat] = seated[spec]
             chosen[owner[g, seat]].sit(engine, g, seat, seed)
+    for player in chosen:
+        player.dealt(engine)
     tally = _Tally(engine, tasks)
     records: list[GameRecord | None] = [None] * n
     actions = np.full(n, SIT_OUT, dtype=np.int64)
@@ -389,7 +354,7 @@ def _first_hands(engine: BatchedEngine, g: int) -> tuple[tuple[int, ...], ...]:
 
 __all__ = [
     "BatchedPlayer",
-    "MatchSeats",
+    "FollowedSeats",
     "PolicySeats",
     "batched_player",
     "decides_together",

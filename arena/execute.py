@@ -148,7 +148,7 @@ def work_units(tasks: Sequence[GameTask], cache: AgentCache, parts: int = 1) -> 
     configuration), at most :data:`BATCH_GAMES` at a time and in at least
     ``parts`` units (so that each of ``parts`` processes gets some), then each
     other game alone (its agents keep a match's state:
-    :class:`arena.batched.MatchSeats`)."""
+    :class:`arena.batched.FollowedSeats`)."""
     specs = {spec for task in tasks for spec in task.specs}
     together = {spec: decides_together(spec, cache) for spec in specs}
     batched: dict[RuleConfig, list[GameTask]] = {}  # a batch plays under one config

@@ -22,7 +22,7 @@ from agents.spec import AgentSpecError
 from env121.engine.state import (
     MatchEnd,
 )
-from env121.play.batched_policy import BatchedPolicy
+from env121.play.batched_policy import BatchedPolicy, WholeMatches
 from env121.play.match import IllegalAgentActionError
 from env121.play.protocol import Agent
 from env121.rules.config import RuleConfig
@@ -102,6 +102,7 @@ class AgentCache:
     def __init__(self) -> None:
         self._agents: dict[tuple[str, int], Agent] = {}
         self._batched: dict[str, BatchedPolicy | None] = {}
+        self._followers: dict[str, WholeMatches] = {}
 
     def get(self, spec: str, copy: int = 0) -> Agent:
         """The cached agent ``copy`` of ``spec``, built on first use."""
@@ -114,6 +115,14 @@ class AgentCache:
     def put(self, spec: str, agent: Agent) -> None:
         """Keep an agent already built from ``spec`` as its copy 0."""
         self._agents[(spec, 0)] = agent
+
+    def follower(self, spec: str) -> WholeMatches:
+        """The :class:`~env121.play.batched_policy.WholeMatches` of ``spec``'s agents
+        (fair or not: the arena seats the ``oracle`` too), built on first use
+        and then kept, so its agents serve the later games of this process."""
+        if spec not in self._followers:
+            self._followers[spec] = WholeMatches(lambda: make_agent(spec), spec, fair_only=False)
+        return self._followers[spec]
 
     def batched_policy(self, spec: str) -> BatchedPolicy | None:
         """The batched policy of ``spec``

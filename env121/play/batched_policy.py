@@ -39,6 +39,7 @@ its evaluations do (``env121 exploit program:…``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -49,7 +50,7 @@ from env121.engine.batched.engine import BatchedEngine
 from env121.engine.game import apply, new_game, state_of_record
 from env121.engine.state import NUM_SEATS, State
 from env121.play.match import IllegalAgentActionError, action_id
-from env121.play.protocol import Agent, require_fair
+from env121.play.protocol import Agent, require_fair, sees_all_hands
 from env121.play.random_agent import RandomAgent
 from env121.play.turn import MatchOver, Turn
 
@@ -168,6 +169,8 @@ class _Followed:
 
     state: State
     agents: dict[int, Agent]
+    before: dict[int, Counter[str]]
+    """Each agent's fault counts when the match began."""
     asked: int = -1
     """How many actions the match had when its agent was last asked (``state.actions``)."""
     chosen: int = -1
@@ -176,17 +179,25 @@ class _Followed:
 
 class WholeMatches:
     """Agents owed each match whole, as a batched policy: in each game it
-    follows, one agent per seat it holds, reset (with a seed drawn from
-    :meth:`reset`'s) before the match's first decision, shown every decision
-    of its seat on a :class:`~env121.play.turn.Turn` of the whole match (its
-    events, history and results: the match is played beside the engine, on the
-    one-match engine, action by action), and told the end (``match_over``) —
-    the arena's way (:func:`env121.play.match.play_agents`). An agent whose
-    match ended goes back to an idle list and is reset for the next one, so
-    there are as many agents as seats held at once (three per game).
+    follows, one agent per seat it holds, reset (with the seed its caller
+    gives, or one drawn from :meth:`reset`'s) before the match's first
+    decision, shown every decision of its seat on a
+    :class:`~env121.play.turn.Turn` of the whole match (its events, history and
+    results: the match is played beside the engine, on the one-match engine,
+    action by action; the true state too for an agent that
+    :func:`~env121.play.protocol.sees_all_hands`), and told the end
+    (``match_over``) — as :func:`env121.play.match.play_agents` plays a match.
+    The arena seats every agent of ``act(turn)`` this way
+    (:class:`arena.batched.FollowedSeats`), the batched trainer its
+    ``program:`` and ``import:`` opponents. An agent whose match ended goes
+    back to an idle list and is reset for the next one, so there are as many
+    agents as seats held at once (three per game); the faults a ``program:``
+    agent counted in a match are kept in :attr:`faults`.
 
     ``make_agent`` builds one agent (``agents.registry.make_agent`` of the
-    spec); it must build a new one at each call. The caller:
+    spec); it must build a new one at each call. An agent that sees every hand
+    is refused unless ``fair_only`` is False (the arena's diagnostic
+    ``oracle``). The caller:
 
     * :meth:`begin`: after the engine deals games a match in which the policy
       holds some seats;
@@ -197,9 +208,17 @@ class WholeMatches:
     another action than the agent's, is a ``RuntimeError``; so is a match
     that ends at another step than the engine's."""
 
-    def __init__(self, make_agent: Callable[[], Agent], spec: str, seed: int = 0) -> None:
+    def __init__(
+        self,
+        make_agent: Callable[[], Agent],
+        spec: str,
+        seed: int = 0,
+        *,
+        fair_only: bool = True,
+    ) -> None:
         first, second = make_agent(), make_agent()
-        require_fair(first, "as a batched policy (a training opponent)")
+        if fair_only:
+            require_fair(first, "as a batched policy (a training opponent)")
         if first is second:
             raise ValueError(
                 f"{spec!r} gives the same agent object each time: a game of the batched "
@@ -213,18 +232,28 @@ class WholeMatches:
         """The games followed, by index in the engine."""
         self.rng = np.random.default_rng(seed)
         """Draws each agent's ``reset`` seed."""
+        self.faults: dict[tuple[int, int], dict[str, int]] = {}
+        """The faults each (game, seat)'s agent counted in its last match, once it ended
+        (an agent that keeps a ``faults`` mapping: a ``program:``)."""
 
     def reset(self, seed: int) -> None:
         """Reseed the draws of the agents' ``reset`` seeds."""
         self.rng = np.random.default_rng(seed)
 
-    def begin(self, engine: BatchedEngine, games: np.ndarray, seats: np.ndarray) -> None:
+    def begin(
+        self,
+        engine: BatchedEngine,
+        games: np.ndarray,
+        seats: np.ndarray,
+        seeds: np.ndarray | None = None,
+    ) -> None:
         """The matches just dealt in ``games`` of ``engine`` (by ``reset``, or
         after a match ended there) are followed: ``seats[k]`` (``bool [4]``)
-        are the seats held in ``games[k]``, each given an idle agent, reset.
-        A game still followed is given up (its agents go back idle, not told
-        an end): the engine dealt it again."""
-        for g, held in zip(games.tolist(), seats, strict=True):
+        are the seats held in ``games[k]``, each given an idle agent, reset with
+        ``seeds[k, seat]`` (default: a seed drawn from :meth:`reset`'s
+        generator). A game still followed is given up (its agents go back idle,
+        not told an end): the engine dealt it again."""
+        for k, (g, held) in enumerate(zip(games.tolist(), seats, strict=True)):
             self._release(g)
             r = engine.games[g]
             state = new_game(int(r["seed"]), engine.config, rotation=int(r["rotation"]))
@@ -235,11 +264,14 @@ class WholeMatches:
                     f"so {self.spec!r} cannot be shown it whole"
                 )
             agents = {}
+            before = {}
             for seat in np.flatnonzero(held).tolist():
                 agent = self.idle.pop() if self.idle else self.make_agent()
-                agent.reset(int(self.rng.integers(2**63)))
+                seed = self.rng.integers(2**63) if seeds is None else seeds[k, seat]
+                agent.reset(int(seed))
                 agents[seat] = agent
-            self.followed[g] = _Followed(state, agents)
+                before[seat] = Counter(getattr(agent, "faults", {}))
+            self.followed[g] = _Followed(state, agents, before)
 
     def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
         """The action of the seat to act in each game ``indices``, asked of
@@ -251,10 +283,16 @@ class WholeMatches:
             if game is None or seat not in game.agents:
                 raise RuntimeError(f"game {g}, seat {seat}: not begun for {self.spec!r}")
             agent = game.agents[seat]
-            turn = Turn(game.state, seat, search_allowed=agent.uses_search)
-            action = action_id(agent.act(turn))
+            turn = Turn(
+                game.state,
+                seat,
+                search_allowed=agent.uses_search,
+                true_state_allowed=sees_all_hands(agent),
+            )
+            answer = agent.act(turn)
+            action = action_id(answer)
             if action is None or action not in turn.legal_actions:
-                raise IllegalAgentActionError(agent.spec, seat, action, turn.legal_actions)
+                raise IllegalAgentActionError(agent.spec, seat, answer, turn.legal_actions)
             game.asked, game.chosen = len(game.state.actions), action
             actions[k] = action
         return actions
@@ -282,6 +320,9 @@ class WholeMatches:
                     match_over = getattr(agent, "match_over", None)
                     if match_over is not None:
                         match_over(MatchOver(state, seat))
+                    if agent is not None:
+                        counted = Counter(getattr(agent, "faults", {})) - game.before[seat]
+                        self.faults[(g, seat)] = dict(sorted(counted.items()))
                 self._release(g)
 
     def close(self) -> None:

@@ -632,6 +632,31 @@ def greedy_action(
 
 
 @njit(cache=True, nogil=True)
+def greedy_plan(
+    games: np.ndarray, g: int, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int
+) -> tuple[int, bool]:
+    """Greedy's action for the seat to act in game record ``games[g]`` and, when
+    it swaps, whether greedy would then declare Nhất Bản with the five cards the
+    swap leaves (:meth:`agents.greedy.GreedyAgent.nhat_ban_plan` of them is not
+    None): ``mc``'s first plan (:meth:`agents.mc.MCAgent.plans`). Greedy reads
+    only what the seat knows, so a world drawn for the seat gives its choice."""
+    r = games[g]
+    memory = np.full(MOMENT_SIZE + _PLAN, -2, dtype=np.int64)  # new_plans(1)[0]: none yet
+    first = greedy_action(r, kc, cuop_margin, nhat_ban_waits, memory)
+    if not CARD_BASE <= first < CARD_BASE + NUM_CARDS:
+        return first, False
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, r.to_act)
+    five = np.empty(_HAND, dtype=np.int64)
+    swapped_five(own, first - CARD_BASE, r.offer_card, five)
+    _sort_in_place(five, np.int64(_HAND))
+    row, points, waits, free_points = best_arrangement(five, unseen, n_unseen, public, dealer, kc)
+    if row < 0 or waits < nhat_ban_waits:
+        return first, False
+    free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(five)
+    return first, not float(points) < free_value
+
+
+@njit(cache=True, nogil=True)
 def greedy_actions(
     games: np.ndarray,
     kc: KernelConfig,
@@ -717,6 +742,7 @@ __all__ = [
     "best_arrangement",
     "greedy_action",
     "greedy_actions",
+    "greedy_plan",
     "hand_value",
     "hand_wins",
     "is_cuop",

@@ -23,7 +23,10 @@ choice), the agent
 
 Every plan in every world of a look is played in one kernel call
 (:func:`agents.batched_mc.play_plans`, on game records; the per-plan reference
-it is proven equal to is ``tests/support/mc_reference.py``).
+it is proven equal to is ``tests/support/mc_reference.py``). Greedy's own plan
+comes from the compiled greedy too (:func:`agents.batched_greedy.greedy_plan`,
+on a world drawn for the seat, proven equal to
+:class:`~agents.greedy.GreedyAgent` in ``tests/agents/test_batched_greedy.py``).
 
 The playout (``leaf``, the default): the card the plan leaves on offer — the
 card a swap put out, or on a pass the card passed — goes round its remaining
@@ -59,7 +62,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.batched_greedy import new_plans
+from agents.batched_greedy import greedy_plan, new_plans
 from agents.batched_mc import play_plans
 from agents.greedy import GreedyAgent
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
@@ -137,16 +140,36 @@ class MCAgent:
             return obvious
         phase = turn.view.phase
         if phase != Phase.OFFER and not (phase == Phase.NB_CHOICE and self.nhat_ban):
-            return self.greedy.act(turn)
+            return self.greedy_plan(turn)[0]
         plans = self.plans(turn)
         if len({action for action, _ in plans}) == 1:
             return plans[0][0]
         return plans[self.search(turn, plans)][0]
 
+    def greedy_plan(self, turn: Turn) -> Plan:
+        """Greedy's action on ``turn`` and, when it swaps, whether greedy would
+        then declare Nhất Bản: the compiled greedy
+        (:func:`agents.batched_greedy.greedy_plan`) on a record of what the seat
+        knows (:meth:`seat_record`)."""
+        first, declares = greedy_plan(
+            self.seat_record(turn),
+            0,
+            kernel_config_of(turn.config),
+            float(self.greedy.cuop_margin),
+            int(self.greedy.nhat_ban_waits),
+        )
+        return int(first), bool(declares)
+
+    def seat_record(self, turn: Turn) -> np.ndarray:
+        """A game record (an array of one) holding what the seat knows: a world
+        drawn for it with a fixed seed (its own draws untouched; greedy reads
+        only the seat's knowledge, which every world keeps)."""
+        return turn.worlds(0, 0, 1)
+
     def plans(self, turn: Turn) -> list[Plan]:
         """Greedy's plan first, then the other plans of the decision."""
         legal = turn.legal_actions
-        first = self.greedy.act(turn)
+        first, declares = self.greedy_plan(turn)
         if turn.view.phase == Phase.NB_CHOICE:
             return [(a, a == NHAT_BAN) for a in (first, *(a for a in legal if a != first))]
         judge = HandJudge(turn.view, turn.config)
@@ -171,9 +194,6 @@ class MCAgent:
             plans.append((a, False))
             if self.nhat_ban and nhat_ban_allowed(turn.config, after(a)):
                 plans.append((a, True))
-        declares = is_card_action(first) and (
-            self.greedy.nhat_ban_plan(judge.after_swap(after(first))) is not None
-        )
         return list(dict.fromkeys([(first, declares), (PASS, False), *plans]))
 
     def search(self, turn: Turn, plans: list[Plan]) -> int:

@@ -18,11 +18,27 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from agents.batched_greedy import BatchedGreedy, arrangement_row
+from agents.batched_greedy import BatchedGreedy, arrangement_row, greedy_plan
 from agents.greedy import GreedyAgent
-from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, U, format_action, format_actions
+from agents.knowledge import HandJudge, swapped_hand
+from env121.engine.actions import (
+    NHAT_BAN,
+    NUM_ACTIONS,
+    PASS,
+    U,
+    action_card,
+    format_action,
+    format_actions,
+    is_card_action,
+)
 from env121.engine.batched import BatchedEngine
-from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
+from env121.engine.game import (
+    apply,
+    kernel_config_of,
+    legal_actions,
+    new_game,
+    swap_kind_between,
+)
 from env121.engine.state import Phase, State, SwapKind
 from env121.engine.win_table import win_points
 from env121.play.turn import Turn
@@ -146,6 +162,40 @@ def test_batched_greedy_plays_the_agents_actions(name):
     kinds = play_lockstep(case, seeds)
     missing = [kind for kind in case.covers if kinds[kind] == 0]
     assert not missing, f"no {missing} decision was met: {dict(kinds)}"
+
+
+@pytest.mark.parametrize("name", ["default", "eager", "nb_without_wait"])
+def test_greedy_plan_on_a_world_of_the_seat_is_the_agents_move_and_nhat_ban_choice(name):
+    """``greedy_plan`` (mc's first plan) on a world drawn for the seat: the agent's
+    action, and after a swap whether its ``nhat_ban_plan`` of the new five is
+    not None — at every decision of greedy self-play."""
+    case = CASES[name]
+    agent = GreedyAgent(case.cuop_margin, case.nhat_ban_waits)
+    kc = kernel_config_of(case.config)
+    declares: Counter[bool] = Counter()
+    for seed in range(4):
+        state = new_game(5000 + seed, case.config)
+        for _ in range(case.steps):
+            if state.is_over:
+                break
+            seat = state.current_player
+            turn = Turn(state, seat, search_allowed=True)
+            action = agent.act(turn)
+            if len(turn.legal_actions) > 1:
+                first, declare = greedy_plan(
+                    turn.worlds(seed, 0, 1), 0, kc, case.cuop_margin, case.nhat_ban_waits
+                )
+                expected = False
+                if is_card_action(action):
+                    judge = HandJudge(turn.view, turn.config)
+                    five = swapped_hand(judge.own, action_card(action), turn.view.offer_card)
+                    expected = agent.nhat_ban_plan(judge.after_swap(five)) is not None
+                    declares[expected] += 1
+                assert (first, declare) == (action, expected), describe(
+                    state, seat, list(turn.legal_actions)
+                )
+            apply(state, action)
+    assert declares[True] and declares[False], dict(declares)
 
 
 @pytest.mark.parametrize("config_name", SCORING_CONFIGS)

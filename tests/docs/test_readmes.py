@@ -197,6 +197,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py collects from an mc teacher with its search hints"
     ),
     ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("training/README.md", "V=runs/value-scratch-r9/value.safetensors"): (
+        "it needs the value fitted on ppo:scratch's play (runs/value-scratch-r9: rounds of "
+        "python -m training.value, which the test command does not run); "
+        "tests/agents/test_value.py plays mc with a value file"
+    ),
     ("training/README.md", "--vs ppo:$E/gen-001/policy.safetensors greedy"): (
         "it measures three generations of a full expert run, which the one-generation run "
         "above does not make (its tournament and arena.paired run in the blocks of "

@@ -51,7 +51,6 @@ from weakref import WeakKeyDictionary
 import numpy as np
 from numba import njit
 
-from agents.greedy import GreedyAgent
 from agents.knowledge import NHAT_BAN_SAMPLE, RELATED_PAIR_WEIGHT
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.engine import BatchedEngine
@@ -626,11 +625,56 @@ def greedy_action(
         plans, own, unseen, n_unseen, public, dealer, kc
     )
     if r.phase == _NB_CHOICE:  # nhat_ban_plan
-        if best_row < 0 or waits < nhat_ban_waits:
-            return PASS
-        free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
-        return PASS if float(points) < free_value else NHAT_BAN
+        declares = nhat_ban_declared(own, best_row, points, waits, free_points, nhat_ban_waits)
+        return NHAT_BAN if declares else PASS
     return _placement(r, own, best_row)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def nhat_ban_declared(
+    own: np.ndarray, row: int, points: int, waits: int, free_points: int, nhat_ban_waits: int
+) -> bool:
+    """:meth:`agents.greedy.GreedyAgent.nhat_ban_plan` is not None: whether greedy
+    declares Nhất Bản with the sorted five ``own`` given :func:`best_arrangement`'s
+    answer ``(row, points, waits, free_points)`` — an arrangement that waits on
+    at least ``nhat_ban_waits`` unseen cards and is worth at least the free hand."""
+    if row < 0 or waits < nhat_ban_waits:
+        return False
+    free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
+    return not float(points) < free_value
+
+
+@njit(cache=True, nogil=True)
+def declares_after_swap(
+    games: np.ndarray, kc: KernelConfig, nhat_ban_waits: int, action: int
+) -> bool:
+    """Whether greedy, holding the five that swap ``action`` makes for the seat
+    to act in the one-record array ``games``, declares Nhất Bản at the choice
+    that follows (the unseen cards are the same: a swap moves seen cards only)."""
+    r = games[0]
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, r.to_act)
+    five = np.empty(_HAND, dtype=np.int64)
+    swapped_five(own, action - CARD_BASE, r.offer_card, five)
+    _sort_in_place(five, _HAND)
+    row, points, waits, free_points = best_arrangement(five, unseen, n_unseen, public, dealer, kc)
+    return nhat_ban_declared(five, row, points, waits, free_points, nhat_ban_waits)
+
+
+@njit(cache=True, nogil=True)
+def swap_values(
+    games: np.ndarray, kc: KernelConfig, actions: np.ndarray, locked: bool
+) -> np.ndarray:
+    """Per swap of ``actions`` for the seat to act in the one-record array
+    ``games``: the value (:func:`hand_value`, Bội ước with ``locked``) of the
+    five cards it makes."""
+    r = games[0]
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, r.to_act)
+    five = np.empty(_HAND, dtype=np.int64)
+    values = np.empty(actions.shape[0])
+    for k in range(actions.shape[0]):
+        swapped_five(own, actions[k] - CARD_BASE, r.offer_card, five)
+        values[k] = hand_value(five, locked, unseen, n_unseen, public, dealer, kc)
+    return values
 
 
 @njit(cache=True, nogil=True)
@@ -651,6 +695,46 @@ def greedy_actions(
         out[k] = greedy_action(games[g], kc, cuop_margin, nhat_ban_waits, plans[g])
 
 
+@njit(cache=True, nogil=True)
+def greedy_gains(games: np.ndarray, kc: KernelConfig, gains: np.ndarray) -> None:
+    """What greedy gains by each choice of the seat to act in the one-record
+    array ``games``, into ``gains`` (one entry per action id, NaN where none):
+    on an offer, per legal swap the value of the hand it makes minus the value
+    of the hand kept (:func:`agents.greedy.swap_gains`: a Cướp's hand, or a
+    locked seat's, judged locked); at a Nhất Bản choice, the best
+    arrangement's points minus the free hand's value (none without a legal
+    arrangement)."""
+    gains[:] = np.nan
+    r = games[0]
+    seat = r.to_act
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, seat)
+    if r.phase == _OFFER:
+        locked = r.n_locked[seat] > 0
+        keep = hand_value(own, locked, unseen, n_unseen, public, dealer, kc)
+        locked_after = locked or is_cuop(r, seat)
+        five = np.empty(_HAND, dtype=np.int64)
+        for i in range(r.n_legal):
+            action = int(r.legal[i])
+            if CARD_BASE <= action < CARD_BASE + NUM_CARDS:
+                swapped_five(own, action - CARD_BASE, r.offer_card, five)
+                value = hand_value(five, locked_after, unseen, n_unseen, public, dealer, kc)
+                gains[action] = value - keep
+    elif r.phase == _NB_CHOICE:
+        row, points, _, free_points = best_arrangement(own, unseen, n_unseen, public, dealer, kc)
+        if row >= 0:
+            free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
+            gains[NHAT_BAN] = float(points) - free_value
+
+
+def check_parameters(cuop_margin: float, nhat_ban_waits: int) -> None:
+    """Raise ``ValueError`` naming what is expected unless greedy's parameters
+    are valid: ``cuop_margin`` ≥ 0, ``nhat_ban_waits`` ≥ 1."""
+    if cuop_margin < 0:
+        raise ValueError(f"cuop_margin={cuop_margin} is not valid: expected ≥ 0")
+    if nhat_ban_waits < 1:
+        raise ValueError(f"nhat_ban_waits={nhat_ban_waits} is not valid: expected ≥ 1")
+
+
 class BatchedGreedy:
     """:class:`agents.greedy.GreedyAgent` for many games at once: the same
     parameters (validated alike), the same actions. The games of one call are
@@ -660,11 +744,11 @@ class BatchedGreedy:
     def __init__(
         self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2, *, threads: int | None = None
     ) -> None:
-        agent = GreedyAgent(cuop_margin, nhat_ban_waits)  # validates them
+        check_parameters(cuop_margin, nhat_ban_waits)
         self._threads = SliceThreads(threads, MIN_GAMES_PER_THREAD)
-        self.spec = agent.spec
-        self.cuop_margin = float(agent.cuop_margin)
-        self.nhat_ban_waits = int(agent.nhat_ban_waits)
+        self.spec = "greedy"
+        self.cuop_margin = float(cuop_margin)
+        self.nhat_ban_waits = int(nhat_ban_waits)
         self._plans: WeakKeyDictionary[BatchedEngine, np.ndarray] = WeakKeyDictionary()
         """Per engine its arrangement memory (:func:`new_plans`)."""
 
@@ -717,8 +801,11 @@ __all__ = [
     "arrangement_row",
     "arrangement_wins",
     "best_arrangement",
+    "check_parameters",
+    "declares_after_swap",
     "greedy_action",
     "greedy_actions",
+    "greedy_gains",
     "hand_value",
     "hand_wins",
     "is_cuop",
@@ -726,9 +813,11 @@ __all__ = [
     "may_complete",
     "moment_key",
     "new_plans",
+    "nhat_ban_declared",
     "own_cards",
     "remembered_arrangement",
     "seat_knowledge",
+    "swap_values",
     "swapped_five",
     "unseen_cards",
 ]

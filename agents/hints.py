@@ -1,4 +1,4 @@
-"""Greedy's hints: what :class:`~agents.greedy.GreedyAgent` thinks of a
+"""Greedy's hints: what :class:`~agents.greedy.GreedyAgent` (its kernel) thinks of a
 decision, as extra inputs for learned agents.
 
 A policy network that reads only the ``env121_v1`` observation must learn the
@@ -14,7 +14,7 @@ pieces of ``NUM_ACTIONS`` entries each, aligned with the action ids:
 
 * ``greedy_choice`` — 1 at the action greedy plays, 0 elsewhere;
 * ``greedy_gain`` — for each legal swap (Đổi) action, the value greedy gains
-  by it (:func:`agents.greedy.swap_gains`: Điểm of the wins on unseen cards of the
+  by it (:func:`agents.batched_greedy.greedy_gains`: Điểm of the wins on unseen cards of the
   hand it makes minus those of the hand kept); for ``NHAT_BAN``, the value of
   the best Nhất Bản arrangement minus that of the free hand; divided by
   :data:`~agents.inputs.GAIN_SCALE`; 0 elsewhere.
@@ -68,7 +68,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.greedy import GreedyAgent, swap_gains
+from agents.batched_greedy import greedy_gains
+from agents.greedy import GreedyAgent
 from agents.inputs import (
     GAIN_SCALE,
     GREEDY_HINTS_LAYOUT,
@@ -84,7 +85,7 @@ from agents.inputs import (
 from agents.knowledge import HandJudge, obvious_action, swapped_hand
 from agents.mc import FIRST_LOOK, MCAgent, plan_gains
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, is_card_action
-from env121.engine.game import swap_kind_between
+from env121.engine.game import kernel_config_of, swap_kind_between
 from env121.engine.seeds import Stream, derive_seed
 from env121.engine.state import Phase, SwapKind
 from env121.play.observation import Layout
@@ -116,21 +117,23 @@ SEARCHING_INPUTS = tuple(
 
 
 def greedy_hints(turn: Turn, greedy: GreedyAgent) -> np.ndarray:
-    """The hints of ``turn`` (``float32[HINTS_SIZE]``); see the module docstring."""
+    """The hints of ``turn`` (``float32[HINTS_SIZE]``); see the module docstring.
+    Greedy's choice and gains come from its kernel
+    (:func:`agents.batched_greedy.greedy_gains`) on the turn's
+    :meth:`~env121.play.turn.Turn.seat_record`."""
     hints = np.zeros(HINTS_SIZE, dtype=np.float32)
     part = GREEDY_HINTS_LAYOUT.views(hints)
     legal = turn.legal_actions
-    part["greedy_choice"][greedy.act(turn)] = 1.0
+    record = turn.seat_record()
+    part["greedy_choice"][greedy.act_on(record, turn)] = 1.0
     phase = turn.view.phase
-    if phase == Phase.OFFER and len(legal) > 1:
-        for action, gain in swap_gains(HandJudge(turn.view, turn.config), legal).items():
-            part["greedy_gain"][action] = gain / GAIN_SCALE
-    elif phase == Phase.NB_CHOICE and NHAT_BAN in legal:
-        judge = HandJudge(turn.view, turn.config)
-        plan = greedy.best_arrangement(judge)
-        if plan is not None:
-            gain = plan[1] - judge.value(judge.own, locked=False)
-            part["greedy_gain"][NHAT_BAN] = gain / GAIN_SCALE
+    if (phase == Phase.OFFER and len(legal) > 1) or (
+        phase == Phase.NB_CHOICE and NHAT_BAN in legal
+    ):
+        gains = np.empty(len(part["greedy_gain"]))
+        greedy_gains(record, kernel_config_of(turn.config), gains)
+        judged = ~np.isnan(gains)
+        part["greedy_gain"][judged] = gains[judged] / GAIN_SCALE
     return hints
 
 

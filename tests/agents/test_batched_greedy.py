@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 
 from agents.batched_greedy import BatchedGreedy, arrangement_row
-from agents.greedy import GreedyAgent
 from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, U, format_action, format_actions
 from env121.engine.batched import BatchedEngine
 from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
@@ -32,6 +31,7 @@ from env121.rules.compiled.waits import INDEX_ARRANGEMENTS
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP
 from tests.support.compiled import SCORING_CONFIGS, seeded_hands
+from tests.support.greedy import GreedyAgent
 from tests.support.scorer import completing_cards
 
 GAMES = 8

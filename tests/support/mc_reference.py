@@ -26,7 +26,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.batched_mc import KET_CHUNG, TU_THAN
-from agents.greedy import GreedyAgent
 from agents.leaf import SCALE, noc_means
 from agents.mc import Plan
 from env121.engine.actions import NHAT_BAN, PASS
@@ -35,6 +34,7 @@ from env121.engine.state import NUM_SEATS, Phase, State
 from env121.engine.win_table import seat_win_points
 from env121.play.turn import Turn
 from env121.rules.payment import win_payments
+from tests.support.greedy import GreedyAgent
 
 _OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
 

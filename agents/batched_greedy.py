@@ -1,8 +1,10 @@
-"""``greedy`` as a compiled, batched policy: :class:`BatchedGreedy` picks, for
-many games of a :class:`~env121.engine.batched.BatchedEngine` at once, the action
-:class:`agents.greedy.GreedyAgent` would pick from the seat's
+"""``greedy``'s one definition, the compiled kernel, and its batched form:
+:class:`BatchedGreedy` picks, for many games of a
+:class:`~env121.engine.batched.BatchedEngine` at once, the action the readable
+Python greedy (``tests/support/greedy.py``) would pick from the seat's
 :class:`~env121.play.turn.Turn` — the same action, not an imitation of it
-(``tests/agents/test_batched_greedy.py`` checks every decision in lock-step)::
+(``tests/agents/test_batched_greedy.py`` checks every decision in lock-step);
+:class:`agents.greedy.GreedyAgent` is the same kernel for one game::
 
     engine = BatchedEngine(1024, config)
     greedy = BatchedGreedy()                       # cuop_margin=4.0, nhat_ban_waits=2
@@ -13,10 +15,10 @@ The kernel :func:`greedy_actions` is the agent's decision, step by step, on a
 game's record (:mod:`env121.engine.kernel.record`) instead of a
 :class:`~env121.engine.view.SeatView`:
 
-* the seat's *unseen* cards are :func:`agents.knowledge.unseen_cards`: every
+* the seat's *unseen* cards are :func:`tests.support.knowledge.unseen_cards`: every
   card except its free cards, the dead cards, the Chỉ Điểm, the revealed Ẩn
   Sĩ, every seat's locked and known cards and the card on offer;
-* a hand's value is :meth:`agents.knowledge.HandJudge.value`: the Điểm of each
+* a hand's value is :meth:`tests.support.knowledge.HandJudge.value`: the Điểm of each
   win on an unseen card (the compiled scorer,
   :func:`env121.rules.compiled.scoring.score_normal`; the cards the reference's
   win table leaves at 0 are never unseen), summed as an integer, then
@@ -24,7 +26,7 @@ game's record (:mod:`env121.engine.kernel.record`) instead of a
   in the same order, so every comparison (``gain > best_gain``, ``value <
   free value``) ties and breaks exactly as in Python;
 * the Nhất Bản candidates are
-  :meth:`~agents.knowledge.HandJudge.nhat_ban_candidates` as a set of rows of
+  :meth:`~tests.support.knowledge.HandJudge.nhat_ban_candidates` as a set of rows of
   :data:`env121.rules.compiled.waits.INDEX_ARRANGEMENTS`: the hand is sorted
   and the gap (-1) is below every card, so the order of those rows is the order
   of the card tuples, and the reference's ``max`` by (value, arrangement) is the
@@ -109,7 +111,7 @@ decision costs tens of µs, waking a thread about as much)."""
 
 @njit(cache=True, nogil=True)
 def unseen_cards(r: Record, seat: int, out: np.ndarray) -> int:
-    """:func:`agents.knowledge.unseen_cards` of ``seat`` in game record ``r``:
+    """:func:`tests.support.knowledge.unseen_cards` of ``seat`` in game record ``r``:
     the cards it cannot place, ascending into ``out`` (121 entries); how many."""
     seen = np.zeros(NUM_CARDS, dtype=np.bool_)
     for i in range(r.n_free[seat]):
@@ -137,7 +139,8 @@ def unseen_cards(r: Record, seat: int, out: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def related_pairs(five: np.ndarray) -> int:
-    """:func:`agents.knowledge.related_pairs`: pairs of the five sharing a figure or a suit."""
+    """:func:`tests.support.knowledge.related_pairs`: pairs of the five sharing
+    a figure or a suit."""
     n = 0
     for i in range(_HAND):
         for j in range(i + 1, _HAND):
@@ -174,7 +177,7 @@ def hand_wins(
 ) -> tuple[int, int]:
     """What five cards (any order) in a normal hand (Bội ước with ``locked``)
     win on: ``(points, waits)``, the Điểm of Ù on each unseen card summed
-    (:meth:`agents.knowledge.HandJudge.table` over the unseen cards) and how many
+    (:meth:`tests.support.knowledge.HandJudge.table` over the unseen cards) and how many
     unseen cards win. Only the unseen cards that pass :func:`sixth_cards` are
     scored."""
     points = 0
@@ -203,7 +206,7 @@ def hand_value(
     dealer: bool,
     kc: KernelConfig,
 ) -> float:
-    """:meth:`agents.knowledge.HandJudge.value` of five cards (any order) in a
+    """:meth:`tests.support.knowledge.HandJudge.value` of five cards (any order) in a
     normal hand (Bội ước with ``locked``): the points of :func:`hand_wins`
     plus the related-pairs term."""
     points, _ = hand_wins(five, locked, unseen, n_unseen, public, dealer, kc)
@@ -264,8 +267,8 @@ def arrangement_wins(
     kc: KernelConfig,
 ) -> tuple[int, int]:
     """For a Nhất Bản arrangement (six slots, ``GAP`` in one): the Điểm of its
-    wins on unseen cards, summed (:meth:`~agents.knowledge.HandJudge.value`),
-    and how many unseen cards win (:meth:`~agents.knowledge.HandJudge.waits`).
+    wins on unseen cards, summed (:meth:`~tests.support.knowledge.HandJudge.value`),
+    and how many unseen cards win (:meth:`~tests.support.knowledge.HandJudge.waits`).
 
     Each win is ``score_nhat_ban`` (the compiled win table's question); the
     Thế the six may win with in some order depend on the cards, not on their
@@ -349,7 +352,7 @@ def best_arrangement(
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int, int, int]:
-    """:meth:`agents.greedy.GreedyAgent.best_arrangement` of the sorted five
+    """:meth:`tests.support.greedy.GreedyAgent.best_arrangement` of the sorted five
     ``own``: ``(row, points, waits, free_points)`` — the row of the best
     arrangement (-1: no legal one), the Điểm summed over its unseen wins and
     how many unseen cards win on it, and the Điểm summed over the free hand's
@@ -425,7 +428,7 @@ def best_arrangement(
 
 @njit(cache=True, nogil=True)
 def _placement(r: Record, own: np.ndarray, best: int) -> int:
-    """:meth:`agents.greedy.GreedyAgent.placement`: the NB_GAP / CARD action
+    """:meth:`tests.support.greedy.GreedyAgent.placement`: the NB_GAP / CARD action
     laying out arrangement row ``best`` (-1: none), or the first legal action
     where it cannot."""
     first = int(r.legal[0])
@@ -474,7 +477,7 @@ def moment_key(
     dealer: bool,
     key: np.ndarray,
 ) -> bool:
-    """Write the key of this moment (:meth:`agents.knowledge.HandJudge.moment`:
+    """Write the key of this moment (:meth:`tests.support.knowledge.HandJudge.moment`:
     everything a seat judges its Nhất Bản arrangements with) into ``key``
     (``int64[MOMENT_SIZE]``); whether ``key`` held it already. A declaration's
     NB_CHOICE, its NB_GAP and its five NB_PLACE are one moment."""
@@ -501,7 +504,7 @@ def new_plans(num_games: int) -> np.ndarray:
     """An empty arrangement memory for ``num_games`` games: per game the key of
     a moment (:func:`moment_key`) and the answer of :func:`best_arrangement` at
     it, so a declaration's arrangement is searched once, as
-    :meth:`agents.greedy.GreedyAgent.best_arrangement` remembers it."""
+    :meth:`tests.support.greedy.GreedyAgent.best_arrangement` remembers it."""
     return np.full((num_games, MOMENT_SIZE + _PLAN), -2, dtype=np.int64)
 
 
@@ -537,7 +540,7 @@ def remembered_arrangement(
 @njit(cache=True, nogil=True)
 def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
     """The five cards of ``seat`` in game record ``r``, free and locked,
-    sorted into ``out`` (:attr:`agents.knowledge.HandJudge.own`)."""
+    sorted into ``out`` (:attr:`tests.support.knowledge.HandJudge.own`)."""
     n_free = r.n_free[seat]
     for i in range(n_free):
         out[i] = r.hands[seat, i]
@@ -549,7 +552,7 @@ def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
 @njit(cache=True, nogil=True, inline="always")
 def seat_knowledge(r: Record, seat: int) -> tuple[np.ndarray, int, PublicCards, bool, np.ndarray]:
     """What ``seat`` of game record ``r`` judges hands with (a
-    :class:`agents.knowledge.HandJudge`'s view): ``(unseen, n_unseen, public,
+    :class:`tests.support.knowledge.HandJudge`'s view): ``(unseen, n_unseen, public,
     dealer, own)`` — its unseen cards, the Chỉ Điểm and the Ẩn Sĩ turned,
     whether it deals, and its five cards sorted."""
     unseen = np.empty(NUM_CARDS, dtype=np.int64)
@@ -588,7 +591,7 @@ def swapped_five(own: np.ndarray, put: int, offer: int, out: np.ndarray) -> None
 def greedy_action(
     r: Record, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int, plans: np.ndarray
 ) -> int:
-    """:meth:`agents.greedy.GreedyAgent.act` for the seat to act in game record ``r``;
+    """:meth:`tests.support.greedy.GreedyAgent.act` for the seat to act in game record ``r``;
     ``plans`` is the game's row of the arrangement memory (:func:`new_plans`)."""
     n_legal = r.n_legal
     if n_legal == 1:
@@ -634,7 +637,7 @@ def greedy_action(
 def nhat_ban_declared(
     own: np.ndarray, row: int, points: int, waits: int, free_points: int, nhat_ban_waits: int
 ) -> bool:
-    """:meth:`agents.greedy.GreedyAgent.nhat_ban_plan` is not None: whether greedy
+    """:meth:`tests.support.greedy.GreedyAgent.nhat_ban_plan` is not None: whether greedy
     declares Nhất Bản with the sorted five ``own`` given :func:`best_arrangement`'s
     answer ``(row, points, waits, free_points)`` — an arrangement that waits on
     at least ``nhat_ban_waits`` unseen cards and is worth at least the free hand."""
@@ -700,7 +703,7 @@ def greedy_gains(games: np.ndarray, kc: KernelConfig, gains: np.ndarray) -> None
     """What greedy gains by each choice of the seat to act in the one-record
     array ``games``, into ``gains`` (one entry per action id, NaN where none):
     on an offer, per legal swap the value of the hand it makes minus the value
-    of the hand kept (:func:`agents.greedy.swap_gains`: a Cướp's hand, or a
+    of the hand kept (:func:`tests.support.greedy.swap_gains`: a Cướp's hand, or a
     locked seat's, judged locked); at a Nhất Bản choice, the best
     arrangement's points minus the free hand's value (none without a legal
     arrangement)."""
@@ -736,7 +739,7 @@ def check_parameters(cuop_margin: float, nhat_ban_waits: int) -> None:
 
 
 class BatchedGreedy:
-    """:class:`agents.greedy.GreedyAgent` for many games at once: the same
+    """Greedy (:class:`agents.greedy.GreedyAgent`) for many games at once: the same
     parameters (validated alike), the same actions. The games of one call are
     split over ``threads`` threads (default: one per core) in slices of at least
     :data:`MIN_GAMES_PER_THREAD`, as the engine splits its steps."""

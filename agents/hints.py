@@ -150,7 +150,7 @@ def swap_wins(turn: Turn) -> np.ndarray:
     ``tests/support/hints.py``."""
     values = np.zeros((1, SWAP_WINS_SIZE), dtype=np.float32)
     encode_swap_wins(turn.seat_record(), _FIRST, kernel_config_of(turn.config), values)
-    return values[0]
+    return values.reshape(-1)
 
 
 def nb_wins(turn: Turn) -> np.ndarray:
@@ -168,7 +168,7 @@ def nb_wins(turn: Turn) -> np.ndarray:
     values = np.zeros((1, NB_WINS_SIZE), dtype=np.float32)
     config = kernel_config_of(turn.config)
     encode_nb_wins(turn.seat_record(), _FIRST, config, new_nb_memory(1), values)
-    return values[0]
+    return values.reshape(-1)
 
 
 def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:

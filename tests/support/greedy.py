@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from agents.knowledge import HandJudge, obvious_action, swapped_hand
+from agents.knowledge import obvious_action, swapped_hand
 from env121.engine.actions import (
     NHAT_BAN,
     PASS,
@@ -31,6 +31,7 @@ from env121.engine.game import swap_kind_between
 from env121.engine.state import Phase, SwapKind
 from env121.play.turn import Turn
 from env121.rules.waits import GAP, placement_order
+from tests.support.knowledge import HandJudge
 
 Plan = tuple[tuple[int, ...], float]
 """A Nhất Bản arrangement and its value."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.inputs import NB_WINS_LAYOUT, SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
-from agents.knowledge import HandJudge, swapped_hand
+from agents.knowledge import swapped_hand
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, is_card_action
 from env121.engine.game import swap_kind_between
 from env121.engine.state import Phase, SwapKind
@@ -23,6 +23,7 @@ from env121.rules.waits import (
     nhat_ban_arrangements,
     placement_order,
 )
+from tests.support.knowledge import HandJudge
 
 SWAP_WINS_SIZE = SWAP_WINS_LAYOUT.size
 NB_WINS_SIZE = NB_WINS_LAYOUT.size

@@ -33,7 +33,6 @@ from agents.inputs import (
     Z_CLIP,
     inputs_table,
 )
-from agents.knowledge import HandJudge
 from agents.mc import FIRST_LOOK, MCAgent, Plan
 from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy
 from agents.weights import sidecar_path
@@ -47,6 +46,7 @@ from env121.play.protocol import Agent
 from env121.play.turn import DeterminizationNotGranted, Turn
 from tests.support.greedy import GreedyAgent as ReferenceGreedy
 from tests.support.greedy import swap_gains
+from tests.support.knowledge import HandJudge
 from training.hinted_seat import HintedSeat
 from training.stats import LearnerStats
 

@@ -3,11 +3,13 @@
 Games of a :class:`~env121.engine.batched.BatchedEngine` are played in
 lock-step with reference states of the same seeds
 (:func:`env121.engine.game.new_game`): some seats by the batched greedy, the
-others by random legal actions. At every greedy decision the batched action
-must be the one :class:`agents.greedy.GreedyAgent` picks from the reference
-seat's :class:`~env121.play.turn.Turn`; the agent's action is then played in
-both. Each case counts the kinds of decision it met, so a case that stops
-reaching Cướp, Nhất Bản or wins fails instead of passing unchecked.
+others by random legal actions. At every greedy decision the batched action,
+and the single-game kernel agent's (:class:`agents.greedy.GreedyAgent`, on the
+turn's seat record), must be the one the readable definition
+(``tests/support/greedy.py``) picks from the reference seat's
+:class:`~env121.play.turn.Turn`; that action is then played in both. Each
+case counts the kinds of decision it met, so a case that stops reaching
+Cướp, Nhất Bản or wins fails instead of passing unchecked.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
+from agents import greedy as kernel_greedy
 from agents.batched_greedy import BatchedGreedy, arrangement_row
 from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, U, format_action, format_actions
 from env121.engine.batched import BatchedEngine
@@ -109,6 +112,7 @@ def play_lockstep(case: Case, seeds: np.ndarray) -> Counter[str]:
     states = [new_game(int(s), case.config) for s in seeds]
     batched = BatchedGreedy(case.cuop_margin, case.nhat_ban_waits)
     agent = GreedyAgent(case.cuop_margin, case.nhat_ban_waits)
+    single = kernel_greedy.GreedyAgent(case.cuop_margin, case.nhat_ban_waits)
     rng = np.random.default_rng(int(seeds[0]))
     kinds: Counter[str] = Counter()
     for _ in range(case.steps):
@@ -125,9 +129,11 @@ def play_lockstep(case: Case, seeds: np.ndarray) -> Counter[str]:
                 actions[g] = rng.choice(legal)
                 continue
             expected = agent.act(Turn(state, seat))
-            assert chosen[g] == expected, (
-                f"game {g}: batched {format_action(chosen[g])}, agent "
-                f"{format_action(expected)}: {describe(state, seat, legal)}"
+            alone = single.act(Turn(state, seat))
+            assert chosen[g] == expected == alone, (
+                f"game {g}: batched {format_action(chosen[g])}, one game "
+                f"{format_action(alone)}, definition {format_action(expected)}: "
+                f"{describe(state, seat, legal)}"
             )
             kinds[kind_of(state, seat, legal, expected)] += 1
             actions[g] = expected

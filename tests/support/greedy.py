@@ -2,16 +2,22 @@
 
 * **Ù** whenever it wins, and **Thế trắng** whenever it may.
 * **Swaps** (Bốc, Lấy, Cướp) towards the five cards with the highest
-  :meth:`~agents.knowledge.HandJudge.value`: the Điểm of every win they would
+  :meth:`~tests.support.knowledge.HandJudge.value`: the Điểm of every win they would
   make on a card not seen yet, summed. A Cướp is judged as the locked hand it
   makes (Bội ước: no Quốc Sĩ family, no indicators) and must also gain
   ``cuop_margin`` more, for the Ẩn Sĩ it turns for everyone.
 * **Nhất Bản** when the best arrangement it finds waits on at least
   ``nhat_ban_waits`` unseen cards and is worth at least what the free hand is
-  (:meth:`~agents.knowledge.HandJudge.nhat_ban_candidates`); it then places that
+  (:meth:`~tests.support.knowledge.HandJudge.nhat_ban_candidates`); it then places that
   arrangement.
 
 It is deterministic: the same view always gets the same action.
+
+This is the readable definition of greedy, no longer part of the package:
+production plays greedy's compiled kernel (:mod:`agents.batched_greedy`,
+and :class:`agents.greedy.GreedyAgent` for one game), which
+``tests/agents/test_batched_greedy.py`` proves equal to this, decision by
+decision.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The readable definitions of the ``swap_wins`` and ``nb_wins`` hint parts
 (:data:`agents.inputs.SWAP_WINS_LAYOUT`, :data:`agents.inputs.NB_WINS_LAYOUT`),
-valued with :class:`agents.knowledge.HandJudge`: what production computes with
+valued with :class:`tests.support.knowledge.HandJudge`: what production computes with
 the kernels of :mod:`agents.batched_hints` (:func:`agents.hints.swap_wins`,
 :func:`agents.hints.nb_wins`), which ``tests/agents/test_batched_hints.py``
 proves equal to these at every step of whole matches.
@@ -35,7 +35,7 @@ def swap_wins(turn: Turn) -> np.ndarray:
     in OFFER, for each legal swap the five cards it makes — locked (Bội ước)
     when the seat has locked cards or the swap is a Cướp — and for PASS the
     five kept (under Nhất Bản, its fixed arrangement); per hand, the Điểm of Ù
-    on each unseen card (:meth:`~agents.knowledge.HandJudge.table`) summed, and
+    on each unseen card (:meth:`~tests.support.knowledge.HandJudge.table`) summed, and
     how many unseen cards it wins on. All zeros in every other phase."""
     values = np.zeros(SWAP_WINS_SIZE, dtype=np.float32)
     view = turn.view

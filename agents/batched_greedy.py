@@ -1,8 +1,10 @@
-"""``greedy`` as a compiled, batched policy: :class:`BatchedGreedy` picks, for
-many games of a :class:`~env121.engine.batched.BatchedEngine` at once, the action
-:class:`agents.greedy.GreedyAgent` would pick from the seat's
+"""``greedy``'s one definition, the compiled kernel, and its batched form:
+:class:`BatchedGreedy` picks, for many games of a
+:class:`~env121.engine.batched.BatchedEngine` at once, the action the readable
+Python greedy (``tests/support/greedy.py``) would pick from the seat's
 :class:`~env121.play.turn.Turn` — the same action, not an imitation of it
-(``tests/agents/test_batched_greedy.py`` checks every decision in lock-step)::
+(``tests/agents/test_batched_greedy.py`` checks every decision in lock-step);
+:class:`agents.greedy.GreedyAgent` is the same kernel for one game::
 
     engine = BatchedEngine(1024, config)
     greedy = BatchedGreedy()                       # cuop_margin=4.0, nhat_ban_waits=2
@@ -13,10 +15,10 @@ The kernel :func:`greedy_actions` is the agent's decision, step by step, on a
 game's record (:mod:`env121.engine.kernel.record`) instead of a
 :class:`~env121.engine.view.SeatView`:
 
-* the seat's *unseen* cards are :func:`agents.knowledge.unseen_cards`: every
+* the seat's *unseen* cards are :func:`tests.support.knowledge.unseen_cards`: every
   card except its free cards, the dead cards, the Chỉ Điểm, the revealed Ẩn
   Sĩ, every seat's locked and known cards and the card on offer;
-* a hand's value is :meth:`agents.knowledge.HandJudge.value`: the Điểm of each
+* a hand's value is :meth:`tests.support.knowledge.HandJudge.value`: the Điểm of each
   win on an unseen card (the compiled scorer,
   :func:`env121.rules.compiled.scoring.score_normal`; the cards the reference's
   win table leaves at 0 are never unseen), summed as an integer, then
@@ -24,7 +26,7 @@ game's record (:mod:`env121.engine.kernel.record`) instead of a
   in the same order, so every comparison (``gain > best_gain``, ``value <
   free value``) ties and breaks exactly as in Python;
 * the Nhất Bản candidates are
-  :meth:`~agents.knowledge.HandJudge.nhat_ban_candidates` as a set of rows of
+  :meth:`~tests.support.knowledge.HandJudge.nhat_ban_candidates` as a set of rows of
   :data:`env121.rules.compiled.waits.INDEX_ARRANGEMENTS`: the hand is sorted
   and the gap (-1) is below every card, so the order of those rows is the order
   of the card tuples, and the reference's ``max`` by (value, arrangement) is the
@@ -51,7 +53,6 @@ from weakref import WeakKeyDictionary
 import numpy as np
 from numba import njit
 
-from agents.greedy import GreedyAgent
 from agents.knowledge import NHAT_BAN_SAMPLE, RELATED_PAIR_WEIGHT
 from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, THE_TRANG, U
 from env121.engine.batched.engine import BatchedEngine
@@ -112,7 +113,7 @@ decision costs tens of µs, waking a thread about as much)."""
 
 @njit(cache=True, nogil=True)
 def unseen_cards(r: Record, seat: int, out: np.ndarray) -> int:
-    """:func:`agents.knowledge.unseen_cards` of ``seat`` in game record ``r``:
+    """:func:`tests.support.knowledge.unseen_cards` of ``seat`` in game record ``r``:
     the cards it cannot place, ascending into ``out`` (121 entries); how many."""
     seen = np.zeros(NUM_CARDS, dtype=np.bool_)
     for i in range(r.n_free[seat]):
@@ -140,7 +141,8 @@ def unseen_cards(r: Record, seat: int, out: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def related_pairs(five: np.ndarray) -> int:
-    """:func:`agents.knowledge.related_pairs`: pairs of the five sharing a figure or a suit."""
+    """:func:`tests.support.knowledge.related_pairs`: pairs of the five sharing
+    a figure or a suit."""
     n = 0
     for i in range(_HAND):
         for j in range(i + 1, _HAND):
@@ -177,7 +179,7 @@ def hand_wins(
 ) -> tuple[int, int]:
     """What five cards (any order) in a normal hand (Bội ước with ``locked``)
     win on: ``(points, waits)``, the Điểm of Ù on each unseen card summed
-    (:meth:`agents.knowledge.HandJudge.table` over the unseen cards) and how many
+    (:meth:`tests.support.knowledge.HandJudge.table` over the unseen cards) and how many
     unseen cards win. Only the unseen cards that pass :func:`sixth_cards` are
     scored."""
     points = 0
@@ -206,7 +208,7 @@ def hand_value(
     dealer: bool,
     kc: KernelConfig,
 ) -> float:
-    """:meth:`agents.knowledge.HandJudge.value` of five cards (any order) in a
+    """:meth:`tests.support.knowledge.HandJudge.value` of five cards (any order) in a
     normal hand (Bội ước with ``locked``): the points of :func:`hand_wins`
     plus the related-pairs term."""
     points, _ = hand_wins(five, locked, unseen, n_unseen, public, dealer, kc)
@@ -267,8 +269,8 @@ def arrangement_wins(
     kc: KernelConfig,
 ) -> tuple[int, int]:
     """For a Nhất Bản arrangement (six slots, ``GAP`` in one): the Điểm of its
-    wins on unseen cards, summed (:meth:`~agents.knowledge.HandJudge.value`),
-    and how many unseen cards win (:meth:`~agents.knowledge.HandJudge.waits`).
+    wins on unseen cards, summed (:meth:`~tests.support.knowledge.HandJudge.value`),
+    and how many unseen cards win (:meth:`~tests.support.knowledge.HandJudge.waits`).
 
     Each win is ``score_nhat_ban`` (the compiled win table's question); the
     Thế the six may win with in some order depend on the cards, not on their
@@ -352,7 +354,7 @@ def best_arrangement(
     dealer: bool,
     kc: KernelConfig,
 ) -> tuple[int, int, int, int]:
-    """:meth:`agents.greedy.GreedyAgent.best_arrangement` of the sorted five
+    """:meth:`tests.support.greedy.GreedyAgent.best_arrangement` of the sorted five
     ``own``: ``(row, points, waits, free_points)`` — the row of the best
     arrangement (-1: no legal one), the Điểm summed over its unseen wins and
     how many unseen cards win on it, and the Điểm summed over the free hand's
@@ -428,7 +430,7 @@ def best_arrangement(
 
 @njit(cache=True, nogil=True)
 def _placement(r: Record, own: np.ndarray, best: int) -> int:
-    """:meth:`agents.greedy.GreedyAgent.placement`: the NB_GAP / CARD action
+    """:meth:`tests.support.greedy.GreedyAgent.placement`: the NB_GAP / CARD action
     laying out arrangement row ``best`` (-1: none), or the first legal action
     where it cannot."""
     first = int(r.legal[0])
@@ -477,7 +479,7 @@ def moment_key(
     dealer: bool,
     key: np.ndarray,
 ) -> bool:
-    """Write the key of this moment (:meth:`agents.knowledge.HandJudge.moment`:
+    """Write the key of this moment (:meth:`tests.support.knowledge.HandJudge.moment`:
     everything a seat judges its Nhất Bản arrangements with) into ``key``
     (``int64[MOMENT_SIZE]``); whether ``key`` held it already. A declaration's
     NB_CHOICE, its NB_GAP and its five NB_PLACE are one moment."""
@@ -504,7 +506,7 @@ def new_plans(num_games: int) -> np.ndarray:
     """An empty arrangement memory for ``num_games`` games: per game the key of
     a moment (:func:`moment_key`) and the answer of :func:`best_arrangement` at
     it, so a declaration's arrangement is searched once, as
-    :meth:`agents.greedy.GreedyAgent.best_arrangement` remembers it."""
+    :meth:`tests.support.greedy.GreedyAgent.best_arrangement` remembers it."""
     return np.full((num_games, MOMENT_SIZE + _PLAN), -2, dtype=np.int64)
 
 
@@ -540,7 +542,7 @@ def remembered_arrangement(
 @njit(cache=True, nogil=True)
 def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
     """The five cards of ``seat`` in game record ``r``, free and locked,
-    sorted into ``out`` (:attr:`agents.knowledge.HandJudge.own`)."""
+    sorted into ``out`` (:attr:`tests.support.knowledge.HandJudge.own`)."""
     n_free = r.n_free[seat]
     for i in range(n_free):
         out[i] = r.hands[seat, i]
@@ -552,7 +554,7 @@ def own_cards(r: Record, seat: int, out: np.ndarray) -> None:
 @njit(cache=True, nogil=True, inline="always")
 def seat_knowledge(r: Record, seat: int) -> tuple[np.ndarray, int, PublicCards, bool, np.ndarray]:
     """What ``seat`` of game record ``r`` judges hands with (a
-    :class:`agents.knowledge.HandJudge`'s view): ``(unseen, n_unseen, public,
+    :class:`tests.support.knowledge.HandJudge`'s view): ``(unseen, n_unseen, public,
     dealer, own)`` — its unseen cards, the Chỉ Điểm and the Ẩn Sĩ turned,
     whether it deals, and its five cards sorted."""
     unseen = np.empty(NUM_CARDS, dtype=np.int64)
@@ -587,7 +589,7 @@ def swapped_five(own: np.ndarray, put: int, offer: int, out: np.ndarray) -> None
 def greedy_action(
     r: Record, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int, plans: np.ndarray
 ) -> int:
-    """:meth:`agents.greedy.GreedyAgent.act` for the seat to act in game record ``r``;
+    """:meth:`tests.support.greedy.GreedyAgent.act` for the seat to act in game record ``r``;
     ``plans`` is the game's row of the arrangement memory (:func:`new_plans`)."""
     n_legal = r.n_legal
     if n_legal == 1:
@@ -624,36 +626,56 @@ def greedy_action(
         plans, own, unseen, n_unseen, public, dealer, kc
     )
     if r.phase == _NB_CHOICE:  # nhat_ban_plan
-        if best_row < 0 or waits < nhat_ban_waits:
-            return PASS
-        free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
-        return PASS if float(points) < free_value else NHAT_BAN
+        declares = nhat_ban_declared(own, best_row, points, waits, free_points, nhat_ban_waits)
+        return NHAT_BAN if declares else PASS
     return _placement(r, own, best_row)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def nhat_ban_declared(
+    own: np.ndarray, row: int, points: int, waits: int, free_points: int, nhat_ban_waits: int
+) -> bool:
+    """:meth:`tests.support.greedy.GreedyAgent.nhat_ban_plan` is not None: whether greedy
+    declares Nhất Bản with the sorted five ``own`` given :func:`best_arrangement`'s
+    answer ``(row, points, waits, free_points)`` — an arrangement that waits on
+    at least ``nhat_ban_waits`` unseen cards and is worth at least the free hand."""
+    if row < 0 or waits < nhat_ban_waits:
+        return False
+    free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
+    return not float(points) < free_value
+
+
 @njit(cache=True, nogil=True)
-def greedy_plan(
-    games: np.ndarray, g: int, kc: KernelConfig, cuop_margin: float, nhat_ban_waits: int
-) -> tuple[int, bool]:
-    """Greedy's action for the seat to act in game record ``games[g]`` and, when
-    it swaps, whether greedy would then declare Nhất Bản with the five cards the
-    swap leaves (:meth:`agents.greedy.GreedyAgent.nhat_ban_plan` of them is not
-    None): ``mc``'s first plan (:meth:`agents.mc.MCAgent.plans`). Greedy reads
-    only what the seat knows, so a world drawn for the seat gives its choice."""
-    r = games[g]
-    memory = np.full(MOMENT_SIZE + _PLAN, -2, dtype=np.int64)  # new_plans(1)[0]: none yet
-    first = greedy_action(r, kc, cuop_margin, nhat_ban_waits, memory)
-    if not CARD_BASE <= first < CARD_BASE + NUM_CARDS:
-        return first, False
+def declares_after_swap(
+    games: np.ndarray, kc: KernelConfig, nhat_ban_waits: int, action: int
+) -> bool:
+    """Whether greedy, holding the five that swap ``action`` makes for the seat
+    to act in the one-record array ``games``, declares Nhất Bản at the choice
+    that follows (the unseen cards are the same: a swap moves seen cards only)."""
+    r = games[0]
     unseen, n_unseen, public, dealer, own = seat_knowledge(r, r.to_act)
     five = np.empty(_HAND, dtype=np.int64)
-    swapped_five(own, first - CARD_BASE, r.offer_card, five)
+    swapped_five(own, action - CARD_BASE, r.offer_card, five)
     _sort_in_place(five, np.int64(_HAND))
     row, points, waits, free_points = best_arrangement(five, unseen, n_unseen, public, dealer, kc)
-    if row < 0 or waits < nhat_ban_waits:
-        return first, False
-    free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(five)
-    return first, not float(points) < free_value
+    return nhat_ban_declared(five, row, points, waits, free_points, nhat_ban_waits)
+
+
+@njit(cache=True, nogil=True)
+def swap_values(
+    games: np.ndarray, kc: KernelConfig, actions: np.ndarray, locked: bool
+) -> np.ndarray:
+    """Per swap of ``actions`` for the seat to act in the one-record array
+    ``games``: the value (:func:`hand_value`, Bội ước with ``locked``) of the
+    five cards it makes."""
+    r = games[0]
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, r.to_act)
+    five = np.empty(_HAND, dtype=np.int64)
+    values = np.empty(actions.shape[0])
+    for k in range(actions.shape[0]):
+        swapped_five(own, actions[k] - CARD_BASE, r.offer_card, five)
+        values[k] = hand_value(five, locked, unseen, n_unseen, public, dealer, kc)
+    return values
 
 
 @njit(cache=True, nogil=True)
@@ -674,8 +696,48 @@ def greedy_actions(
         out[k] = greedy_action(games[g], kc, cuop_margin, nhat_ban_waits, plans[g])
 
 
+@njit(cache=True, nogil=True)
+def greedy_gains(games: np.ndarray, kc: KernelConfig, gains: np.ndarray) -> None:
+    """What greedy gains by each choice of the seat to act in the one-record
+    array ``games``, into ``gains`` (one entry per action id, NaN where none):
+    on an offer, per legal swap the value of the hand it makes minus the value
+    of the hand kept (:func:`tests.support.greedy.swap_gains`: a Cướp's hand, or a
+    locked seat's, judged locked); at a Nhất Bản choice, the best
+    arrangement's points minus the free hand's value (none without a legal
+    arrangement)."""
+    gains[:] = np.nan
+    r = games[0]
+    seat = r.to_act
+    unseen, n_unseen, public, dealer, own = seat_knowledge(r, seat)
+    if r.phase == _OFFER:
+        locked = r.n_locked[seat] > 0
+        keep = hand_value(own, locked, unseen, n_unseen, public, dealer, kc)
+        locked_after = locked or is_cuop(r, seat)
+        five = np.empty(_HAND, dtype=np.int64)
+        for i in range(r.n_legal):
+            action = int(r.legal[i])
+            if CARD_BASE <= action < CARD_BASE + NUM_CARDS:
+                swapped_five(own, action - CARD_BASE, r.offer_card, five)
+                value = hand_value(five, locked_after, unseen, n_unseen, public, dealer, kc)
+                gains[action] = value - keep
+    elif r.phase == _NB_CHOICE:
+        row, points, _, free_points = best_arrangement(own, unseen, n_unseen, public, dealer, kc)
+        if row >= 0:
+            free_value = float(free_points) + RELATED_PAIR_WEIGHT * related_pairs(own)
+            gains[NHAT_BAN] = float(points) - free_value
+
+
+def check_parameters(cuop_margin: float, nhat_ban_waits: int) -> None:
+    """Raise ``ValueError`` naming what is expected unless greedy's parameters
+    are valid: ``cuop_margin`` ≥ 0, ``nhat_ban_waits`` ≥ 1."""
+    if cuop_margin < 0:
+        raise ValueError(f"cuop_margin={cuop_margin} is not valid: expected ≥ 0")
+    if nhat_ban_waits < 1:
+        raise ValueError(f"nhat_ban_waits={nhat_ban_waits} is not valid: expected ≥ 1")
+
+
 class BatchedGreedy:
-    """:class:`agents.greedy.GreedyAgent` for many games at once: the same
+    """Greedy (:class:`agents.greedy.GreedyAgent`) for many games at once: the same
     parameters (validated alike), the same actions. The games of one call are
     split over ``threads`` threads (default: one per core) in slices of at least
     :data:`MIN_GAMES_PER_THREAD`, as the engine splits its steps."""
@@ -683,11 +745,11 @@ class BatchedGreedy:
     def __init__(
         self, cuop_margin: float = 4.0, nhat_ban_waits: int = 2, *, threads: int | None = None
     ) -> None:
-        agent = GreedyAgent(cuop_margin, nhat_ban_waits)  # validates them
+        check_parameters(cuop_margin, nhat_ban_waits)
         self._threads = SliceThreads(threads, MIN_GAMES_PER_THREAD)
-        self.spec = agent.spec
-        self.cuop_margin = float(agent.cuop_margin)
-        self.nhat_ban_waits = int(agent.nhat_ban_waits)
+        self.spec = "greedy"
+        self.cuop_margin = float(cuop_margin)
+        self.nhat_ban_waits = int(nhat_ban_waits)
         self._plans: WeakKeyDictionary[BatchedEngine, np.ndarray] = WeakKeyDictionary()
         """Per engine its arrangement memory (:func:`new_plans`)."""
 
@@ -740,9 +802,11 @@ __all__ = [
     "arrangement_row",
     "arrangement_wins",
     "best_arrangement",
+    "check_parameters",
+    "declares_after_swap",
     "greedy_action",
     "greedy_actions",
-    "greedy_plan",
+    "greedy_gains",
     "hand_value",
     "hand_wins",
     "is_cuop",
@@ -750,9 +814,11 @@ __all__ = [
     "may_complete",
     "moment_key",
     "new_plans",
+    "nhat_ban_declared",
     "own_cards",
     "remembered_arrangement",
     "seat_knowledge",
+    "swap_values",
     "swapped_five",
     "unseen_cards",
 ]

@@ -3,8 +3,9 @@
 :data:`~agents.inputs.NB_WINS_LAYOUT`) for many games at once:
 :func:`encode_swap_wins` and :func:`encode_nb_wins` fill, for the seat to act
 in each game of a :class:`~env121.engine.batched.BatchedEngine` asked, the
-values :func:`agents.hints.swap_wins` and :func:`agents.hints.nb_wins` compute
-from that seat's :class:`~env121.play.turn.Turn` — the same values
+values the readable definitions :func:`tests.support.hints.swap_wins` and
+:func:`tests.support.hints.nb_wins` compute from that seat's
+:class:`~env121.play.turn.Turn` — the same values
 (``tests/agents/test_batched_hints.py`` compares them at every step)::
 
     part = np.empty((len(games), SWAP_WINS_SIZE), dtype=np.float32)
@@ -75,7 +76,7 @@ _NB_WAITS = NB_WINS_LAYOUT.offsets["nb_waits"]
 
 @njit(cache=True, nogil=True)
 def swap_wins(r: Record, kc: KernelConfig, out: np.ndarray) -> None:
-    """:func:`agents.hints.swap_wins` for the seat to act in game record ``r``,
+    """:func:`tests.support.hints.swap_wins` for the seat to act in game record ``r``,
     into ``out`` (``float32[SWAP_WINS_SIZE]``)."""
     out[:] = 0.0
     if r.phase != _OFFER:
@@ -119,7 +120,7 @@ def encode_swap_wins(
 
 @njit(cache=True, nogil=True)
 def _leaves_open(r: Record, arrangement: np.ndarray, next_slot: int) -> int:
-    """:func:`agents.hints._leaves_open` for the decision of game record ``r``
+    """:func:`tests.support.hints._leaves_open` for the decision of game record ``r``
     (``next_slot``: the slot NB_PLACE fills now): the action after which
     ``arrangement`` can still be laid out, or -1."""
     if r.phase == _NB_CHOICE:
@@ -161,7 +162,7 @@ def new_nb_memory(num_games: int) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def nb_wins(r: Record, kc: KernelConfig, memory: np.ndarray, out: np.ndarray) -> None:
-    """:func:`agents.hints.nb_wins` for the seat to act in game record ``r``,
+    """:func:`tests.support.hints.nb_wins` for the seat to act in game record ``r``,
     into ``out`` (``float32[NB_WINS_SIZE]``); ``memory`` is the game's
     (``new_nb_memory(...)[g]``)."""
     out[:] = 0.0

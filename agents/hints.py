@@ -1,4 +1,4 @@
-"""Greedy's hints: what :class:`~agents.greedy.GreedyAgent` thinks of a
+"""Greedy's hints: what :class:`~agents.greedy.GreedyAgent` (its kernel) thinks of a
 decision, as extra inputs for learned agents.
 
 A policy network that reads only the ``env121_v1`` observation must learn the
@@ -14,7 +14,7 @@ pieces of ``NUM_ACTIONS`` entries each, aligned with the action ids:
 
 * ``greedy_choice`` — 1 at the action greedy plays, 0 elsewhere;
 * ``greedy_gain`` — for each legal swap (Đổi) action, the value greedy gains
-  by it (:func:`agents.greedy.swap_gains`: Điểm of the wins on unseen cards of the
+  by it (:func:`agents.batched_greedy.greedy_gains`: Điểm of the wins on unseen cards of the
   hand it makes minus those of the hand kept); for ``NHAT_BAN``, the value of
   the best Nhất Bản arrangement minus that of the free hand; divided by
   :data:`~agents.inputs.GAIN_SCALE`; 0 elsewhere.
@@ -68,7 +68,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.greedy import GreedyAgent, swap_gains
+from agents.batched_greedy import greedy_gains
+from agents.batched_hints import encode_nb_wins, encode_swap_wins, new_nb_memory
+from agents.greedy import GreedyAgent
 from agents.inputs import (
     GAIN_SCALE,
     GREEDY_HINTS_LAYOUT,
@@ -76,26 +78,17 @@ from agents.inputs import (
     NB_WINS_LAYOUT,
     SEARCH_HINTS_LAYOUT,
     SEARCH_SCALE,
-    SWAP_POINTS_SCALE,
-    SWAP_WAITS_SCALE,
     SWAP_WINS_LAYOUT,
     Z_CLIP,
 )
-from agents.knowledge import HandJudge, obvious_action, swapped_hand
+from agents.knowledge import obvious_action
 from agents.mc import FIRST_LOOK, MCAgent, plan_gains
-from env121.engine.actions import CARD_BASE, NB_GAP_BASE, NHAT_BAN, PASS, is_card_action
-from env121.engine.game import swap_kind_between
+from env121.engine.actions import NHAT_BAN
+from env121.engine.game import kernel_config_of
 from env121.engine.seeds import Stream, derive_seed
-from env121.engine.state import Phase, SwapKind
+from env121.engine.state import Phase
 from env121.play.observation import Layout
 from env121.play.turn import Turn
-from env121.rules.waits import (
-    GAP,
-    Arrangement,
-    all_arrangements,
-    nhat_ban_arrangements,
-    placement_order,
-)
 
 HINTS_SIZE = GREEDY_HINTS_LAYOUT.size
 """Entries of :func:`greedy_hints`."""
@@ -106,6 +99,8 @@ SWAP_WINS_SIZE = SWAP_WINS_LAYOUT.size
 NB_WINS_SIZE = NB_WINS_LAYOUT.size
 """Entries of :func:`nb_wins`."""
 _LAYOUT = (Phase.NB_GAP, Phase.NB_PLACE)
+_FIRST = np.zeros(1, dtype=np.int64)
+"""The one game of a batch of one (a turn's seat record)."""
 INPUTS: dict[str, int] = {name: layout.size for name, layout in INPUT_LAYOUTS.items()}
 """The width of each input set a policy network may read
 (:data:`agents.inputs.INPUT_LAYOUTS`)."""
@@ -116,21 +111,23 @@ SEARCHING_INPUTS = tuple(
 
 
 def greedy_hints(turn: Turn, greedy: GreedyAgent) -> np.ndarray:
-    """The hints of ``turn`` (``float32[HINTS_SIZE]``); see the module docstring."""
+    """The hints of ``turn`` (``float32[HINTS_SIZE]``); see the module docstring.
+    Greedy's choice and gains come from its kernel
+    (:func:`agents.batched_greedy.greedy_gains`) on the turn's
+    :meth:`~env121.play.turn.Turn.seat_record`."""
     hints = np.zeros(HINTS_SIZE, dtype=np.float32)
     part = GREEDY_HINTS_LAYOUT.views(hints)
     legal = turn.legal_actions
-    part["greedy_choice"][greedy.act(turn)] = 1.0
+    record = turn.seat_record()
+    part["greedy_choice"][greedy.act_on(record, turn)] = 1.0
     phase = turn.view.phase
-    if phase == Phase.OFFER and len(legal) > 1:
-        for action, gain in swap_gains(HandJudge(turn.view, turn.config), legal).items():
-            part["greedy_gain"][action] = gain / GAIN_SCALE
-    elif phase == Phase.NB_CHOICE and NHAT_BAN in legal:
-        judge = HandJudge(turn.view, turn.config)
-        plan = greedy.best_arrangement(judge)
-        if plan is not None:
-            gain = plan[1] - judge.value(judge.own, locked=False)
-            part["greedy_gain"][NHAT_BAN] = gain / GAIN_SCALE
+    if (phase == Phase.OFFER and len(legal) > 1) or (
+        phase == Phase.NB_CHOICE and NHAT_BAN in legal
+    ):
+        gains = np.empty(len(part["greedy_gain"]))
+        greedy_gains(record, kernel_config_of(turn.config), gains)
+        judged = ~np.isnan(gains)
+        part["greedy_gain"][judged] = gains[judged] / GAIN_SCALE
     return hints
 
 
@@ -146,89 +143,32 @@ def swap_wins(turn: Turn) -> np.ndarray:
     in OFFER, for each legal swap the five cards it makes — locked (Bội ước)
     when the seat has locked cards or the swap is a Cướp — and for PASS the
     five kept (under Nhất Bản, its fixed arrangement); per hand, the Điểm of Ù
-    on each unseen card (:meth:`~agents.knowledge.HandJudge.table`) summed, and
-    how many unseen cards it wins on. All zeros in every other phase."""
-    values = np.zeros(SWAP_WINS_SIZE, dtype=np.float32)
-    view = turn.view
-    if view.phase != Phase.OFFER:
-        return values
-    part = SWAP_WINS_LAYOUT.views(values)
-    judge = HandJudge(view, turn.config)
-    locked = bool(judge.locked)
-    cuop = swap_kind_between(view.offer_exposer, view.seat) == SwapKind.CUOP
-    for action in turn.legal_actions:
-        if is_card_action(action):
-            five = swapped_hand(judge.own, action - CARD_BASE, view.offer_card)
-            table = judge.table(five, locked=locked or cuop)
-        elif action == PASS:
-            table = judge.table(judge.own, locked=locked, arrangement=view.nb_arrangement)
-        else:
-            continue
-        wins = table[judge.unseen]
-        part["swap_points"][action] = int(wins.sum()) / SWAP_POINTS_SCALE
-        part["swap_waits"][action] = int(np.count_nonzero(wins > 0)) / SWAP_WAITS_SCALE
-    return values
-
-
-def arrangement_wins(judge: HandJudge) -> dict[Arrangement, tuple[int, int]]:
-    """Every legal Nhất Bản arrangement of the judge's five
-    (:func:`~env121.rules.waits.nhat_ban_arrangements`, or all of them when
-    the rules do not ask for a wait) and what it wins on: ``(points, waits)``,
-    the Điểm of Ù on each unseen card summed and how many unseen cards win."""
-    legal = (
-        nhat_ban_arrangements(judge.own)
-        if judge.config.nhat_ban_requires_wait
-        else all_arrangements(judge.own)
-    )
-    wins: dict[Arrangement, tuple[int, int]] = {}
-    for arrangement in legal:
-        on_unseen = judge.table(judge.own, locked=False, arrangement=arrangement)[judge.unseen]
-        wins[arrangement] = (int(on_unseen.sum()), int(np.count_nonzero(on_unseen > 0)))
-    return wins
+    on each unseen card summed, and how many unseen cards it wins on. All
+    zeros in every other phase. Computed by the kernel
+    (:func:`agents.batched_hints.swap_wins`) on the turn's
+    :meth:`~env121.play.turn.Turn.seat_record`; the readable definition is
+    ``tests/support/hints.py``."""
+    values = np.zeros((1, SWAP_WINS_SIZE), dtype=np.float32)
+    encode_swap_wins(turn.seat_record(), _FIRST, kernel_config_of(turn.config), values)
+    return values.reshape(-1)
 
 
 def nb_wins(turn: Turn) -> np.ndarray:
     """What each Nhất Bản action of ``turn`` leaves the seat to win on
-    (``float32[NB_WINS_SIZE]``, :data:`~agents.inputs.NB_WINS_LAYOUT`):
-    the best ``(points, waits)`` of :func:`arrangement_wins` — by points, then
-    waits — over the legal arrangements the action leaves open: in NB_CHOICE
-    all of them for NHAT_BAN (PASS: the free hand, as :func:`swap_wins` gives
-    PASS in OFFER); in NB_GAP those with the gap in that slot; in NB_PLACE
-    those with the gap chosen, the cards placed so far and that card in the
-    next slot. All zeros in every other phase."""
-    values = np.zeros(NB_WINS_SIZE, dtype=np.float32)
-    view = turn.view
-    if view.phase not in (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE):
-        return values
-    part = NB_WINS_LAYOUT.views(values)
-    judge = HandJudge(view, turn.config)
-    best: dict[int, tuple[int, int]] = {}
-    if view.phase == Phase.NB_CHOICE:
-        on_unseen = judge.table(judge.own, locked=bool(judge.locked))[judge.unseen]
-        best[PASS] = (int(on_unseen.sum()), int(np.count_nonzero(on_unseen > 0)))
-    legal = set(turn.legal_actions)
-    for arrangement, wins in arrangement_wins(judge).items():
-        action = _leaves_open(view.phase, arrangement, view.nb_gap, view.nb_placed)
-        if action in legal and wins > best.get(action, (-1, 0)):
-            best[action] = wins
-    for action, (points, waits) in best.items():
-        part["nb_points"][action] = points / SWAP_POINTS_SCALE
-        part["nb_waits"][action] = waits / SWAP_WAITS_SCALE
-    return values
-
-
-def _leaves_open(phase: Phase, arrangement: Arrangement, gap: int, placed: tuple[int, ...]) -> int:
-    """The action of ``phase`` after which ``arrangement`` can still be laid
-    out (the gap ``gap`` chosen and the cards ``placed`` laid, in NB_PLACE),
-    or -1 when it no longer can."""
-    if phase == Phase.NB_CHOICE:
-        return NHAT_BAN
-    if phase == Phase.NB_GAP:
-        return NB_GAP_BASE + arrangement.index(GAP)
-    order = placement_order(gap)
-    if arrangement[gap] != GAP or any(arrangement[order[k]] != c for k, c in enumerate(placed)):
-        return -1
-    return CARD_BASE + arrangement[order[len(placed)]]
+    (``float32[NB_WINS_SIZE]``, :data:`~agents.inputs.NB_WINS_LAYOUT`): the
+    best ``(points, waits)`` — by points, then waits — over the legal
+    arrangements the action leaves open: in NB_CHOICE all of them for
+    NHAT_BAN (PASS: the free hand, as :func:`swap_wins` gives PASS in OFFER);
+    in NB_GAP those with the gap in that slot; in NB_PLACE those with the gap
+    chosen, the cards placed so far and that card in the next slot. All zeros
+    in every other phase. Computed by the kernel
+    (:func:`agents.batched_hints.nb_wins`) on the turn's
+    :meth:`~env121.play.turn.Turn.seat_record`; the readable definition is
+    ``tests/support/hints.py``."""
+    values = np.zeros((1, NB_WINS_SIZE), dtype=np.float32)
+    config = kernel_config_of(turn.config)
+    encode_nb_wins(turn.seat_record(), _FIRST, config, new_nb_memory(1), values)
+    return values.reshape(-1)
 
 
 def search_hints(turn: Turn, searcher: MCAgent) -> np.ndarray:
@@ -324,7 +264,6 @@ __all__ = [
     "SEARCH_HINTS_SIZE",
     "SWAP_WINS_SIZE",
     "Hinter",
-    "arrangement_wins",
     "greedy_decides",
     "greedy_hints",
     "hints_seed",

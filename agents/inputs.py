@@ -115,7 +115,7 @@ for a legal swap (Đổi) the hand it makes, locked (Bội ước) when the seat
 locked cards or the swap is a Cướp; for PASS the hand kept (under Nhất Bản its
 fixed arrangement). Rules knowledge (the win table,
 :func:`env121.engine.win_table.win_points`) and public counting (the unseen
-cards, :func:`agents.knowledge.unseen_cards`) only; all zeros outside OFFER."""
+cards, :func:`tests.support.knowledge.unseen_cards`) only; all zeros outside OFFER."""
 
 NB_WINS_LAYOUT = Layout(
     "nb_wins",

@@ -6,7 +6,7 @@ choice), the agent
 1. lists candidate *plans*, greedy's own first: PASS, and every swap on a Bốc
    or Lấy — each twice, once followed by declaring Nhất Bản (when the new
    hand has a wait) and once not — or, on a Cướp, the ``width`` swaps
-   :class:`~agents.greedy.GreedyAgent` values most (all when ``width`` is 0);
+   :mod:`greedy <agents.greedy>` values most (all when ``width`` is 0);
    at the Nhất Bản choice, declining and declaring;
 2. draws determinizations of what the seat knows, a look's worlds at once in
    the kernel (:meth:`env121.play.turn.Turn.worlds`), and in each plays every plan
@@ -23,10 +23,7 @@ choice), the agent
 
 Every plan in every world of a look is played in one kernel call
 (:func:`agents.batched_mc.play_plans`, on game records; the per-plan reference
-it is proven equal to is ``tests/support/mc_reference.py``). Greedy's own plan
-comes from the compiled greedy too (:func:`agents.batched_greedy.greedy_plan`,
-on a world drawn for the seat, proven equal to
-:class:`~agents.greedy.GreedyAgent` in ``tests/agents/test_batched_greedy.py``).
+it is proven equal to is ``tests/support/mc_reference.py``).
 
 The playout (``leaf``, the default): the card the plan leaves on offer — the
 card a swap put out, or on a pass the card passed — goes round its remaining
@@ -62,10 +59,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.batched_greedy import greedy_plan, new_plans
+from agents.batched_greedy import declares_after_swap, new_plans, swap_values
 from agents.batched_mc import play_plans
 from agents.greedy import GreedyAgent
-from agents.knowledge import HandJudge, obvious_action, swapped_hand
+from agents.knowledge import obvious_action, swapped_hand
 from agents.spec import AgentSpecError
 from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
 from env121.engine.game import kernel_config_of, nhat_ban_allowed, swap_kind_between
@@ -140,60 +137,42 @@ class MCAgent:
             return obvious
         phase = turn.view.phase
         if phase != Phase.OFFER and not (phase == Phase.NB_CHOICE and self.nhat_ban):
-            return self.greedy_plan(turn)[0]
+            return self.greedy.act(turn)
         plans = self.plans(turn)
         if len({action for action, _ in plans}) == 1:
             return plans[0][0]
         return plans[self.search(turn, plans)][0]
 
-    def greedy_plan(self, turn: Turn) -> Plan:
-        """Greedy's action on ``turn`` and, when it swaps, whether greedy would
-        then declare Nhất Bản: the compiled greedy
-        (:func:`agents.batched_greedy.greedy_plan`) on a record of what the seat
-        knows (:meth:`seat_record`)."""
-        first, declares = greedy_plan(
-            self.seat_record(turn),
-            0,
-            kernel_config_of(turn.config),
-            float(self.greedy.cuop_margin),
-            int(self.greedy.nhat_ban_waits),
-        )
-        return int(first), bool(declares)
-
-    def seat_record(self, turn: Turn) -> np.ndarray:
-        """A game record (an array of one) holding what the seat knows: a world
-        drawn for it with a fixed seed (its own draws untouched; greedy reads
-        only the seat's knowledge, which every world keeps)."""
-        return turn.worlds(0, 0, 1)
-
     def plans(self, turn: Turn) -> list[Plan]:
-        """Greedy's plan first, then the other plans of the decision."""
+        """Greedy's plan first, then the other plans of the decision (greedy's
+        judgement from its kernel, on the turn's
+        :meth:`~env121.play.turn.Turn.seat_record`)."""
         legal = turn.legal_actions
-        first, declares = self.greedy_plan(turn)
+        record = turn.seat_record()
+        first = self.greedy.act_on(record, turn)
         if turn.view.phase == Phase.NB_CHOICE:
             return [(a, a == NHAT_BAN) for a in (first, *(a for a in legal if a != first))]
-        judge = HandJudge(turn.view, turn.config)
-        offer = turn.view.offer_card
+        view = turn.view
+        own = sorted((*view.hand, *view.locked[view.seat]))
         swaps = [a for a in legal if is_card_action(a)]
-
-        def after(action: int) -> list[int]:
-            return swapped_hand(judge.own, action_card(action), offer)
-
-        if swap_kind_between(turn.view.offer_exposer, turn.seat) == SwapKind.CUOP:
+        kc = kernel_config_of(turn.config)
+        if swap_kind_between(view.offer_exposer, turn.seat) == SwapKind.CUOP:
             if self.width and len(swaps) > self.width:
-
-                def gain(action: int) -> float:
-                    return judge.value(after(action), locked=True)
-
-                swaps = sorted(swaps, key=lambda a: (-gain(a), a))[: self.width]
+                values = swap_values(record, kc, np.array(swaps, dtype=np.int64), True)
+                gain = dict(zip(swaps, values.tolist(), strict=True))
+                swaps = sorted(swaps, key=lambda a: (-gain[a], a))[: self.width]
             return list(
                 dict.fromkeys([(first, False), (PASS, False), *((a, False) for a in swaps)])
             )
         plans: list[Plan] = []
         for a in swaps:
             plans.append((a, False))
-            if self.nhat_ban and nhat_ban_allowed(turn.config, after(a)):
+            after = swapped_hand(own, action_card(a), view.offer_card)
+            if self.nhat_ban and nhat_ban_allowed(turn.config, after):
                 plans.append((a, True))
+        declares = is_card_action(first) and bool(
+            declares_after_swap(record, kc, self.greedy.nhat_ban_waits, first)
+        )
         return list(dict.fromkeys([(first, declares), (PASS, False), *plans]))
 
     def search(self, turn: Turn, plans: list[Plan]) -> int:
@@ -245,8 +224,8 @@ class MCAgent:
             np.array([declare for _, declare in plans], dtype=np.bool_),
             self.chain,
             self.leaf,
-            float(self.greedy.cuop_margin),
-            int(self.greedy.nhat_ban_waits),
+            self.greedy.cuop_margin,
+            self.greedy.nhat_ban_waits,
             new_plans(len(plans)),
             new_plans(len(games) if self.chain else 1),
             np.empty(len(games), dtype=GAME_DTYPE),

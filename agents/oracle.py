@@ -47,10 +47,6 @@ class OracleAgent(MCAgent):
         super().__init__(width=width, nhat_ban=nhat_ban, chain=chain, leaf=leaf, value=value)
         self.spec = "oracle"
 
-    def seat_record(self, turn: Turn) -> np.ndarray:
-        """The true state's record (an oracle draws no worlds)."""
-        return kernel_record(turn.true_state())
-
     def search(self, turn: Turn, plans: list[Plan]) -> int:
         """The index of the plan with the best playout on the true state (0,
         greedy's, on ties)."""

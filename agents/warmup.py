@@ -5,8 +5,8 @@ caches them for the next process (:mod:`env121.rules.compiled.cache`). The
 kernels fall in independent families (:data:`FAMILIES`), each compiled by one
 call of its entry points: the batched engine (``engine``), greedy's batched
 form (``greedy``), the observation encoder (``observation``), the network's
-hint inputs (``hints``) and the Python engine's win table with the reference
-greedy (``reference``). A command warms only the families it uses
+hint inputs (``hints``) and the Python engine with a turn's seat record,
+through greedy's single-game moves (``reference``). A command warms only the families it uses
 (:func:`families_for`: a tournament of greedy and random compiles neither the
 trainer's inputs nor the Python engine's); ``env121 warmup`` compiles them
 all, with ``--jobs J`` in J processes (:func:`warm_in_parallel`; the families
@@ -31,7 +31,7 @@ WARMUP_GAMES = 2
 WARMUP_STEPS = 8
 """Batched steps each warm-up takes (one call of an entry point compiles it whole)."""
 REFERENCE_MOVES = 8
-"""Moves the reference greedy chooses on the Python engine."""
+"""Moves greedy chooses, one game at a time, on the Python engine."""
 
 
 def _engine() -> None:
@@ -99,17 +99,17 @@ def _hints() -> None:
 
 
 def _reference() -> None:
-    """The Python engine's compiled win table, through the reference greedy's moves."""
+    """The Python engine and a turn's seat record, through greedy's single-game moves."""
     from agents.greedy import GreedyAgent
     from env121.engine.game import apply, is_terminal, new_game
     from env121.play.turn import Turn
 
     state = new_game(seed=0)
-    reference = GreedyAgent()
+    greedy = GreedyAgent()
     for _ in range(REFERENCE_MOVES):
         if is_terminal(state):
             break
-        apply(state, reference.act(Turn(state, state.current_player)))
+        apply(state, greedy.act(Turn(state, state.current_player)))
 
 
 FAMILIES: dict[str, Callable[[], None]] = {

@@ -76,8 +76,6 @@ import env121.engine.batched
 from agents.batched_greedy import BatchedGreedy
 from agents.batched_hints import SWAP_WINS_SIZE, encode_swap_wins
 from agents.environments import SingleSeat, VectorSingleSeat
-from agents.greedy import GreedyAgent
-from agents.hints import swap_wins
 from agents.weights import one_thread
 from benchmarks.bench_engine import bench_matches, bench_rlcard_mahjong
 from env121.engine.batched import BatchedEngine
@@ -91,6 +89,8 @@ from env121.play.match import play_agents
 from env121.play.observation import OBS_SIZE
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
+from tests.support.greedy import GreedyAgent
+from tests.support.hints import swap_wins
 from tests.support.observation_oracle import encode_observation
 from training.sb3_vec import SB3VectorSingleSeat
 

@@ -172,6 +172,18 @@ class Turn:
         draw_worlds(kernel_record(self._state), self.seat, config, seed, first, games)
         return games
 
+    def seat_record(self) -> np.ndarray:
+        """The game as the seat may know it, as an array of one game record
+        (:mod:`env121.engine.kernel.record`), for the compiled agents that judge
+        a decision from a record (greedy, :mod:`agents.greedy`): every part the
+        seat knows is the game's and every hidden part a draw consistent with
+        that knowledge (world 0 of the draw seeded 0, :meth:`worlds`), so it
+        tells the seat nothing it does not know and needs no search grant."""
+        games = np.empty(1, dtype=GAME_DTYPE)
+        config = kernel_config_of(self._state.config)
+        draw_worlds(kernel_record(self._state), self.seat, config, 0, 0, games)
+        return games
+
     def _require_search(self, what: str) -> None:
         """Raise :class:`DeterminizationNotGranted` unless the turn allows search."""
         if not self.search_allowed:

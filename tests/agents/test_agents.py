@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from agents import AgentSpecError, available_agents, leaf, make_agent
-from agents.knowledge import unseen_cards
 from agents.mc import MCAgent, best_gain, plan_gains
 from env121.engine.actions import PASS, U
 from env121.engine.game import apply, legal_actions, new_game
@@ -18,6 +17,7 @@ from env121.play.random_agent import random_players
 from env121.play.turn import DeterminizationNotGranted, Turn
 from env121.rules.config import RuleConfig
 from env121.rules.payment import win_payments
+from tests.support.knowledge import unseen_cards
 from tests.support.mc_reference import leaf_value, offer_round, showdown
 from tests.support.play import first_offer_decision, random_play_states
 

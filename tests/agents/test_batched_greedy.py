@@ -3,11 +3,13 @@
 Games of a :class:`~env121.engine.batched.BatchedEngine` are played in
 lock-step with reference states of the same seeds
 (:func:`env121.engine.game.new_game`): some seats by the batched greedy, the
-others by random legal actions. At every greedy decision the batched action
-must be the one :class:`agents.greedy.GreedyAgent` picks from the reference
-seat's :class:`~env121.play.turn.Turn`; the agent's action is then played in
-both. Each case counts the kinds of decision it met, so a case that stops
-reaching Cướp, Nhất Bản or wins fails instead of passing unchecked.
+others by random legal actions. At every greedy decision the batched action,
+and the single-game kernel agent's (:class:`agents.greedy.GreedyAgent`, on the
+turn's seat record), must be the one the readable definition
+(``tests/support/greedy.py``) picks from the reference seat's
+:class:`~env121.play.turn.Turn`; that action is then played in both. Each
+case counts the kinds of decision it met, so a case that stops reaching
+Cướp, Nhất Bản or wins fails instead of passing unchecked.
 """
 
 from __future__ import annotations
@@ -18,27 +20,11 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from agents.batched_greedy import BatchedGreedy, arrangement_row, greedy_plan
-from agents.greedy import GreedyAgent
-from agents.knowledge import HandJudge, swapped_hand
-from env121.engine.actions import (
-    NHAT_BAN,
-    NUM_ACTIONS,
-    PASS,
-    U,
-    action_card,
-    format_action,
-    format_actions,
-    is_card_action,
-)
+from agents import greedy as kernel_greedy
+from agents.batched_greedy import BatchedGreedy, arrangement_row
+from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, U, format_action, format_actions
 from env121.engine.batched import BatchedEngine
-from env121.engine.game import (
-    apply,
-    kernel_config_of,
-    legal_actions,
-    new_game,
-    swap_kind_between,
-)
+from env121.engine.game import apply, legal_actions, new_game, swap_kind_between
 from env121.engine.state import Phase, State, SwapKind
 from env121.engine.win_table import win_points
 from env121.play.turn import Turn
@@ -48,6 +34,7 @@ from env121.rules.compiled.waits import INDEX_ARRANGEMENTS
 from env121.rules.config import RuleConfig
 from env121.rules.waits import GAP
 from tests.support.compiled import SCORING_CONFIGS, seeded_hands
+from tests.support.greedy import GreedyAgent
 from tests.support.scorer import completing_cards
 
 GAMES = 8
@@ -125,6 +112,7 @@ def play_lockstep(case: Case, seeds: np.ndarray) -> Counter[str]:
     states = [new_game(int(s), case.config) for s in seeds]
     batched = BatchedGreedy(case.cuop_margin, case.nhat_ban_waits)
     agent = GreedyAgent(case.cuop_margin, case.nhat_ban_waits)
+    single = kernel_greedy.GreedyAgent(case.cuop_margin, case.nhat_ban_waits)
     rng = np.random.default_rng(int(seeds[0]))
     kinds: Counter[str] = Counter()
     for _ in range(case.steps):
@@ -141,9 +129,11 @@ def play_lockstep(case: Case, seeds: np.ndarray) -> Counter[str]:
                 actions[g] = rng.choice(legal)
                 continue
             expected = agent.act(Turn(state, seat))
-            assert chosen[g] == expected, (
-                f"game {g}: batched {format_action(chosen[g])}, agent "
-                f"{format_action(expected)}: {describe(state, seat, legal)}"
+            alone = single.act(Turn(state, seat))
+            assert chosen[g] == expected == alone, (
+                f"game {g}: batched {format_action(chosen[g])}, one game "
+                f"{format_action(alone)}, definition {format_action(expected)}: "
+                f"{describe(state, seat, legal)}"
             )
             kinds[kind_of(state, seat, legal, expected)] += 1
             actions[g] = expected
@@ -162,40 +152,6 @@ def test_batched_greedy_plays_the_agents_actions(name):
     kinds = play_lockstep(case, seeds)
     missing = [kind for kind in case.covers if kinds[kind] == 0]
     assert not missing, f"no {missing} decision was met: {dict(kinds)}"
-
-
-@pytest.mark.parametrize("name", ["default", "eager", "nb_without_wait"])
-def test_greedy_plan_on_a_world_of_the_seat_is_the_agents_move_and_nhat_ban_choice(name):
-    """``greedy_plan`` (mc's first plan) on a world drawn for the seat: the agent's
-    action, and after a swap whether its ``nhat_ban_plan`` of the new five is
-    not None — at every decision of greedy self-play."""
-    case = CASES[name]
-    agent = GreedyAgent(case.cuop_margin, case.nhat_ban_waits)
-    kc = kernel_config_of(case.config)
-    declares: Counter[bool] = Counter()
-    for seed in range(4):
-        state = new_game(5000 + seed, case.config)
-        for _ in range(case.steps):
-            if state.is_over:
-                break
-            seat = state.current_player
-            turn = Turn(state, seat, search_allowed=True)
-            action = agent.act(turn)
-            if len(turn.legal_actions) > 1:
-                first, declare = greedy_plan(
-                    turn.worlds(seed, 0, 1), 0, kc, case.cuop_margin, case.nhat_ban_waits
-                )
-                expected = False
-                if is_card_action(action):
-                    judge = HandJudge(turn.view, turn.config)
-                    five = swapped_hand(judge.own, action_card(action), turn.view.offer_card)
-                    expected = agent.nhat_ban_plan(judge.after_swap(five)) is not None
-                    declares[expected] += 1
-                assert (first, declare) == (action, expected), describe(
-                    state, seat, list(turn.legal_actions)
-                )
-            apply(state, action)
-    assert declares[True] and declares[False], dict(declares)
 
 
 @pytest.mark.parametrize("config_name", SCORING_CONFIGS)

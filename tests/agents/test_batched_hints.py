@@ -30,9 +30,9 @@ from agents.batched_hints import (
     new_nb_memory,
 )
 from agents.batched_ppo import NB_WINS_INPUTS, BatchedPPO, InputEncoder
-from agents.hints import Hinter, nb_wins, swap_wins
+from agents.hints import Hinter
 from agents.inputs import NB_WINS_LAYOUT, SWAP_POINTS_SCALE, SWAP_WAITS_SCALE, SWAP_WINS_LAYOUT
-from agents.knowledge import HandJudge, swapped_hand
+from agents.knowledge import swapped_hand
 from agents.ppo import PolicyNetwork, PPOAgent, save_policy
 from env121.engine.actions import (
     CARD_BASE,
@@ -49,6 +49,8 @@ from env121.play.turn import Turn
 from env121.rules.cards import format_cards
 from env121.rules.compiled.config import KernelConfig
 from env121.rules.config import RuleConfig
+from tests.support.hints import nb_wins, swap_wins
+from tests.support.knowledge import HandJudge
 
 GAMES = 6
 STEPS = 220

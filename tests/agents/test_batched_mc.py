@@ -5,6 +5,9 @@ the Python sampler's.
   plan the same value in one :func:`agents.batched_mc.play_plans` call as in
   the per-plan reference (``tests/support/mc_reference.py``): leaf, showdown
   and chain playouts.
+* :meth:`MCAgent.plans`, judged by greedy's kernel, lists the plans the
+  readable greedy lists (the reference's :func:`plans`), Cướp widths and
+  Nhất Bản follow-ups included.
 * :meth:`Turn.worlds` (drawn in the kernel) keeps what the seat knows and
   redraws the rest with the Python sampler's distribution.
 """
@@ -22,6 +25,7 @@ from env121.engine.kernel.convert import read_state
 from env121.engine.state import Phase, State
 from env121.engine.view import hidden_cards, sample_determinization
 from env121.play.turn import Turn
+from tests.support.mc_reference import plans as reference_plans
 from tests.support.mc_reference import playout
 
 
@@ -63,6 +67,21 @@ def test_the_batch_values_every_plan_as_the_reference_does(chain, leaf):
                 assert batch[w, p] == pytest.approx(expected, rel=1e-9, abs=1e-9), (plan, w)
                 compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize("width", [3, 1, 0])
+def test_mc_lists_the_plans_the_readable_greedy_lists(width):
+    agent = MCAgent(width=width)
+    kinds = set()
+    for seed in (26110, 7, 12):
+        for state, seat in decisions(seed, 40):
+            turn = Turn(state, seat, search_allowed=True)
+            listed = agent.plans(turn)
+            assert listed == reference_plans(turn, width=width), (seed, state.phase, seat)
+            cuop = state.offer_exposer not in (seat, (seat + 3) % 4)
+            kinds.add("cuop" if cuop and state.phase == Phase.OFFER else state.phase.value)
+            kinds.update("declare" for _, declare in listed[:1] if declare)
+    assert {"cuop", "declare", Phase.NB_CHOICE.value} <= kinds, kinds
 
 
 def test_kernel_worlds_keep_what_the_seat_knows_and_redraw_the_rest():

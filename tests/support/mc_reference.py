@@ -1,7 +1,9 @@
-"""``mc``'s playout as it was written on :class:`~env121.engine.state.State`
+"""``mc``'s plans and playout as they were written on :class:`~env121.engine.state.State`
 objects, one plan at a time: the reference :func:`agents.batched_mc.play_plans`
 is proven equal to (``tests/agents/test_batched_mc.py``), value by value, on
-the same worlds.
+the same worlds; and :func:`plans`, the plans ``mc`` lists judged by the
+readable greedy (:mod:`tests.support.greedy`), which
+:meth:`agents.mc.MCAgent.plans` lists from greedy's kernel.
 
 Its two valuations, in plain Python from per-seat win tables (the Điểm of Ù
 on each card, :func:`env121.engine.win_table.win_points`, without Tự thân and
@@ -26,17 +28,53 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.batched_mc import KET_CHUNG, TU_THAN
-from agents.greedy import GreedyAgent
+from agents.knowledge import swapped_hand
 from agents.leaf import SCALE, noc_means
 from agents.mc import Plan
-from env121.engine.actions import NHAT_BAN, PASS
-from env121.engine.game import apply, legal_actions
-from env121.engine.state import NUM_SEATS, Phase, State
+from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
+from env121.engine.game import apply, legal_actions, nhat_ban_allowed, swap_kind_between
+from env121.engine.state import NUM_SEATS, Phase, State, SwapKind
 from env121.engine.win_table import seat_win_points
 from env121.play.turn import Turn
 from env121.rules.payment import win_payments
+from tests.support.greedy import GreedyAgent
+from tests.support.knowledge import HandJudge
 
 _OWN_FOLLOW_UP = (Phase.NB_CHOICE, Phase.NB_GAP, Phase.NB_PLACE)
+
+
+def plans(turn: Turn, *, width: int = 3, nhat_ban: bool = True) -> list[Plan]:
+    """Greedy's plan first, then the other plans of the decision, as
+    :meth:`agents.mc.MCAgent.plans` lists them (its ``width`` and ``nhat_ban``)."""
+    greedy = GreedyAgent()
+    legal = turn.legal_actions
+    first = greedy.act(turn)
+    if turn.view.phase == Phase.NB_CHOICE:
+        return [(a, a == NHAT_BAN) for a in (first, *(a for a in legal if a != first))]
+    judge = HandJudge(turn.view, turn.config)
+    offer = turn.view.offer_card
+    swaps = [a for a in legal if is_card_action(a)]
+
+    def after(action: int) -> list[int]:
+        return swapped_hand(judge.own, action_card(action), offer)
+
+    if swap_kind_between(turn.view.offer_exposer, turn.seat) == SwapKind.CUOP:
+        if width and len(swaps) > width:
+
+            def gain(action: int) -> float:
+                return judge.value(after(action), locked=True)
+
+            swaps = sorted(swaps, key=lambda a: (-gain(a), a))[:width]
+        return list(dict.fromkeys([(first, False), (PASS, False), *((a, False) for a in swaps)]))
+    listed: list[Plan] = []
+    for a in swaps:
+        listed.append((a, False))
+        if nhat_ban and nhat_ban_allowed(turn.config, after(a)):
+            listed.append((a, True))
+    declares = is_card_action(first) and (
+        greedy.nhat_ban_plan(judge.after_swap(after(first))) is not None
+    )
+    return list(dict.fromkeys([(first, declares), (PASS, False), *listed]))
 
 
 def playout(world: State, seat: int, plan: Plan, *, chain: bool, leaf: bool) -> float:

@@ -11,7 +11,7 @@ import pytest
 import torch
 from gymnasium import spaces
 
-from agents.greedy import GreedyAgent, swap_gains
+from agents.greedy import GreedyAgent
 from agents.hints import (
     HINTS_SIZE,
     INPUTS,
@@ -33,7 +33,6 @@ from agents.inputs import (
     Z_CLIP,
     inputs_table,
 )
-from agents.knowledge import HandJudge
 from agents.mc import FIRST_LOOK, MCAgent, Plan
 from agents.ppo import PolicyNetwork, PPOAgent, load_policy, save_policy
 from agents.weights import sidecar_path
@@ -45,6 +44,9 @@ from env121.play.match import play_agents
 from env121.play.observation import OBS_SIZE
 from env121.play.protocol import Agent
 from env121.play.turn import DeterminizationNotGranted, Turn
+from tests.support.greedy import GreedyAgent as ReferenceGreedy
+from tests.support.greedy import swap_gains
+from tests.support.knowledge import HandJudge
 from training.hinted_seat import HintedSeat
 from training.stats import LearnerStats
 
@@ -69,7 +71,7 @@ def test_hints_mark_greedys_choice_and_its_value_gains():
         named = GREEDY_HINTS_LAYOUT.views(hints)
         choice, gains = named["greedy_choice"], named["greedy_gain"]
         assert hints.shape == (HINTS_SIZE,) and choice.sum() == 1
-        assert int(np.argmax(choice)) == GreedyAgent().act(turn)
+        assert int(np.argmax(choice)) == ReferenceGreedy().act(turn)
         judge = HandJudge(turn.view, turn.config)
         phase = turn.view.phase
         if phase == Phase.OFFER and len(turn.legal_actions) > 1:

@@ -80,10 +80,12 @@ from env121.play.turn import Turn
 EPSILON = 0.1
 """The default softening: the model's action gets 1 − ε, every legal action ε/|legal|."""
 
-BURN_IN = 200
+BURN_IN = 1000
 """Moves of the belief chain before its first kept world."""
-THIN = 4
-"""Moves of the belief chain between two kept worlds."""
+THIN = 100
+"""Moves of the belief chain between two kept worlds: about what makes them
+independent (measured: at 4, 256 kept worlds located the hidden cards worse
+than 32 uniform draws; at 100, as well as as many uniform draws)."""
 
 Model = Callable[[Turn], int]
 """A model of an opponent: the action it plays on a decision."""

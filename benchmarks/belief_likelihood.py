@@ -29,8 +29,10 @@ effective worlds fall back on the uniform belief.
 The table is per phase of the vòng, by cards flipped from the Nọc so far
 (early: 1–2, mid: 3–5, late: 6+; greedy tables end most vòng within a few
 flips), over the cards in the opponents' hands (where the play has something
-to say) and over all hidden cards; the gain (weighted − uniform) has a 95%
-interval clustered by deal.
+to say) and over all hidden cards. Each method's gain (its mean − the exact
+uniform's) and the belief's edge over uniform draws of the same number of
+worlds (``belief − drawn``: what a search that plays W worlds gains by drawing
+them from the belief) have 95% intervals clustered by deal.
 """
 
 from __future__ import annotations
@@ -197,6 +199,12 @@ def main() -> None:
                 )
                 g = gains.mean()
                 cells.append(f"{method} {mean:.3f}, {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
+            paired = np.array([(r[5] - r[3]) / r[1] for r in rows.values() if r[1]])
+            half = (
+                1.96 * paired.std(ddof=1) / math.sqrt(len(paired)) if len(paired) > 1 else math.nan
+            )
+            g = paired.mean()
+            cells.append(f"belief − drawn {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
             uniform_mean = sum(r[0] for r in rows.values()) / cards
             print(
                 f"{name:6} {subset:5} {decisions:9d} {uniform_mean:8.3f}  "

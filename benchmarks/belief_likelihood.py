@@ -3,27 +3,36 @@
 Usage::
 
     .venv/bin/python -m benchmarks.belief_likelihood [--deals N] [--worlds W]
-        [--vong V] [--epsilon E] [--seed S]
+        [--vong V] [--epsilon E] [--burn-in B] [--thin T] [--seed S]
 
 Plays N seeded ván (the first V vòng of each) with ``greedy`` in every seat.
-At each of seat 0's decisions on a card on offer it draws W worlds
-(:func:`env121.engine.view.sample_determinization`) and weighs them by the
-opponents' observed decisions under the softened greedy model
-(:func:`agents.beliefs.world_weights`, ε = E). For every hidden card (an
-opponent's unknown hand card, the Nọc, an unturned Ẩn Sĩ) it scores the
-log-probability of its true place (seat 1, 2, 3, or "the rest": Nọc or Ẩn
-Sĩ) under the uniform belief — exactly, the share of the hidden places that
-place holds — and under the weighted worlds, whose estimate is shrunk
-towards that uniform probability q by one pseudo-world,
-``p = (n·p̂ + q) / (n + 1)`` with n the worlds' effective number 1/Σw², so a
-place no world put the card in costs a finite log that grows with the
-evidence behind it, and few effective worlds fall back on the uniform belief.
+At each of seat 0's decisions on a card on offer it judges three beliefs of
+W worlds each against the exact uniform one:
+
+* ``drawn``: W worlds drawn uniformly (:func:`env121.engine.view.sample_determinization`),
+  equal weights — what the estimate below costs by itself;
+* ``weighted``: the same W worlds weighed by the opponents' observed decisions
+  under the softened greedy model (:func:`agents.beliefs.world_weights`, ε = E);
+* ``belief``: W worlds drawn from that posterior by the Metropolis chain of
+  :func:`agents.beliefs.belief_worlds` (B moves of burn-in, one world every T).
+
+For every hidden card (an opponent's unknown hand card, the Nọc, an unturned
+Ẩn Sĩ) it scores the log-probability of its true place (seat 1, 2, 3, or "the
+rest": Nọc or Ẩn Sĩ) under the uniform belief — exactly, the share of the
+hidden places that place holds, q — and under each set of worlds, whose
+estimate is shrunk towards q by one pseudo-world, ``p = (n·p̂ + q) / (n + 1)``
+with n the worlds' effective number (1/Σw² for weights; for the chain's
+worlds, how many distinct worlds it kept), so a place no world put the card
+in costs a finite log that grows with the evidence behind it, and few
+effective worlds fall back on the uniform belief.
 
 The table is per phase of the vòng, by cards flipped from the Nọc so far
 (early: 1–2, mid: 3–5, late: 6+; greedy tables end most vòng within a few
 flips), over the cards in the opponents' hands (where the play has something
-to say) and over all hidden cards; the gain (weighted − uniform) has a 95%
-interval clustered by deal.
+to say) and over all hidden cards. Each method's gain (its mean − the exact
+uniform's) and the belief's edge over uniform draws of the same number of
+worlds (``belief − drawn``: what a search that plays W worlds gains by drawing
+them from the belief) have 95% intervals clustered by deal.
 """
 
 from __future__ import annotations
@@ -34,7 +43,15 @@ from collections import defaultdict
 
 import numpy as np
 
-from agents.beliefs import EPSILON, greedy_model, observed_decisions, world_weights
+from agents.beliefs import (
+    BURN_IN,
+    EPSILON,
+    THIN,
+    belief_worlds,
+    greedy_model,
+    observed_decisions,
+    world_weights,
+)
 from agents.greedy import GreedyAgent
 from env121.engine.deal import NOC_SIZE
 from env121.engine.game import apply, new_game
@@ -60,19 +77,39 @@ def phase_of(state: State) -> str:
     return next(name for name, low, high in PHASES if low <= flipped <= high)
 
 
+METHODS = ("drawn", "weighted", "belief")
+"""The beliefs judged against the exact uniform one (module docstring)."""
+
+
 def judge(
-    state: State, history: list[tuple[State, int]], worlds: int, epsilon: float, seed: int
-) -> tuple[list[float], list[float], list[bool], float]:
-    """Per hidden card: log P(true place) uniform, weighted, and whether an
-    opponent holds it; and the weighted worlds' effective number."""
+    state: State, history: list[tuple[State, int]], args: argparse.Namespace, seed: int
+) -> tuple[list[float], dict[str, list[float]], list[bool], dict[str, float]]:
+    """Per hidden card: log P(true place) uniform, under each method, and
+    whether an opponent holds it; and each method's effective worlds."""
     rng = np.random.default_rng(seed)
-    drawn = [sample_determinization(state, SEAT, rng) for _ in range(worlds)]
-    weights = world_weights(
-        drawn, state, observed_decisions(history, SEAT), greedy_model(), epsilon
+    decisions = observed_decisions(history, SEAT)
+    drawn = [sample_determinization(state, SEAT, rng) for _ in range(args.worlds)]
+    weights = world_weights(drawn, state, decisions, greedy_model(), args.epsilon)
+    chained = belief_worlds(
+        state,
+        SEAT,
+        decisions,
+        greedy_model(),
+        args.worlds,
+        rng,
+        epsilon=args.epsilon,
+        burn_in=args.burn_in,
+        thin=args.thin,
     )
-    ess = 1 / float(weights @ weights)
+    even = np.full(args.worlds, 1 / args.worlds)
+    distinct = len({w.hands for w in chained})
+    beliefs = {
+        "drawn": (drawn, even, float(args.worlds)),
+        "weighted": (drawn, weights, 1 / float(weights @ weights)),
+        "belief": (chained, even, float(distinct)),
+    }
     uniform: list[float] = []
-    weighted: list[float] = []
+    logs: dict[str, list[float]] = {m: [] for m in METHODS}
     held: list[bool] = []
     pool = hidden_cards(state, SEAT)
     slots = {s: len(state.hands[s]) - len(state.known[s]) for s in range(4) if s != SEAT}
@@ -80,11 +117,12 @@ def judge(
     for card in pool:
         truth = place(state, card)
         prior = slots[truth] / len(pool)
-        hit = np.array([place(w, card) == truth for w in drawn])
         uniform.append(math.log(prior))
-        weighted.append(math.log((ess * float(weights @ hit) + prior) / (ess + 1)))
+        for method, (worlds, w, n) in beliefs.items():
+            hit = np.array([place(world, card) == truth for world in worlds])
+            logs[method].append(math.log((n * float(w @ hit) + prior) / (n + 1)))
         held.append(truth != REST)
-    return uniform, weighted, held, ess
+    return uniform, logs, held, {m: n for m, (_, _, n) in beliefs.items()}
 
 
 def main() -> None:
@@ -93,14 +131,18 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=32)
     parser.add_argument("--vong", type=int, default=2, help="vòng played per ván")
     parser.add_argument("--epsilon", type=float, default=EPSILON)
+    parser.add_argument("--burn-in", type=int, default=BURN_IN)
+    parser.add_argument("--thin", type=int, default=THIN)
     parser.add_argument("--seed", type=int, default=38200)
     args = parser.parse_args()
-    if args.deals < 1 or args.worlds < 2 or args.vong < 1:
-        parser.error("expected --deals ≥ 1, --worlds ≥ 2, --vong ≥ 1")
+    if args.deals < 1 or args.worlds < 2 or args.vong < 1 or args.burn_in < 0 or args.thin < 1:
+        parser.error("expected --deals ≥ 1, --worlds ≥ 2, --vong ≥ 1, --burn-in ≥ 0, --thin ≥ 1")
+    if not 0 < args.epsilon <= 1:
+        parser.error(f"--epsilon {args.epsilon} is not valid: expected 0 < ε ≤ 1")
     greedy = GreedyAgent()
-    # sums[(phase, subset)][deal] = [uniform, weighted, cards, decisions]
+    # sums[(phase, subset)][deal] = [uniform, cards, decisions, *one sum per method]
     sums: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(dict)
-    effective: list[float] = []
+    effective: dict[str, list[float]] = defaultdict(list)
     for deal in range(args.deals):
         state = new_game(args.seed + deal)
         history: list[tuple[State, int]] = []
@@ -110,41 +152,64 @@ def main() -> None:
                 history, vong = [], (state.van, state.vong)
             seat = state.current_player
             if seat == SEAT and state.phase == Phase.OFFER and state.noc_left < NOC_SIZE:
-                uniform, weighted, held, ess = judge(
-                    state, history, args.worlds, args.epsilon, args.seed * 7919 + len(state.actions)
+                uniform, logs, held, ess = judge(
+                    state, history, args, args.seed * 7919 + len(state.actions)
                 )
-                effective.append(ess)
+                for method, n in ess.items():
+                    effective[method].append(n)
                 for subset in ("held", "all"):
-                    row = sums[(phase_of(state), subset)].setdefault(deal, [0.0, 0.0, 0, 0])
-                    for u, w, h in zip(uniform, weighted, held, strict=True):
+                    row = sums[(phase_of(state), subset)].setdefault(
+                        deal, [0.0, 0, 0, *(0.0 for _ in METHODS)]
+                    )
+                    for i, h in enumerate(held):
                         if subset == "all" or h:
-                            row[0] += u
-                            row[1] += w
-                            row[2] += 1
-                    row[3] += 1
+                            row[0] += uniform[i]
+                            row[1] += 1
+                            for k, method in enumerate(METHODS):
+                                row[3 + k] += logs[method][i]
+                    row[2] += 1
             action = greedy.act(Turn(state, seat))
             history.append((state.clone(), action))
             apply(state, action)
     print(
         f"{args.deals} deals, first {args.vong} vòng, {args.worlds} worlds, ε = {args.epsilon}, "
-        f"seed {args.seed}: mean log P(true place of a hidden card); the weighted worlds' "
-        f"effective number: mean {np.mean(effective):.1f}, median {np.median(effective):.1f}"
+        f"chain burn-in {args.burn_in}, thin {args.thin}, seed {args.seed}: "
+        "mean log P(true place of a hidden card)"
     )
-    header = f"{'phase':6} {'cards':5} {'decisions':>9} {'uniform':>8} {'weighted':>8}"
-    print(f"{header}  gain: mean of the deals' [95% CI]")
+    print(
+        "effective worlds (mean, median): "
+        + "; ".join(
+            f"{m} {np.mean(effective[m]):.1f}, {np.median(effective[m]):.1f}" for m in METHODS
+        )
+    )
+    print(f"{'phase':6} {'cards':5} {'decisions':>9} {'uniform':>8}  method: mean, gain [95% CI]")
     for name, _, _ in PHASES:
         for subset in ("held", "all"):
             rows = sums.get((name, subset), {})
             if not rows:
                 continue
-            u = sum(r[0] for r in rows.values()) / sum(r[2] for r in rows.values())
-            w = sum(r[1] for r in rows.values()) / sum(r[2] for r in rows.values())
-            gains = np.array([(r[1] - r[0]) / r[2] for r in rows.values() if r[2]])
-            half = 1.96 * gains.std(ddof=1) / math.sqrt(len(gains)) if len(gains) > 1 else math.nan
-            decisions = sum(int(r[3]) for r in rows.values())
+            cards = sum(r[1] for r in rows.values())
+            decisions = sum(int(r[2]) for r in rows.values())
+            cells = []
+            for k, method in enumerate(METHODS):
+                mean = sum(r[3 + k] for r in rows.values()) / cards
+                gains = np.array([(r[3 + k] - r[0]) / r[1] for r in rows.values() if r[1]])
+                half = (
+                    1.96 * gains.std(ddof=1) / math.sqrt(len(gains)) if len(gains) > 1 else math.nan
+                )
+                g = gains.mean()
+                cells.append(f"{method} {mean:.3f}, {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
+            paired = np.array([(r[5] - r[3]) / r[1] for r in rows.values() if r[1]])
+            half = (
+                1.96 * paired.std(ddof=1) / math.sqrt(len(paired)) if len(paired) > 1 else math.nan
+            )
+            g = paired.mean()
+            cells.append(f"belief − drawn {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
+            uniform_mean = sum(r[0] for r in rows.values()) / cards
             print(
-                f"{name:6} {subset:5} {decisions:9d} {u:8.3f} {w:8.3f}  {gains.mean():+.3f} "
-                f"[{gains.mean() - half:+.3f}, {gains.mean() + half:+.3f}] ({len(gains)} deals)"
+                f"{name:6} {subset:5} {decisions:9d} {uniform_mean:8.3f}  "
+                + "; ".join(cells)
+                + f" ({len(rows)} deals)"
             )
 
 

@@ -176,7 +176,7 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
             start += unknown[s]
             hands[s] = tuple(sorted((*state.known[s], *drawn)))
         rest = shuffled[start:]
-        if all(_consistent(state, s, hands[s]) for s in others):
+        if all(consistent_hand(state, s, hands[s]) for s in others):
             break
     noc_size = state.noc_left
     new.noc, new.noc_pos = tuple(rest[:noc_size]), 0
@@ -185,13 +185,13 @@ def sample_determinization(state: State, seat: int, rng: np.random.Generator) ->
     arrangements = list(state.nb_arrangement)
     for s in others:
         if state.nhat_ban[s] and state.nb_arrangement[s]:
-            arrangements[s] = _random_arrangement(state, hands[s], rng)
+            arrangements[s] = random_arrangement(state, hands[s], rng)
     new.nb_arrangement = tuple(arrangements)
     if state.phase == Phase.THE_TRANG and not state.config.the_trang_asks_every_seat:
         new.ask_order = _the_trang_order(new)
     arranging = state.current_player
     if state.phase == Phase.NB_PLACE and arranging != seat:
-        full = _random_arrangement(state, hands[arranging], rng)
+        full = random_arrangement(state, hands[arranging], rng)
         new.nb_gap = full.index(GAP)
         order = placement_order(new.nb_gap)
         new.nb_placed = tuple(full[i] for i in order[: len(state.nb_placed)])
@@ -208,7 +208,7 @@ def _the_trang_order(state: State) -> tuple[int, ...]:
     return (*asked, *(s for s in later if the_trang_eligible(state.hands[s])))
 
 
-def _consistent(state: State, seat: int, hand: tuple[int, ...]) -> bool:
+def consistent_hand(state: State, seat: int, hand: tuple[int, ...]) -> bool:
     """Whether a re-drawn hand fits what everyone saw ``seat`` do."""
     phase, acting = state.phase, state.current_player
     needs_wait = state.config.nhat_ban_requires_wait and state.nhat_ban[seat]
@@ -219,7 +219,7 @@ def _consistent(state: State, seat: int, hand: tuple[int, ...]) -> bool:
     return True
 
 
-def _random_arrangement(
+def random_arrangement(
     state: State, hand: tuple[int, ...], rng: np.random.Generator
 ) -> tuple[int, ...]:
     """A random legal Nhất Bản arrangement of ``hand`` (any order if none is legal)."""
@@ -231,4 +231,12 @@ def _random_arrangement(
     return tuple(slots[i] for i in rng.permutation(NUM_SLOTS))
 
 
-__all__ = ["MAX_TRIES", "SeatView", "hidden_cards", "observe", "sample_determinization"]
+__all__ = [
+    "MAX_TRIES",
+    "SeatView",
+    "consistent_hand",
+    "hidden_cards",
+    "observe",
+    "random_arrangement",
+    "sample_determinization",
+]

@@ -7,7 +7,15 @@ opponents' unknown hand cards, the Nọc, the Ẩn Sĩ) is enumerated, and the
 exact posterior under the softened greedy model is computed the other way
 round from :func:`agents.beliefs.world_weights`: forward from each world's
 dealt hands, every opponent decision of the vòng replayed with the hand that
-world gives it then. The two must agree world by world.
+world gives it then. The two must agree world by world. The worlds drawn
+from the belief (:func:`agents.beliefs.belief_worlds`, its Metropolis chain
+moving the same cards) must put each card in each place
+as often as that posterior does, within a tolerance the chain's sampling
+noise stays under for the fixed seed (a chain that accepts every move, or one
+that judges only one of the two seats a move changes, misses it by far more).
+There a Nhất Bản declarer's arrangement is not the true one: the chain draws
+one among the legal arrangements of the hand it gives the seat, so the
+posterior it is held to averages the likelihood over those arrangements.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import pytest
 from agents.beliefs import (
     EPSILON,
     Decision,
+    belief_worlds,
     greedy_model,
     observed_decisions,
     world_weights,
@@ -29,10 +38,15 @@ from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.state import Dealt, Phase, State, SwapKind, Swapped
 from env121.engine.view import hidden_cards
 from env121.play.turn import Turn
+from env121.rules.waits import nhat_ban_arrangements
 
 SEEDS = (7, 51)
 """Deals whose first vòng has ≥ 8 opponent decisions; in 51 two of them are Cướp."""
 MOVED = 5
+DRAWN = 20000
+"""Worlds drawn from the belief chain in the convergence test."""
+TOLERANCE = 0.12
+"""Largest gap allowed between a card's drawn and exact chance of a place."""
 
 
 def late_decision(seed: int) -> tuple[State, list[tuple[State, int]]]:
@@ -87,10 +101,17 @@ def worlds_moving(state: State, cards: list[int]) -> list[tuple[State, dict[int,
 
 
 def forward_likelihood(
-    seat: int, swap: dict[int, int], history: list[tuple[State, int]], epsilon: float
+    seat: int,
+    swap: dict[int, int],
+    history: list[tuple[State, int]],
+    epsilon: float,
+    actor_only: int | None = None,
+    arrangement: tuple[int, ...] | None = None,
 ) -> float:
-    """The likelihood of the opponents' decisions, forward from the world's
-    dealt hands (the true dealt hands relabelled by ``swap``)."""
+    """The likelihood of the opponents' decisions (of ``actor_only``'s if
+    given, its Nhất Bản arrangement ``arrangement`` if given, else the true
+    one), forward from the world's dealt hands (the true dealt hands
+    relabelled by ``swap``)."""
     greedy = GreedyAgent()
     first = history[0][0]
     hands = {
@@ -101,11 +122,15 @@ def forward_likelihood(
     likelihood = 1.0
     for before, action in history:
         actor = before.current_player
-        if before.phase == Phase.OFFER and actor != seat:
+        if before.phase == Phase.OFFER and actor != seat and actor_only in (None, actor):
             past = before.clone()
             past.hands = tuple(
                 tuple(sorted(hands[s])) if s in hands else h for s, h in enumerate(past.hands)
             )
+            if arrangement is not None and before.nhat_ban[actor]:
+                past.nb_arrangement = tuple(
+                    arrangement if s == actor else a for s, a in enumerate(past.nb_arrangement)
+                )
             past.forget_derived()
             legal = legal_actions(past)
             if action not in legal:
@@ -148,6 +173,74 @@ def test_weights_are_the_exact_posterior(
     exact = np.array([forward_likelihood(seat, swap, history, EPSILON) for _, swap in worlds])
     assert exact.max() > 0 and len(set(np.round(exact, 12))) > 1, "the model tells worlds apart"
     np.testing.assert_allclose(weights, exact / exact.sum(), rtol=1e-9)
+
+
+def posterior_over_arrangements(
+    state: State, swap: dict[int, int], history: list[tuple[State, int]]
+) -> float:
+    """The likelihood of a world given only its hands: per opponent, 0 for a
+    Nhất Bản declarer's hand without a wait, else the mean over its legal
+    arrangements (each equally likely a priori) of its decisions' likelihood."""
+    seat = state.current_player
+    total = 1.0
+    for s in range(4):
+        if s == seat:
+            continue
+        hand = tuple(sorted(swap.get(c, c) for c in state.hands[s]))
+        legal: list[tuple[int, ...] | None] = [None]
+        if state.nhat_ban[s] and state.nb_arrangement[s]:
+            legal = [*sorted(nhat_ban_arrangements(hand))]
+            if not legal:
+                return 0.0
+        # a seat's decisions read only its own dealt hand: the same hand, the same replay
+        for a in legal:
+            if (s, hand, a) not in REPLAYED:
+                REPLAYED[s, hand, a] = forward_likelihood(seat, swap, history, EPSILON, s, a)
+        total *= float(np.mean([REPLAYED[s, hand, a] for a in legal]))
+    return total
+
+
+REPLAYED: dict[tuple[int, tuple[int, ...], tuple[int, ...] | None], float] = {}
+"""Seat likelihoods replayed forward, by seat, hand and arrangement (per case)."""
+
+
+def test_worlds_drawn_from_the_belief_follow_the_posterior(
+    case: tuple[State, list[tuple[State, int]], list[int]],
+) -> None:
+    state, history, cards = case
+    seat = state.current_player
+    decisions = observed_decisions(history, seat)
+    where = places(state)
+    worlds = worlds_moving(state, cards)
+    REPLAYED.clear()
+    exact = np.array([posterior_over_arrangements(state, swap, history) for _, swap in worlds])
+    exact /= exact.sum()
+    spots = sorted({where[c] for c in cards}, key=str)
+    expected = np.zeros((len(cards), len(spots)))
+    for (_, swap), p in zip(worlds, exact, strict=True):
+        for c in cards:  # the card swap[c] lies in c's place
+            expected[cards.index(swap[c]), spots.index(where[c])] += p
+    drawn = belief_worlds(
+        state,
+        seat,
+        decisions,
+        greedy_model(),
+        DRAWN,
+        np.random.default_rng(38),
+        burn_in=100,
+        thin=2,
+        start=state,
+        cards=cards,
+    )
+    seen = np.zeros_like(expected)
+    for world in drawn:
+        for c in cards:
+            spot = next((s for s in range(4) if s != seat and c in world.hands[s]), "rest")
+            seen[cards.index(c), spots.index(spot)] += 1 / len(drawn)
+    prior = np.array([[[where[c] for c in cards].count(p) for p in spots] for _ in cards])
+    prior = prior / prior.sum(axis=1, keepdims=True)
+    assert np.abs(expected - prior).max() > 4 * TOLERANCE, "the decisions move the belief"
+    np.testing.assert_allclose(seen, expected, atol=TOLERANCE)
 
 
 def test_decision_actor_and_filter() -> None:

@@ -117,6 +117,12 @@ SUBSTITUTIONS = (
     ),
     Substitution(r"--epochs \d+", "--epochs 1", "one pass over the demonstrations"),
     Substitution(
+        r"--worlds \d+",
+        "--worlds 2",
+        "two worlds per belief run every step of the belief benchmark (its chain keeps one "
+        "world per hundred moves); the table on the page comes from the full number",
+    ),
+    Substitution(
         r"total_timesteps=[\d_.e]+",
         "total_timesteps=192",
         "a resumed run goes on for 64 steps past the smoke run's 128",

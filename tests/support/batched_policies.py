@@ -15,7 +15,8 @@ from env121.play.turn import Turn
 
 def highest_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The highest legal id of each mask."""
-    return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    highest: np.ndarray = masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+    return highest
 
 
 class HighestLegal:
@@ -33,7 +34,8 @@ class HighestLegal:
 
 def illegal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """The lowest illegal id of each mask."""
-    return np.argmin(masks, axis=1)
+    lowest: np.ndarray = np.argmin(masks, axis=1)
+    return lowest
 
 
 def ragged(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:

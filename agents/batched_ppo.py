@@ -31,7 +31,6 @@ import torch
 
 from agents.batched_greedy import MIN_GAMES_PER_THREAD
 from agents.batched_hints import SWAP_WINS_SIZE, encode_nb_wins, encode_swap_wins, new_nb_memory
-from agents.entries import load_maskable_ppo
 from agents.hints import INPUTS
 from agents.ppo import PolicyNetwork, load_policy, resolve_checkpoint, sample_legal
 from agents.spec import NoBatchedForm, canonical_spec
@@ -177,43 +176,6 @@ class BatchedPPO:
         return encoder
 
 
-class BatchedSB3:
-    """:class:`agents.entries.SB3Agent` for many games at once, deterministic: the seat to act
-    in each game asked is encoded by the compiled observation encoder (equal to
-    the turn's :attr:`~env121.play.turn.Turn.observation`) and the model's
-    ``predict`` runs once on all of them, with their legal masks. Sampling
-    (``deterministic=false``) draws from torch's generator seat by seat, so it
-    has no batched form (:class:`~agents.spec.NoBatchedForm`)."""
-
-    def __init__(self, model: str, deterministic: bool = True) -> None:
-        if not deterministic:
-            raise NoBatchedForm(
-                "an sb3 model that samples (deterministic=false) draws seat by seat: "
-                "it plays one game at a time"
-            )
-        self.model = load_maskable_ppo(model)
-        self.spec = ""
-        self._encoders: WeakKeyDictionary[BatchedEngine, InputEncoder] = WeakKeyDictionary()
-        """Per engine the encoder of its games."""
-
-    def reset(self, seed: int) -> None:
-        """Nothing to seed: it draws nothing."""
-
-    def act(self, engine: BatchedEngine, indices: np.ndarray) -> np.ndarray:
-        """The model's action for the seat to act in each game ``indices``."""
-        encoder = self._encoders.get(engine)
-        if encoder is None:
-            encoder = self._encoders[engine] = InputEncoder(
-                "observation", engine.num_games, engine.config
-            )
-        observations = np.empty((len(indices), encoder.width), dtype=np.float32)
-        encoder(engine, indices, observations)
-        masks = legal_masks(engine.games, indices)
-        with one_thread():
-            actions, _ = self.model.predict(observations, action_masks=masks, deterministic=True)
-        return np.asarray(actions, dtype=np.int64)
-
-
 def network_logits(
     network: PolicyNetwork, engine: BatchedEngine, indices: np.ndarray, encoder: InputEncoder
 ) -> np.ndarray:
@@ -259,7 +221,6 @@ __all__ = [
     "NB_WINS_INPUTS",
     "SWAP_WINS_INPUTS",
     "BatchedPPO",
-    "BatchedSB3",
     "InputEncoder",
     "legal_masks",
     "network_actions",

@@ -17,7 +17,7 @@ without registering a Python class of its own:
   :class:`~env121.envs.single_seat.SingleSeat`: it acts on the seat's
   ``env121_v1`` observation vector with the legal-action mask, deterministically
   unless ``deterministic=false`` (the ``train`` extra). Deterministic, it also
-  decides for many games at once (:class:`agents.batched_ppo.BatchedSB3`: one
+  decides for many games at once (:class:`BatchedSB3`: one
   ``predict`` for all of them), which is how the arena, the benchmark and the
   vector environment play it;
 * ``program:CMD`` — a program in any language speaking the line protocol of
@@ -169,23 +169,15 @@ class ImportedPolicy:
         return int(self.decide(observations, turn.action_mask.astype(bool)[None])[0])
 
 
-class BatchedImport:
-    """An ``import:`` batched policy (:func:`batched_decide`) for many games at
-    once: the seat to act in each game asked is encoded by the compiled
-    observation encoder (equal to the turn's observation) and the policy decides
-    for all of them in one call. An action that is not legal, or an answer that
-    is not one integer id per observation, is an
-    :class:`~env121.play.match.IllegalAgentActionError` before anything is
-    played. A target that is an agent (``act(turn)``) has no batched form
-    (:class:`~agents.spec.NoBatchedForm`): it is owed each match whole."""
+class DecidingPolicy:
+    """A batched policy around a :data:`Decide`: the seat to act in each game
+    asked is encoded by the compiled observation encoder (equal to the turn's
+    observation) and ``decide`` answers for all of them in one call. An action
+    that is not legal, or an answer that is not one integer id per observation,
+    is an :class:`~env121.play.match.IllegalAgentActionError` before anything is
+    played. It draws nothing."""
 
-    def __init__(self, target: str) -> None:
-        decide = batched_decide(import_target(target))
-        if decide is None:
-            raise NoBatchedForm(
-                f"{target!r} is an agent of act(turn): it has no batched policy (it is "
-                "owed each match whole)"
-            )
+    def __init__(self, decide: Decide) -> None:
         self.decide = decide
         self.spec = ""
         self._observers: WeakKeyDictionary[BatchedEngine, Observer] = WeakKeyDictionary()
@@ -215,6 +207,22 @@ class BatchedImport:
             legal = tuple(np.flatnonzero(masks[k]).tolist())
             raise IllegalAgentActionError(self.spec, int(seats[k]), int(actions[k]), legal)
         return actions.astype(np.int64)
+
+
+class BatchedImport(DecidingPolicy):
+    """An ``import:`` batched policy (:func:`batched_decide`) for many games at
+    once (:class:`DecidingPolicy`). A target that is an agent (``act(turn)``)
+    has no batched form (:class:`~agents.spec.NoBatchedForm`): it is owed each
+    match whole."""
+
+    def __init__(self, target: str) -> None:
+        decide = batched_decide(import_target(target))
+        if decide is None:
+            raise NoBatchedForm(
+                f"{target!r} is an agent of act(turn): it has no batched policy (it is "
+                "owed each match whole)"
+            )
+        super().__init__(decide)
 
 
 def load_maskable_ppo(model: str) -> Any:
@@ -266,9 +274,36 @@ class SB3Agent:
         return int(action)
 
 
+class BatchedSB3(DecidingPolicy):
+    """:class:`SB3Agent` for many games at once, deterministic: the model's
+    ``predict`` runs once on all the games asked, with their legal masks
+    (:class:`DecidingPolicy`). Sampling (``deterministic=false``) draws from
+    torch's generator seat by seat, so it has no batched form
+    (:class:`~agents.spec.NoBatchedForm`)."""
+
+    def __init__(self, model: str, deterministic: bool = True) -> None:
+        if not deterministic:
+            raise NoBatchedForm(
+                "an sb3 model that samples (deterministic=false) draws seat by seat: "
+                "it plays one game at a time"
+            )
+        self.model = load_maskable_ppo(model)
+        super().__init__(self._predict)
+
+    def _predict(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The model's deterministic actions, torch on one thread."""
+        from agents.weights import one_thread  # torch: the model has loaded it
+
+        with one_thread():
+            actions, _ = self.model.predict(observations, action_masks=masks, deterministic=True)
+        return np.asarray(actions)
+
+
 __all__ = [
     "BatchedImport",
+    "BatchedSB3",
     "Decide",
+    "DecidingPolicy",
     "ImportedPolicy",
     "SB3Agent",
     "batched_decide",

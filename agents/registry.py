@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.entries import BatchedImport, SB3Agent, import_agent
+from agents.entries import BatchedImport, BatchedSB3, SB3Agent, import_agent
 from agents.greedy import GreedyAgent
 from agents.mc import MCAgent
 from agents.oracle import OracleAgent
@@ -190,12 +190,6 @@ def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
     return BatchedPPO(checkpoint, deterministic)
 
 
-def _batched_sb3(model: str, deterministic: bool = True) -> BatchedPolicy:
-    from agents.batched_ppo import BatchedSB3  # torch and sb3, imported when used
-
-    return BatchedSB3(model, deterministic)
-
-
 def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
     """A trained MaskablePPO policy (torch is imported only when one is built)."""
     try:
@@ -251,7 +245,7 @@ register(
     "sb3",
     SB3Agent,
     "a MaskablePPO .zip trained on SingleSeat: sb3:<model.zip>",
-    batched=_batched_sb3,
+    batched=BatchedSB3,
     turn_by_turn=True,
 )
 register(

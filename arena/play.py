@@ -119,9 +119,16 @@ class AgentCache:
     def follower(self, spec: str) -> WholeMatches:
         """The :class:`~env121.play.batched_policy.WholeMatches` of ``spec``'s agents
         (fair or not: the arena seats the ``oracle`` too), built on first use
-        and then kept, so its agents serve the later games of this process."""
+        and then kept, so its agents serve the later games of this process; the
+        agent :meth:`put` here when the tournament was planned is its first (a
+        ``program:``'s process is not started again)."""
         if spec not in self._followers:
-            self._followers[spec] = WholeMatches(lambda: make_agent(spec), spec, fair_only=False)
+            planned = [self._agents.pop((spec, 0))] if (spec, 0) in self._agents else []
+
+            def make() -> Agent:  # the agent built when the tournament was planned, first
+                return planned.pop() if planned else make_agent(spec)
+
+            self._followers[spec] = WholeMatches(make, spec, fair_only=False)
         return self._followers[spec]
 
     def batched_policy(self, spec: str) -> BatchedPolicy | None:

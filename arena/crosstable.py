@@ -23,7 +23,7 @@ import numpy as np
 
 from agents.registry import ALIASES
 from arena.estimate import Estimate, clustered_ratio
-from arena.journal import LOG_NAME, LogError, read_log
+from arena.journal import read_out
 from arena.paired import challenger_points
 from arena.play import GameRecord
 
@@ -92,10 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the agents' order, comma-separated, stable names allowed (default: as played)",
     )
     args = parser.parse_args(argv)
-    try:
-        run = read_log(args.out / LOG_NAME)
-    except (OSError, LogError) as error:
-        parser.error(f"{args.out / LOG_NAME}: {getattr(error, 'strerror', None) or error}")
+    run = read_out(parser, args.out)
     matchups = [(challenger, reference) for challenger, reference in run.header.matchups]
     played = list(dict.fromkeys(name for pair in matchups for name in pair))
     labels = played if args.order is None else args.order.split(",")

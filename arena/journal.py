@@ -21,6 +21,7 @@ appended; any other bad line is a :class:`LogError` naming the file and line.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 from collections.abc import Sequence
@@ -167,6 +168,16 @@ def read_log(path: str | Path) -> LoggedRun:
     return LoggedRun(path, header, tuple(games), tuple(notes), size)
 
 
+def read_out(parser: argparse.ArgumentParser, out: Path) -> LoggedRun:
+    """The log of the tournament whose ``--out`` folder is ``out``, for a tool that
+    reads it from the command line: a log it cannot read is ``parser``'s one-line
+    error, naming the file."""
+    try:
+        return read_log(out / LOG_NAME)
+    except (OSError, LogError) as error:
+        parser.error(f"{out / LOG_NAME}: {getattr(error, 'strerror', None) or error}")
+
+
 def check_log(run: LoggedRun, plan: TournamentPlan) -> None:
     """Raise :class:`LogError` unless ``run``'s games belong to ``plan`` (the
     header's tournament planned again, with the same agents)."""
@@ -296,6 +307,7 @@ __all__ = [
     "LoggedRun",
     "check_log",
     "read_log",
+    "read_out",
     "record_from_dict",
     "record_to_dict",
 ]

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from arena.estimate import clustered_ratio
-from arena.journal import LOG_NAME, LogError, LoggedRun, read_log
+from arena.journal import LoggedRun, read_out
 from arena.schedule import seat_player
 from env121.engine.state import NUM_SEATS
 
@@ -89,10 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     runs = []
     for folder in args.out:
-        try:
-            run = read_log(folder / LOG_NAME)
-        except (OSError, LogError) as error:
-            parser.error(f"{folder / LOG_NAME}: {getattr(error, 'strerror', None) or error}")
+        run = read_out(parser, folder)
         if run.header.matchups or len(set(run.header.specs)) != NUM_SEATS:
             parser.error(f"{folder}: not a round-robin of four agents (--pool A,B,C,D)")
         runs.append(run)

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from arena.estimate import Estimate, clustered_ratio
-from arena.journal import LOG_NAME, LogError, read_log
+from arena.journal import read_out
 from arena.play import GameRecord
 from arena.schedule import seat_player
 
@@ -64,10 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("out", type=Path, help="a tournament's --out folder")
     args = parser.parse_args(argv)
-    try:
-        run = read_log(args.out / LOG_NAME)
-    except (OSError, LogError) as error:
-        parser.error(f"{args.out / LOG_NAME}: {getattr(error, 'strerror', None) or error}")
+    run = read_out(parser, args.out)
     matchups = run.header.matchups
     pairs = [
         (i, j)

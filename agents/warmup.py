@@ -5,10 +5,11 @@ caches them for the next process (:mod:`env121.rules.compiled.cache`). The
 kernels fall in independent families (:data:`FAMILIES`), each compiled by one
 call of its entry points: the batched engine (``engine``), greedy's batched
 form (``greedy``), the observation encoder (``observation``), the network's
-hint inputs (``hints``) and the Python engine with a turn's seat record,
-through greedy's single-game moves (``reference``). A command warms only the families it uses
-(:func:`families_for`: a tournament of greedy and random compiles neither the
-trainer's inputs nor the Python engine's); ``env121 warmup`` compiles them
+hint inputs (``hints``), the Python engine with a turn's seat record,
+through greedy's single-game moves (``reference``), and mc's search (``mc``).
+A command warms only the families it uses (:func:`families_for`: a tournament
+of greedy and random compiles neither the trainer's inputs nor the Python
+engine's); ``env121 warmup`` compiles them
 all, with ``--jobs J`` in J processes (:func:`warm_in_parallel`; the families
 share the rule kernels, which each process compiles again: on the 2-core
 machine two processes took 40% more CPU and longer than one,
@@ -32,6 +33,8 @@ WARMUP_STEPS = 8
 """Batched steps each warm-up takes (one call of an entry point compiles it whole)."""
 REFERENCE_MOVES = 8
 """Moves greedy chooses, one game at a time, on the Python engine."""
+MC_MOVES = 40
+"""Moves mc chooses (enough for some with a real choice, which its search decides)."""
 
 
 def _engine() -> None:
@@ -98,6 +101,22 @@ def _hints() -> None:
         encode_nb_wins(engine.games, games, engine.kernel_config, memory, nb)
 
 
+def _mc() -> None:
+    """mc's search kernels (:mod:`agents.batched_mc`): its moves in every seat, one
+    game on the Python engine, with the smallest budget."""
+    from agents.mc import MCAgent
+    from env121.engine.game import apply, is_terminal, new_game
+    from env121.play.turn import Turn
+
+    state = new_game(seed=0)
+    mc = MCAgent(budget=2)
+    mc.reset(0)
+    for _ in range(MC_MOVES):
+        if is_terminal(state):
+            break
+        apply(state, mc.act(Turn(state, state.current_player, search_allowed=True)))
+
+
 def _reference() -> None:
     """The Python engine and a turn's seat record, through greedy's single-game moves."""
     from agents.greedy import GreedyAgent
@@ -118,12 +137,16 @@ FAMILIES: dict[str, Callable[[], None]] = {
     "observation": _observation,
     "hints": _hints,
     "reference": _reference,
+    "mc": _mc,
 }
 """The kernel families, each with what compiles it (one call of its entry points)."""
 SPEC_FAMILIES: dict[str, tuple[str, ...]] = {
     "random": (),
     "greedy": ("greedy",),
     "ppo": ("observation", "hints"),
+    "mc": ("reference", "mc"),
+    "search": ("reference", "mc"),
+    "oracle": ("reference", "mc"),
 }
 """The families an agent of a batched form uses beside the engine (by agent name);
 every other agent plays on the Python engine (``reference``)."""
@@ -173,6 +196,7 @@ def warm_in_parallel(families: Sequence[str] = tuple(FAMILIES), jobs: int = 1) -
 
 __all__ = [
     "FAMILIES",
+    "MC_MOVES",
     "REFERENCE_MOVES",
     "SPEC_FAMILIES",
     "WARMUP_GAMES",

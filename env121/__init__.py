@@ -32,6 +32,8 @@ which nothing below imports.
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# First, before any kernel is defined: numba's CPU, the kernels' cache, the shipped kernels.
+import env121.rules.compiled  # noqa: F401
 from env121.engine.actions import NUM_ACTIONS, format_action
 from env121.engine.deal import Deal
 from env121.engine.game import (

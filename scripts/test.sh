@@ -7,9 +7,9 @@
 #
 # The first contact runs beside the other stages (most of its time is pip
 # installing and building): its log is shown when it ends, and a failure fails
-# the command. Its first step compiles the game's kernels into the shared
-# cache; the checks here wait for that step before using the kernels, so they
-# are compiled once.
+# the command. Its first step unpacks the shipped kernels (or, where none fit,
+# compiles them) into the shared cache; the checks here wait for that step
+# before using the kernels, so they are compiled at most once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The browser test (tests/web/test_browser.py) drives Debian's chromium through
@@ -42,7 +42,7 @@ finish_first_contact() {
   fi
 }
 # Wait for the first contact's step 1 (the README's first command, which
-# compiles the kernels into the shared cache); if it has ended, finish it.
+# unpacks or compiles the kernels into the shared cache); if it has ended, finish it.
 wait_for_the_kernels() {
   while kill -0 "$first_contact" 2>/dev/null && ! grep -q '^-- 2\.' "$first_contact_log"; do
     sleep 1

@@ -10,9 +10,10 @@ subcommand's ``--help`` shows its options' defaults.
   about on its own) the indicators are not counted and the Quốc Sĩ members
   that need the Chỉ Điểm (Thất Sĩ and above) cannot match; the output says so.
 * ``env121 warmup [--jobs J]`` compiles the game's kernels ahead
-  (:mod:`agents.warmup`; ``--jobs J``: its families in J processes): the first use
-  of a version compiles the kernels a command uses once (about a minute of CPU
-  for a tournament of greedy and random, 1.5 min for all of them,
+  (:mod:`agents.warmup`; ``--jobs J``: its families in J processes): where no
+  shipped kernels fit (another platform, Python or numba, or edited sources), the
+  first use of a version compiles the kernels a command uses once (about a minute
+  of CPU for a tournament of greedy and random, 1.5 min for all of them,
   ``docs/first-run.md``) and says so in one line
   (:mod:`env121.rules.compiled.cache`); later runs load them.
 * ``env121 play --seed S [--agents SPEC SPEC SPEC SPEC] [--json FILE]
@@ -196,11 +197,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.set_defaults(func=_score)
     warmup = commands.add_parser(
         "warmup",
-        help="compile the game's kernels ahead (once per version: about 1.5 min of CPU)",
+        help="compile the game's kernels ahead (where none ship: about 1.5 min of CPU)",
         description="Compile every kernel of the engine, the observations, the network "
-        "inputs and greedy ahead, so that no later command waits for it (it happens once "
-        "per installed version, about 1.5 min of CPU; later runs only load them, in "
-        "seconds). With --jobs J, the families of kernels compile in J processes. The compiled "
+        "inputs, greedy and mc ahead, so that no later command waits for it. The kernels "
+        "ship compiled for one platform, Python and numba (unpacked on first use, in a "
+        "second); elsewhere, or after an edit of their sources, they compile once per "
+        "version, about 1.5 min of CPU, and later runs only load them, in seconds. "
+        "With --jobs J, the families of kernels compile in J processes. The compiled "
         "kernels are kept in $ENV121_CACHE_DIR, else $XDG_CACHE_HOME/env121, else "
         "~/.cache/env121.",
         formatter_class=HelpFormatter,

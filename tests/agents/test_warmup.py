@@ -15,7 +15,7 @@ from apps.cli import main
         (["greedy", "random"], ("engine", "greedy")),
         (["random"], ("engine",)),
         (["ppo:small", "greedy"], ("engine", "greedy", "observation", "hints")),
-        (["mc:budget=8", "random"], ("engine", "reference")),
+        (["mc:budget=8", "random"], ("engine", "reference", "mc")),
     ],
     ids=["greedy_random", "random", "ppo", "mc"],
 )

@@ -23,9 +23,10 @@ numba-friendly form of a :class:`~env121.rules.config.RuleConfig`; cards are
 * :mod:`~env121.rules.compiled.win_table` — ``win_points``, a seat's win table.
 
 The kernels are imported from their modules; this package imports only the
-config, so that reading a :class:`KernelConfig` costs no kernel. Its import
-first points numba's cache at the folder of this version of the sources and
-installs the line that says when kernels compile
+config, so that reading a :class:`KernelConfig` costs no kernel. Its import —
+the first of :mod:`env121`'s, before any kernel is defined — chooses numba's
+CPU, points numba's cache at the kernels' folders, unpacks the shipped
+kernels and installs the line that says when kernels compile
 (:mod:`~env121.rules.compiled.cache`).
 """
 

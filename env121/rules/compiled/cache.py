@@ -152,12 +152,14 @@ def _imports(path: Path, root: Path) -> frozenset[Path]:
 
 
 def kernel_sources(root: Path, path: Path) -> list[Path]:
-    """``path`` and every env121 module it imports, directly or through others."""
+    """``path`` and every env121 module it imports, directly or through others
+    (but this module, which no kernel reads: the package's ``__init__`` imports it)."""
+    itself = Path(__file__).resolve()
     seen = {path}
     todo = [path]
     while todo:
         for imported in _imports(todo.pop(), root):
-            if imported not in seen:
+            if imported not in seen and imported != itself:
                 seen.add(imported)
                 todo.append(imported)
     return sorted(seen)

@@ -10,7 +10,7 @@ On a local Ray cluster of 2 CPUs (this machine, loopback only):
   (one ván per match) played by ``--jobs 2`` worker processes and as Ray
   tasks (``--ray``), the cluster's start timed apart; both start their
   workers cold, as a command does;
-* **training**: trained decisions/s of RLlib's PPO (:mod:`training.rllib_selfplay`,
+* **training**: trained decisions/s of RLlib's PPO (``examples/ray/rllib_selfplay.py``,
   2 EnvRunners × 4 environments, every seat the learner) next to the
   project's SB3 trainer (:mod:`training.ppo_selfplay`, 2 subprocess
   environments, one learning seat against three snapshots of itself), the
@@ -81,9 +81,9 @@ def bench_tournament(deals: int) -> None:
 def bench_training(iterations: int) -> None:
     import ray
 
+    from examples.ray.rllib_selfplay import RLlibConfig
+    from examples.ray.rllib_selfplay import train as train_rllib
     from training.ppo_selfplay import load_config, train
-    from training.rllib_selfplay import RLlibConfig
-    from training.rllib_selfplay import train as train_rllib
 
     with tempfile.TemporaryDirectory() as out:
         sb3 = train(

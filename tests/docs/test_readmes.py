@@ -241,7 +241,7 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("docs/ray.md", 'backend=RayBackend("auto")'): (
         "it joins a running cluster; tests/arena/test_ray.py runs RayBackend on a local one"
     ),
-    ("docs/ray.md", "training.rllib_selfplay --iterations 50"): (
+    ("docs/ray.md", "examples.ray.rllib_selfplay --iterations 50"): (
         "50 RLlib iterations on two env runners (minutes); tests/training/test_rllib.py "
         "checks its adapter, its masked module and the export the arena plays"
     ),

@@ -1,5 +1,6 @@
-"""training.rllib_selfplay: the turn-taking adapter, the masked module, the seat
-assignment, and a smoke run on a local Ray cluster whose policy plays in the arena.
+"""examples/ray/rllib_selfplay.py, the RLlib example: the turn-taking adapter, the
+masked module, the seat assignment, and a smoke run on a local Ray cluster whose
+policy plays in the arena.
 
 Skipped, with the reason, without the ``ray`` extra.
 """
@@ -27,7 +28,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.multi_agent_episode import MultiAgentEpisode
 
-from training.rllib_selfplay import (
+from examples.ray.rllib_selfplay import (
     MAIN,
     MaskedPolicyModule,
     RLlibConfig,

@@ -1,7 +1,10 @@
 """Self-play PPO for 121 on RLlib: the four seats share one policy, frozen snapshots join in.
 
-Run it as ``python -m training.rllib_selfplay --iterations 50 --num-env-runners 2
---out runs/rllib`` (every :class:`RLlibConfig` field is an option, ``--help``
+An example of env121 on RLlib, not one of env121's trainers (``env121 train``
+runs those): it shows how a turn-based env121 match meets RLlib's multi-agent
+episodes, and how RLlib's result plays in the arena. Run it from the
+repository's root as ``python -m examples.ray.rllib_selfplay --iterations 50
+--num-env-runners 2 --out runs/rllib`` (every :class:`RLlibConfig` field is an option, ``--help``
 lists them) or from Python with :func:`train`; play the result in the arena as
 ``ppo:runs/rllib/policy.safetensors``. It needs the ``ray`` extra
 (``pip install -e ".[ray]"``); on a cluster, see ``docs/ray.md``.
@@ -390,7 +393,7 @@ def export_policy(
 ) -> Path:
     """Write ``module``'s actor as a weights-only ``ppo:`` checkpoint (:mod:`agents.ppo`)."""
     training = {
-        "trainer": f"RLlib {ray.__version__} PPO (training.rllib_selfplay)",
+        "trainer": f"RLlib {ray.__version__} PPO (examples.ray.rllib_selfplay)",
         "reward_mode": config.reward_mode,
         "rules": config.rules,
         "seed": config.seed,
@@ -520,7 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     """``--field value`` for every :class:`RLlibConfig` field (values in YAML),
     ``--out`` and ``--ray``."""
     parser = argparse.ArgumentParser(
-        prog="python -m training.rllib_selfplay",
+        prog="python -m examples.ray.rllib_selfplay",
         description="Self-play PPO on RLlib: the four seats share one policy; frozen "
         "snapshots join as opponents. Values are YAML ('--hidden-sizes [64,64]').",
     )

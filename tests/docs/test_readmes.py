@@ -213,6 +213,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "above does not make (its tournament and arena.paired run in the blocks of "
         "docs/agents.md; tests/arena/test_paired.py checks the paired estimate)"
     ),
+    ("training/README.md", "--vs ppo:$E/gen-004/policy.safetensors greedy"): (
+        "it measures generations 4 to 6 of a full expert run, which the one-generation run "
+        "above does not make (as the block of generations 1 to 3)"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

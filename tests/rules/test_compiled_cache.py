@@ -26,6 +26,7 @@ from env121.rules.compiled.cache import (
     kernel_stamp,
     platform_tag,
     prune_versions,
+    remove_old_layout,
     shipped_paths,
     stamp_folder,
     unpack_shipped,
@@ -112,6 +113,15 @@ def test_only_the_newest_versions_are_kept(tmp_path):
         os.utime(folder, (1_000_000 - age, 1_000_000 - age))
     prune_versions(folders[-1])
     assert sorted(tmp_path.iterdir()) == sorted(folders[-KEEP_VERSIONS:])
+
+
+def test_the_folders_of_the_old_layout_are_removed(tmp_path):
+    """The first layout kept one folder per hash of every source (50 MB each)."""
+    (tmp_path / "a6996dae4eeb007d" / "agents").mkdir(parents=True)
+    (tmp_path / "env121" / "engine" / "shuffle" / "7f71085d37de157b").mkdir(parents=True)
+    remove_old_layout(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["env121"]
+    assert (tmp_path / "env121" / "engine" / "shuffle" / "7f71085d37de157b").is_dir()
 
 
 def _run(code: str, **env: str) -> subprocess.CompletedProcess[str]:

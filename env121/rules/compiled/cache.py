@@ -89,6 +89,8 @@ COMPILE_NOTICE = (
 _IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|.*)|import\s+([\w.]+))", re.M)
 """An import statement: ``from M import a, b`` or ``from M import (a,\n b)`` (the module
 and its names in groups 1, 2) or ``import M`` (group 3)."""
+_OLD_FOLDER = re.compile(r"[0-9a-f]{16}")
+"""A folder of the first layout, named by the first 16 hex digits of a hash of every source."""
 _CACHED_KERNEL = re.compile(r"^@(?:numba\.)?njit\([^)]*cache=True", re.M)
 """A kernel definition whose code numba caches."""
 _active: tuple[Path, Path] | None = None
@@ -204,6 +206,7 @@ def use_kernel_cache(root: Path) -> Path:
     except OSError:
         return folder
     _active = (root.resolve(), folder)
+    remove_old_layout(folder)
     if cpu == "generic":
         unpack_shipped(root.resolve(), folder)
     if KernelCacheLocator not in _CACHE_IMPL._locator_classes:
@@ -274,6 +277,17 @@ def prune_versions(current: Path) -> None:
     for old in folders[KEEP_VERSIONS:]:
         if old != current:
             shutil.rmtree(old, ignore_errors=True)
+
+
+def remove_old_layout(kernels: Path) -> None:
+    """Remove the folders of the cache's first layout (one per hash of every source,
+    ``<cache root>/kernels/<16 hex digits>/``), which nothing reads any more."""
+    try:
+        old = [p for p in kernels.iterdir() if _OLD_FOLDER.fullmatch(p.name) and p.is_dir()]
+    except OSError:
+        return
+    for folder in old:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def shipped_paths(tag: str | None = None) -> tuple[Path, Path]:
@@ -430,6 +444,7 @@ __all__ = [
     "kernel_stamp",
     "platform_tag",
     "prune_versions",
+    "remove_old_layout",
     "shipped_paths",
     "stamp_folder",
     "unpack_shipped",

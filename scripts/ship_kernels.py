@@ -30,7 +30,6 @@ def main() -> int:
             env.pop(chosen, None)
         subprocess.run([sys.executable, "-m", "apps.cli", "warmup"], cwd=ROOT, env=env, check=True)
         sys.path.insert(0, str(ROOT))
-        os.environ.pop("NUMBA_CPU_NAME", None)
         from env121.rules.compiled.cache import write_shipped
 
         archive, manifest = write_shipped(ROOT, Path(cache) / "kernels")

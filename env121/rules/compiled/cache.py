@@ -307,12 +307,12 @@ def unpack_shipped(root: Path, kernels: Path) -> list[str]:
         stamps: dict[str, str] = json.loads(manifest.read_text(encoding="utf-8"))["kernels"]
     except (OSError, ValueError, KeyError, TypeError):
         return []
-    wanted = {
+    wanted = {  # the folder test first: a warm start hashes no sources here
         stamp_folder(Path(), relative, stamp).as_posix(): relative
         for relative, stamp in stamps.items()
-        if (root / relative).is_file()
+        if not stamp_folder(kernels, relative, stamp).is_dir()
+        and (root / relative).is_file()
         and kernel_stamp(root, relative) == stamp
-        and not stamp_folder(kernels, relative, stamp).is_dir()
     }
     if not wanted:
         return []

@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from agents.registry import parse_spec
+from env121.play.protocol import Agent
 
 WARMUP_GAMES = 2
 """Games played side by side (more than one, so the engine's batch paths run)."""
@@ -101,34 +102,33 @@ def _hints() -> None:
         encode_nb_wins(engine.games, games, engine.kernel_config, memory, nb)
 
 
-def _mc() -> None:
-    """mc's search kernels (:mod:`agents.batched_mc`): its moves in every seat, one
-    game on the Python engine, with the smallest budget."""
-    from agents.mc import MCAgent
+def _play_alone(agent: Agent, moves: int, *, search_allowed: bool = False) -> None:
+    """Up to ``moves`` moves of ``agent`` in every seat of one game on the Python engine."""
     from env121.engine.game import apply, is_terminal, new_game
     from env121.play.turn import Turn
 
     state = new_game(seed=0)
-    mc = MCAgent(budget=2)
-    mc.reset(0)
-    for _ in range(MC_MOVES):
+    for _ in range(moves):
         if is_terminal(state):
             break
-        apply(state, mc.act(Turn(state, state.current_player, search_allowed=True)))
+        turn = Turn(state, state.current_player, search_allowed=search_allowed)
+        apply(state, agent.act(turn))
+
+
+def _mc() -> None:
+    """mc's search kernels (:mod:`agents.batched_mc`), with the smallest budget."""
+    from agents.mc import MCAgent
+
+    mc = MCAgent(budget=2)
+    mc.reset(0)
+    _play_alone(mc, MC_MOVES, search_allowed=True)
 
 
 def _reference() -> None:
     """The Python engine and a turn's seat record, through greedy's single-game moves."""
     from agents.greedy import GreedyAgent
-    from env121.engine.game import apply, is_terminal, new_game
-    from env121.play.turn import Turn
 
-    state = new_game(seed=0)
-    greedy = GreedyAgent()
-    for _ in range(REFERENCE_MOVES):
-        if is_terminal(state):
-            break
-        apply(state, greedy.act(Turn(state, state.current_player)))
+    _play_alone(GreedyAgent(), REFERENCE_MOVES)
 
 
 FAMILIES: dict[str, Callable[[], None]] = {

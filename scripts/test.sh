@@ -24,6 +24,8 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
       "the browser test will be skipped"
   fi
 fi
+# A stage's heading, with the seconds since the command started.
+stage() { echo "== $* (at ${SECONDS} s)"; }
 first_contact_log=$(mktemp)
 # its own process group (setsid), so that a failure here stops all of it
 setsid bash scripts/first_contact.sh >"$first_contact_log" 2>&1 </dev/null &
@@ -34,7 +36,7 @@ finish_first_contact() {
   local status=0
   wait "$first_contact" || status=$?
   first_contact=
-  echo "== first contact (run beside the other stages)"
+  stage "first contact (run beside the other stages)"
   cat "$first_contact_log"
   if [ "$status" != 0 ]; then
     echo "== first contact FAILED (exit status $status)"
@@ -58,16 +60,17 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet torch==2.13.0  # pinned: any other request pulls CUDA builds
 .venv/bin/python -m pip install --quiet -e ".[dev]"
-echo "== ruff check";          .venv/bin/ruff check .
-echo "== ruff format --check"; .venv/bin/ruff format --check .
-echo "== mypy";                .venv/bin/mypy
-echo "== import contracts";    .venv/bin/lint-imports
-echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
+stage "ruff check";          .venv/bin/ruff check .
+stage "ruff format --check"; .venv/bin/ruff format --check .
+stage "mypy";                .venv/bin/mypy
+stage "import contracts";    .venv/bin/lint-imports
+stage "docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
 wait_for_the_kernels
-echo "== kernels";             .venv/bin/env121 warmup
-echo "== pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" "$@"
+stage "kernels";             .venv/bin/env121 warmup
+stage "pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" "$@"
 # The tests that start a local Ray cluster, in one process, module after module
 # (one cluster connection a process: tests/support/ray_cluster.py).
-echo "== pytest (Ray clusters)"; .venv/bin/pytest -q -m ray_cluster "$@"
-echo "== notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
+stage "pytest (Ray clusters)"; .venv/bin/pytest -q -m ray_cluster "$@"
+stage "notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
 finish_first_contact
+echo "== passed in ${SECONDS} s"

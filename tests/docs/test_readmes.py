@@ -21,6 +21,13 @@ the blocks that are not run and why (pytest lists them as skipped, with
 the reason). A substitution or an edit that no longer finds its text fails,
 so this file cannot drift from the pages silently.
 
+The blocks' ``env121`` and ``python`` commands start from a process that has
+imported the package and loaded its kernels (``tests/docs/forkserver.py``),
+as the arena's workers do: each would otherwise spend most of its second or
+three importing torch and loading kernels before a run of one deal. A
+command whose environment changes what an import does (``ENV121_…``,
+``NUMBA_…``, …) runs in an interpreter of its own.
+
 The tests run the shipped checkpoints (``ppo:small``, …) and the repository's
 own files only: a block that needs a file the reader does not have fails.
 """
@@ -31,11 +38,13 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from tests.docs.forkserver import PROGRAMS, ForkServer
 from tests.docs.markdown import CodeBlock, code_blocks, link_targets
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -302,6 +311,15 @@ def runnable_blocks() -> list[CodeBlock]:
     return [block for block in all_blocks() if block.language in RUN_LANGUAGES]
 
 
+def block_environment() -> dict[str, str]:
+    """The environment every block runs in (and the fork server starts in)."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")]),
+        "MPLBACKEND": "Agg",
+    }
+
+
 @dataclass
 class Reader:
     """A reader working through one document: its blocks run in order, once each."""
@@ -309,6 +327,8 @@ class Reader:
     document: str
     workdir: Path
     blocks: list[CodeBlock]
+    programs: Path
+    """The folder of the ``env121`` and ``python`` the blocks run (the fork server's shims)."""
     outcomes: dict[int, str | None] = field(default_factory=dict)
     """Block line → None if it ran, else what went wrong."""
 
@@ -333,21 +353,21 @@ class Reader:
     def _run(self, block: CodeBlock) -> str | None:
         text = edit(block)
         if block.language == "python":
-            script = self.workdir / f"block_{block.line}.py"
-            script.write_text(text, encoding="utf-8")
-            command = [sys.executable, script.name]
+            saved = self.workdir / f"block_{block.line}.py"
+            saved.write_text(text, encoding="utf-8")
+            command = [str(self.programs / "python"), saved.name]
         else:
-            command = ["bash", "-e", "-c", shell_script(text)]
-        environment = {
-            **os.environ,
-            "PYTHONPATH": os.pathsep.join([str(REPOSITORY), os.environ.get("PYTHONPATH", "")]),
-            "MPLBACKEND": "Agg",
-        }
+            script = re.sub(
+                rf"{re.escape(str(BIN))}/({'|'.join(PROGRAMS)})\b",
+                lambda program: str(self.programs / program[1]),
+                shell_script(text),
+            )
+            command = ["bash", "-e", "-c", script]
         try:
             done = subprocess.run(
                 command,
                 cwd=self.workdir,
-                env=environment,
+                env=block_environment(),
                 capture_output=True,
                 text=True,
                 timeout=TIMEOUT_S,
@@ -362,7 +382,13 @@ class Reader:
 
 
 @pytest.fixture(scope="session")
-def readers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Reader]:
+def fork_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServer]:
+    with ForkServer(tmp_path_factory.mktemp("fork-server"), block_environment(), BIN) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def readers(tmp_path_factory: pytest.TempPathFactory, fork_server: ForkServer) -> dict[str, Reader]:
     by_document: dict[str, Reader] = {}
     for doc in documents():
         workdir = tmp_path_factory.mktemp(doc.replace("/", "_").replace(".", "_"))
@@ -370,7 +396,7 @@ def readers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Reader]:
             if not entry.name.startswith("."):
                 (workdir / entry.name).symlink_to(entry)
         blocks = [b for b in code_blocks(REPOSITORY / doc, doc) if b.language in RUN_LANGUAGES]
-        by_document[doc] = Reader(doc, workdir, blocks)
+        by_document[doc] = Reader(doc, workdir, blocks, fork_server.bin)
     return by_document
 
 

@@ -26,51 +26,70 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
 fi
 # A stage's heading, with the seconds since the command started.
 stage() { echo "== $* (at ${SECONDS} s)"; }
-first_contact_log=$(mktemp)
-# its own process group (setsid), so that a failure here stops all of it
-setsid bash scripts/first_contact.sh >"$first_contact_log" 2>&1 </dev/null &
-first_contact=$!
-# Show the first contact's log once it has ended (once); exit if it failed.
-finish_first_contact() {
-  [ -n "$first_contact" ] || return 0
-  local status=0
-  wait "$first_contact" || status=$?
-  first_contact=
-  stage "first contact (run beside the other stages)"
-  cat "$first_contact_log"
+# Stages run beside the others, each in its own process group (setsid) with
+# its output kept in a log: `beside NAME COMMAND…` starts one, `finish NAME`
+# waits for it, shows its log (once) and exits if it failed. A stage that
+# fails stops the ones still running beside it.
+declare -A beside_pid beside_log
+beside() {
+  local name=$1
+  shift
+  beside_log[$name]=$(mktemp)
+  setsid "$@" >"${beside_log[$name]}" 2>&1 </dev/null &
+  beside_pid[$name]=$!
+}
+finish() {
+  local name=$1 status=0
+  [ -n "${beside_pid[$name]:-}" ] || return 0
+  wait "${beside_pid[$name]}" || status=$?
+  beside_pid[$name]=
+  stage "$name (run beside the other stages)"
+  cat "${beside_log[$name]}"
   if [ "$status" != 0 ]; then
-    echo "== first contact FAILED (exit status $status)"
+    echo "== $name FAILED (exit status $status)"
     exit "$status"
   fi
 }
+stop_beside() {
+  local name
+  for name in "${!beside_pid[@]}"; do
+    if [ -n "${beside_pid[$name]}" ]; then
+      kill -- "-${beside_pid[$name]}" 2>/dev/null || kill "${beside_pid[$name]}" 2>/dev/null || true
+    fi
+    rm -f "${beside_log[$name]}"
+  done
+}
+trap stop_beside EXIT
+beside "first contact" bash scripts/first_contact.sh
 # Wait for the first contact's step 1 (the README's first command, which
 # unpacks or compiles the kernels into the shared cache); if it has ended, finish it.
 wait_for_the_kernels() {
-  while kill -0 "$first_contact" 2>/dev/null && ! grep -q '^-- 2\.' "$first_contact_log"; do
+  local pid=${beside_pid["first contact"]}
+  while kill -0 "$pid" 2>/dev/null && ! grep -q '^-- 2\.' "${beside_log["first contact"]}"; do
     sleep 1
   done
-  if ! kill -0 "$first_contact" 2>/dev/null; then finish_first_contact; fi
+  if ! kill -0 "$pid" 2>/dev/null; then finish "first contact"; fi
 }
-# A stage that fails stops the first contact (its process group).
-trap 'if [ -n "$first_contact" ]; then kill -- "-$first_contact" 2>/dev/null || kill "$first_contact" 2>/dev/null || true; fi
-      rm -f "$first_contact_log"' EXIT
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet torch==2.13.0  # pinned: any other request pulls CUDA builds
-.venv/bin/python -m pip install --quiet -e ".[dev]"
+# torch pinned: any other request pulls CUDA builds
+.venv/bin/python -m pip install --quiet torch==2.13.0 -e ".[dev]"
 stage "ruff check";          .venv/bin/ruff check .
 stage "ruff format --check"; .venv/bin/ruff format --check .
-stage "mypy";                .venv/bin/mypy
-stage "import contracts";    .venv/bin/lint-imports
-stage "docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
+# The checks that read the code and the pages, not run it: beside the tests.
+beside "types, import contracts, docs site" bash -c 'set -e
+  echo "== mypy";                .venv/bin/mypy
+  echo "== import contracts";    .venv/bin/lint-imports
+  echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict'
 wait_for_the_kernels
 stage "kernels";             .venv/bin/env121 warmup
 stage "pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" "$@"
+finish "types, import contracts, docs site"
 # The tests that start a local Ray cluster, in one process, module after module
 # (one cluster connection a process: tests/support/ray_cluster.py).
 stage "pytest (Ray clusters)"; .venv/bin/pytest -q -m ray_cluster "$@"
 stage "notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
-finish_first_contact
+finish "first contact"
 echo "== passed in ${SECONDS} s"

@@ -16,12 +16,12 @@ from typing import Any
 from agents.batched_ppo import BATCHED_INPUTS
 from agents.environments import make_batched_policy, owed_whole_matches
 from agents.ppo import hint_blocks, network_shape, read_sidecar, resolve_checkpoint
-from agents.weights import ACTIVATIONS, sidecar_path
+from agents.weights import sidecar_path
 from env121.extras import require_extra
 from env121.play.batched_policy import WholeMatches
 from env121.rules.config import RuleConfig
 from training import settings
-from training.hardware import check_device
+from training.ppo_settings import PPOSettings
 from training.settings import check_at_least, check_choice
 
 ALGORITHM = "batched_ppo"
@@ -46,17 +46,14 @@ values of the actions, regressed on the points that followed each one."""
 
 
 @dataclass
-class Config:
-    """Everything a run depends on (a preset is a YAML file of these)."""
+class Config(PPOSettings):
+    """Everything a run depends on (a preset is a YAML file of these): the
+    settings both PPO trainers have (:class:`~training.ppo_settings.PPOSettings`,
+    whose defaults are this trainer's) and this trainer's own."""
 
-    description: str = ""
-    """What the preset is for (free text)."""
     algorithm: str = ALGORITHM
-    """Which trainer runs the preset (this one: ``batched_ppo``)."""
 
     # --- run
-    seed: int = 0
-    """Seeds the networks, the deals and every draw of the trainer."""
     total_steps: int = 20_000_000
     """Engine steps to train for (all games; rounded up to whole rollouts)."""
     max_seconds: float = 0.0
@@ -66,12 +63,6 @@ class Config:
     """Games stepped together."""
     rollout_steps: int = 64
     """Engine steps per rollout (each moves every game)."""
-    threads: int = 0
-    """Threads of the engine, the input encoder, the greedy opponents and torch
-    (they run one after another); 0: ``ENV121_THREADS`` if set, else every core."""
-    device: str = "auto"
-    """Where the networks act and learn: ``auto`` (a GPU when torch sees one),
-    ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
     overlap: bool = False
     """Play the next rollout in a background thread while the learner updates
     on the last one, so a cycle takes about the longer of the two instead of
@@ -97,8 +88,6 @@ class Config:
     ``"auto"`` joins the cluster ``ray start`` runs here; ``"HOST:6379"`` a
     cluster's head; ``"ray://HOST:10001"`` one through Ray Client. A process
     already connected to Ray uses that connection."""
-    rules: dict[str, Any] = field(default_factory=dict)
-    """:class:`~env121.rules.config.RuleConfig` fields (default: the spec)."""
 
     # --- tables
     table_weights: dict[str, float] = field(
@@ -116,26 +105,13 @@ class Config:
     starts afresh; a resumed run keeps its own weights). The network fields
     (``hidden_sizes``, ``activation``, ``inputs``, ``hint_head``) must be its
     network's; ``env121 exploit --start`` sets them."""
-    pool_max_size: int = 8
-    """Snapshots in play; the oldest retire."""
-    snapshot_every: int = 2_000_000
-    """Add a snapshot of the learner to the pool every this many engine steps."""
 
     # --- networks
-    inputs: str = "observation+swap_wins"
-    """What the actor reads (a key of ``agents.hints.INPUTS`` without agent hints)."""
-    hint_head: bool = True
-    """Each action's logit also reads that action's entries of the input's
-    trailing per-action part, through one weight per block."""
     hint_head_lr_scale: float = 10.0
     """The hint head's learning rate is ``learning_rate`` × this. Adam moves a
     weight by about its learning rate per step, and the head's few weights
     must grow to several units to weigh the per-action values against the
     rest of the logit: at the base rate that takes thousands of updates."""
-    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
-    """Hidden layer widths of the actor and of the critic."""
-    activation: str = "relu"
-    """``"tanh"`` or ``"relu"``."""
     critic: str = "perfect"
     """``"perfect"``: the critic also reads the other seats' hands; ``"observation"``: not."""
 
@@ -156,50 +132,23 @@ class Config:
     legal action instead of its best."""
 
     # --- PPO
-    learning_rate: float = 3e-4
-    """Adam step size (at the start when ``anneal_lr``)."""
-    anneal_lr: bool = True
-    """Decay the learning rate linearly to 0 over ``total_steps``."""
-    n_epochs: int = 2
-    """Passes over each rollout's samples."""
     minibatch_size: int = 4096
     """Samples per gradient step."""
-    gamma: float = 1.0
-    """Discount per decision of a seat."""
-    gae_lambda: float = 0.95
-    """GAE's λ."""
     horizon: str = "vong"
     """Where a seat's stream of decisions ends: ``"vong"`` or ``"match"``."""
     reward_scale: float = 1.0
     """Rewards are Điểm × this."""
-    clip_range: float = 0.2
-    """PPO's policy clipping."""
-    ent_coef: float = 0.01
-    """Entropy bonus."""
-    vf_coef: float = 0.5
-    """Value loss weight."""
-    max_grad_norm: float = 0.5
-    """Gradient clipping norm."""
 
     # --- checkpoints, evaluation
-    checkpoint_every: int = 2_000_000
-    """Write a resumable checkpoint every this many engine steps (and at the end)."""
-    keep_checkpoints: int = 2
-    """Checkpoints kept on disk."""
     eval_every: int = 2_000_000
     """Evaluate every this many engine steps, and at the end (0: only at the end)."""
     eval_opponents: list[str] = field(default_factory=lambda: ["greedy", "random"])
     """References of the duplicate 1-vs-3 evaluations: agent specs with a batched
     form (``greedy``, ``random``, ``ppo:FILE``)."""
-    eval_deals: int = 64
-    """Duplicate deals per evaluation (each played in the four seats)."""
-    eval_seed: int = 2024
-    """Seed of the evaluation deals (the same every time, so evaluations compare)."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
         check_choice("algorithm", self.algorithm, (ALGORITHM,))
-        check_choice("activation", self.activation, tuple(ACTIVATIONS))
         check_choice("critic", self.critic, CRITICS)
         check_choice("method", self.method, METHODS)
         if self.method == "dmc" and self.critic != "observation":
@@ -215,8 +164,6 @@ class Config:
                 f"hint_head=True is not valid with inputs={self.inputs!r}: the head reads "
                 "a per-action part"
             )
-        check_device(self.device)
-        check_at_least("threads", self.threads, 0)
         check_at_least("rollout_workers", self.rollout_workers, 0)
         check_at_least("worker_cpus", self.worker_cpus, 1)
         if self.overlap and self.rollout_workers:
@@ -230,7 +177,8 @@ class Config:
             check_at_least(name, getattr(self, name), 1)
         if not self.hidden_sizes:
             raise ValueError("hidden_sizes=[] is not valid: expected one or more widths")
-        settings.check_ppo(self)
+        self.check_shared()
+        check_at_least("eval_every", self.eval_every, 0)
         unknown = sorted(set(self.table_weights) - set(TABLES))
         if unknown or any(w < 0 for w in self.table_weights.values()):
             raise ValueError(

@@ -70,7 +70,7 @@ from agents.environments import batched_names, make_batched_policy
 from agents.hints import INPUTS
 from agents.registry import make_agent
 from agents.spec import AgentSpecError
-from agents.weights import ACTIVATIONS, sidecar_path
+from agents.weights import sidecar_path
 from env121.engine.files import (
     append_atomically,
     write_atomically,
@@ -90,7 +90,7 @@ from training.checkpoint import (
     save_training_state,
 )
 from training.evaluation import append_row, evaluate_policy
-from training.hardware import check_device, resolve_device, use_threads
+from training.hardware import resolve_device, use_threads
 from training.hinted_seat import HintedSeat
 from training.imitation import check_warm_start, load_warm_start
 from training.interrupt import stop_on_ctrl_c
@@ -102,6 +102,7 @@ from training.pool import (
     SnapshotPool,
     check_opponent_weights,
 )
+from training.ppo_settings import PPOSettings
 from training.progress import Progress
 from training.run import (
     RunDirectory,
@@ -118,17 +119,33 @@ VEC_ENVS = ("subproc", "dummy", "batched")
 
 
 @dataclass
-class Config:
-    """Everything a training run depends on (a preset is a YAML file of these)."""
+class Config(PPOSettings):
+    """Everything a training run depends on (a preset is a YAML file of these):
+    the settings both PPO trainers have (:class:`~training.ppo_settings.PPOSettings`),
+    some with this trainer's own defaults below, and this trainer's own. Its
+    step is a decision of the learner."""
 
-    description: str = ""
-    """What the preset is for (free text)."""
     algorithm: str = "maskable_ppo"
-    """Which trainer runs the preset (this one: ``maskable_ppo``)."""
+
+    # --- this trainer's defaults of shared settings
+    threads: int = 1
+    """Torch threads of the learner's process (environment processes use one):
+    its networks are small, and one thread was measured the fastest on two
+    cores (``training/README.md``); 0: ``ENV121_THREADS`` if set, else every
+    core. The batched engine (``vec_env: batched``) follows ``ENV121_THREADS``."""
+    inputs: str = "observation"
+    hint_head: bool = False
+    activation: str = "tanh"
+    n_epochs: int = 10
+    gamma: float = 0.995
+    """Discount per learner decision (a ván is about 150 of them)."""
+    pool_max_size: int = 10
+    snapshot_every: int = 50_000
+    checkpoint_every: int = 50_000
+    keep_checkpoints: int = 3
+    eval_deals: int = 50
 
     # --- run
-    seed: int = 0
-    """Seeds the model, the environments' deals and the opponents' draws."""
     total_timesteps: int = 100_000
     """Learner decisions to train for, over all environments (rounded up to whole rollouts)."""
     n_envs: int = 2
@@ -137,30 +154,16 @@ class Config:
     """``"subproc"``: one process per environment; ``"dummy"``: all in this process (tests);
     ``"batched"``: ``n_envs`` games of the compiled engine in this process (observation
     networks and opponents with a batched policy only)."""
-    threads: int = 1
-    """Torch threads of the learner's process (environment processes use one):
-    its networks are small, and one thread was measured the fastest on two
-    cores (``training/README.md``); 0: ``ENV121_THREADS`` if set, else every
-    core. The batched engine (``vec_env: batched``) follows ``ENV121_THREADS``."""
-    device: str = "auto"
-    """Where the learner's networks act and learn: ``auto`` (a GPU when torch
-    sees one), ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`training.hardware`)."""
 
     # --- environment
     reward_mode: str = "points"
     """Reward: ``"points"`` (Điểm as they are won) or ``"rank"`` (placement at the end)."""
-    rules: dict[str, Any] = field(default_factory=dict)
-    """:class:`~env121.rules.config.RuleConfig` fields, e.g. ``{num_van: 2}`` (default: spec)."""
 
     # --- opponents
     opponent_weights: dict[str, float] = field(
         default_factory=lambda: {POOL: 0.6, "greedy": 0.2, "random": 0.2}
     )
     """What an opponent seat plays as (drawn per episode and seat): ``pool`` or agent specs."""
-    pool_max_size: int = 10
-    """Snapshots in play; older ones retire from the draw."""
-    snapshot_every: int = 50_000
-    """Add a snapshot of the learner every this many steps (0: never on a schedule)."""
     snapshot_beat_threshold: float = 0.0
     """Also add one when the head-to-head score against pool seats reaches this (0: off)."""
     snapshot_beat_window: int = 300
@@ -171,63 +174,28 @@ class Config:
     """Snapshots play their argmax (True) or sample their policy (False)."""
 
     # --- PPO (sb3-contrib MaskablePPO)
-    learning_rate: float = 3e-4
-    """Adam step size (at the start when ``anneal_lr``)."""
-    anneal_lr: bool = True
-    """Decay the learning rate linearly to 0 over ``total_timesteps``."""
     n_steps: int = 2048
     """Steps per environment per rollout."""
     batch_size: int = 256
     """Minibatch size of the updates."""
-    n_epochs: int = 10
-    """Passes over each rollout."""
-    gamma: float = 0.995
-    """Discount per learner decision (a ván is about 150 of them)."""
-    gae_lambda: float = 0.95
-    """GAE's λ."""
-    clip_range: float = 0.2
-    """PPO's policy clipping."""
-    ent_coef: float = 0.01
-    """Entropy bonus."""
-    vf_coef: float = 0.5
-    """Value loss weight."""
-    max_grad_norm: float = 0.5
-    """Gradient clipping norm."""
-    hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
-    """Hidden layer widths of the actor and of the critic (separate networks)."""
-    activation: str = "tanh"
-    """``"tanh"`` or ``"relu"``."""
-    inputs: str = "observation"
-    """What networks read: a key of ``agents.hints.INPUTS`` (the observation, or it and hints)."""
-    hint_head: bool = False
-    """Add the hint head (hinted inputs only): per hint block, one weight shared by the actions."""
     warm_start: str = ""
     """A file from ``env121 imitate``: the weights a new run's actor and critic start from."""
 
     # --- logging, checkpoints, evaluation
     stats_window: int = 200
     """Episodes the ``charts/…`` rates are computed over."""
-    checkpoint_every: int = 50_000
-    """Write a resumable checkpoint every this many steps (and at the end)."""
-    keep_checkpoints: int = 3
-    """Checkpoints kept on disk (the oldest are deleted)."""
     eval_every: int = 0
     """Evaluate in the arena every this many steps, and at the end (0: never)."""
     eval_opponent: str = "greedy"
     """The reference of the 1-vs-3 evaluation (an agent spec)."""
-    eval_deals: int = 50
-    """Duplicate deals per evaluation (each is played 4 times)."""
     eval_jobs: int = 2
     """Processes the evaluation uses."""
-    eval_seed: int = 2024
-    """Seed of the evaluation deals (the same deals every time, so evaluations compare)."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
         check_choice("algorithm", self.algorithm, ("maskable_ppo",))
         check_choice("vec_env", self.vec_env, VEC_ENVS)
         check_choice("reward_mode", self.reward_mode, REWARD_MODES)
-        check_choice("activation", self.activation, tuple(ACTIVATIONS))
         check_choice("inputs", self.inputs, tuple(INPUTS))
         if self.hint_head and self.inputs == "observation":
             raise ValueError(
@@ -237,10 +205,9 @@ class Config:
             check_at_least(name, getattr(self, name), 1)
         for name in ("snapshot_beat_window", "stats_window", "eval_jobs"):
             check_at_least(name, getattr(self, name), 1)
-        check_at_least("threads", self.threads, 0)
         check_at_least("snapshot_min_gap", self.snapshot_min_gap, 0)
-        check_device(self.device)
-        settings.check_ppo(self)
+        self.check_shared()
+        check_at_least("eval_every", self.eval_every, 0)
         if self.n_steps * self.n_envs < 2:
             raise ValueError(
                 f"n_steps={self.n_steps} with n_envs={self.n_envs} is not valid: expected "

@@ -23,7 +23,6 @@ from typing import Any, Protocol, TypeVar, get_type_hints
 import yaml
 
 from env121.engine.files import write_atomically
-from env121.rules.config import RuleConfig
 from training import PRESETS_DIR, available_presets
 
 DEFAULT_ALGORITHM = "maskable_ppo"
@@ -194,26 +193,6 @@ def check_in_range(
     above_low = value >= low if low_included else value > low
     if not (math.isfinite(value) and above_low and value <= high):
         raise ValueError(f"{name}={value!r} is not valid: expected a number {accepted}")
-
-
-def check_ppo(config: Any) -> None:
-    """Raise ``ValueError`` naming the first of the settings every PPO trainer
-    has (the optimiser's, the pool's, the schedule's, the rules) whose value is
-    not accepted: one check, so both trainers accept the same values."""
-    for name in ("n_epochs", "pool_max_size", "keep_checkpoints", "eval_deals"):
-        check_at_least(name, getattr(config, name), 1)
-    for name in ("snapshot_every", "checkpoint_every", "eval_every"):
-        check_at_least(name, getattr(config, name), 0)
-    if any(h < 1 for h in config.hidden_sizes):
-        raise ValueError(f"hidden_sizes={config.hidden_sizes!r} is not valid: expected widths >= 1")
-    check_in_range("learning_rate", config.learning_rate, 0, math.inf, "> 0")
-    check_in_range("gamma", config.gamma, 0, 1, "in (0, 1]")
-    check_in_range("clip_range", config.clip_range, 0, math.inf, "> 0")
-    check_in_range("max_grad_norm", config.max_grad_norm, 0, math.inf, "> 0")
-    check_in_range("gae_lambda", config.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
-    for name in ("ent_coef", "vf_coef"):
-        check_in_range(name, getattr(config, name), 0, math.inf, ">= 0", low_included=True)
-    RuleConfig(**config.rules)  # names a bad rule itself
 
 
 def _fields(config: Any) -> dict[str, Any]:

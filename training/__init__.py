@@ -16,6 +16,8 @@
   that loads, rolling the run back to it, :class:`TrainResult`;
 * :mod:`training.settings` — presets (``training/presets/*.yaml``, listed by
   :func:`available_presets`), ``--set`` overrides and saved run settings;
+* :mod:`training.ppo_settings` — the settings both PPO trainers have, declared
+  once (their ``Config`` classes extend it);
 * :mod:`training.pool` — the on-disk pool of learner snapshots and the
   opponent mixture the environments draw from;
 * :mod:`training.stats` — the learner's per-episode rates (``charts/…``);

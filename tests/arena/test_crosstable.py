@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.registry import ALIASES
 from arena.crosstable import main
 from tests.arena.test_paired import A, B, game
 
@@ -48,11 +49,11 @@ def test_each_cell_is_the_challengers_points_at_that_table(tmp_path, capsys):
 
 
 def test_a_stable_name_in_the_order_is_resolved_and_said(tmp_path, capsys):
-    write_tournament(tmp_path, [["mc:value=greedy", "greedy"]], (A,))
+    write_tournament(tmp_path, [[ALIASES["best"], "greedy"]], (A,))
     assert main([str(tmp_path), "--order", "best,greedy"]) == 0
     out = capsys.readouterr().out
     assert "| `best` | 0 | +70.0 [" in out
-    assert "best = mc:value=greedy" in out
+    assert f"best = {ALIASES['best']}" in out
 
 
 def test_an_agent_the_tournament_did_not_seat_is_one_line(tmp_path, capsys):

@@ -60,11 +60,13 @@ a fresh interpreter."""
 PROGRAMS = ("env121", "python")
 """The executables a shim stands for."""
 _EXIT = struct.Struct("!i")
+"""The server's answer: the command's exit status, or -1 when it declined it."""
 EntryPoint = Callable[[], Any]
 """The console command's ``main``, called as its script calls it."""
 
 
 def _import_time_environment(environment: dict[str, str]) -> dict[str, str]:
+    """The variables of ``environment`` an import may read (:data:`IMPORT_TIME_PREFIXES`)."""
     return {
         key: value for key, value in environment.items() if key.startswith(IMPORT_TIME_PREFIXES)
     }
@@ -74,6 +76,7 @@ def _import_time_environment(environment: dict[str, str]) -> dict[str, str]:
 
 
 def _real_command(real_bin: str, program: str, arguments: list[str]) -> list[str]:
+    """The command line of the virtual environment's own ``program``."""
     return [os.path.join(real_bin, program), *arguments]
 
 

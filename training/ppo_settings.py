@@ -65,7 +65,9 @@ class PPOSettings:
     trailing per-action part, through one weight per block (inputs with such a
     part only)."""
     hidden_sizes: list[int] = dataclasses.field(default_factory=lambda: [256, 256])
-    """Hidden layer widths of the actor and of the critic (separate networks)."""
+    """Hidden layer widths of the actor and of the critic (``maskable_ppo``: two
+    networks; ``batched_ppo``: the critic shares the actor's first layer,
+    :class:`training.actor_critic.ActorCritic`)."""
     activation: str = "relu"
     """``"tanh"`` or ``"relu"``."""
 

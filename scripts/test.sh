@@ -88,15 +88,11 @@ beside "types, import contracts, docs site" bash -c 'set -e
   echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict'
 wait_for_the_kernels
 stage "kernels";             .venv/bin/env121 warmup
-# The tests that start a local Ray cluster run beside the others, in one
-# process, module after module (one cluster connection a process:
-# tests/support/ray_cluster.py); they mostly wait on the cluster's processes
-# (17 s of CPU in 40 s).
-beside "pytest (Ray clusters)" .venv/bin/pytest -q -m ray_cluster "$@"
-# Every other test and the notebooks (nbmake), on every core.
-stage "pytest and notebooks"; .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" \
-  --nbmake tests notebooks "$@"
+stage "pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" "$@"
 finish "types, import contracts, docs site"
-finish "pytest (Ray clusters)"
+# The tests that start a local Ray cluster, in one process, module after module
+# (one cluster connection a process: tests/support/ray_cluster.py).
+stage "pytest (Ray clusters)"; .venv/bin/pytest -q -m ray_cluster "$@"
+stage "notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
 finish "first contact"
 echo "== passed in ${SECONDS} s"

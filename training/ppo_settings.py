@@ -30,7 +30,7 @@ class PPOSettings:
     learner for ``maskable_ppo``."""
 
     algorithm: str = ""
-    """Which trainer runs the preset (one of :data:`ALGORITHMS`)."""
+    """Which trainer runs the preset (one of :data:`training.settings.ALGORITHMS`)."""
     description: str = ""
     """What the preset is for (free text)."""
 

@@ -61,6 +61,8 @@ PROGRAMS = ("env121", "python")
 """The executables a shim stands for."""
 _EXIT = struct.Struct("!i")
 """The server's answer: the command's exit status, or -1 when it declined it."""
+_THIS_FILE = Path(__file__).resolve()
+"""This file: the server's program and the shims' client."""
 EntryPoint = Callable[[], Any]
 """The console command's ``main``, called as its script calls it."""
 
@@ -239,7 +241,7 @@ def _preload() -> EntryPoint:
     import matplotlib.pyplot  # noqa: F401 — every tournament draws its results
     import torch  # noqa: F401
 
-    repository = Path(__file__).resolve().parents[2]
+    repository = _THIS_FILE.parents[2]
     for package in ("env121", "agents", "arena", "training", "apps"):
         for module in pkgutil.walk_packages([str(repository / package)], f"{package}."):
             name = module.name.rpartition(".")[2]
@@ -299,13 +301,13 @@ class ForkServer:
             shim = self.bin / program
             shim.write_text(
                 "#!/bin/sh\n"
-                f'exec "{sys.executable}" -I -S "{Path(__file__).resolve()}" client '
+                f'exec "{sys.executable}" -I -S "{_THIS_FILE}" client '
                 f'"{self.socket}" "{self.real_bin}" {program} "$@"\n',
                 encoding="utf-8",
             )
             shim.chmod(0o755)
         self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "serve", str(self.socket)],
+            [sys.executable, str(_THIS_FILE), "serve", str(self.socket)],
             env=self.environment,
             cwd=self.folder,
             stdin=subprocess.DEVNULL,

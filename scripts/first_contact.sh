@@ -14,8 +14,11 @@
 #    ships. No kernel cache file is written inside the installed package, and
 #    a read-only install plays (checked where root may mount one).
 #
-# pip's download cache is used (not the project's .venv); the compiled kernels
-# are shared with every other environment holding the same sources.
+# The wheel's installs skip byte-compiling (torch's alone is 9 s of CPU, taken
+# from the checks beside this stage): what the commands import is compiled as
+# they import it. pip's download cache is used (not the project's .venv); the
+# compiled kernels are shared with every other environment holding the same
+# sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=$(mktemp -d)
@@ -66,7 +69,7 @@ start=$SECONDS
 quietly "building the wheel" python3 -m pip wheel --no-deps --wheel-dir "$work/dist" "$work/source"
 wheel=$(ls "$work/dist"/env121-*.whl)
 python3 -m venv "$work/venv"
-quietly "installing the wheel" "$work/venv/bin/pip" install "$wheel"
+quietly "installing the wheel" "$work/venv/bin/pip" install --no-compile "$wheel"
 mkdir "$work/outside"
 cd "$work/outside"
 env121=$work/venv/bin/env121
@@ -82,7 +85,7 @@ for command in "serve" "tournament --vs ppo:scratch greedy --deals 1"; do
     || { cat "$work/extra.log"; fail "env121 $command without its extra: expected one line naming it"; }
 done
 echo "   base install ok; adding the train and web extras"
-quietly "installing the wheel's train and web extras" "$work/venv/bin/pip" install "$wheel[train,web]"
+quietly "installing the wheel's train and web extras" "$work/venv/bin/pip" install --no-compile "$wheel[train,web]"
 "$env121" tournament --vs best mc --vs best-net greedy --deals 1 --seed 1 --quiet --no-plot \
   || fail "the wheel with the train extra: a tournament of best (its shipped value network) and best-net (ppo:scratch) failed"
 "$env121" serve --help >/dev/null

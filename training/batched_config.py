@@ -19,7 +19,6 @@ from agents.ppo import hint_blocks, network_shape, read_sidecar, resolve_checkpo
 from agents.weights import sidecar_path
 from env121.extras import require_extra
 from env121.play.batched_policy import WholeMatches
-from env121.rules.config import RuleConfig
 from training import settings
 from training.ppo_settings import PPOSettings
 from training.settings import check_at_least, check_choice
@@ -211,11 +210,6 @@ class Config(PPOSettings):
         )
         for name in ("reward_scale", "hint_head_lr_scale"):
             settings.check_in_range(name, getattr(self, name), 0, math.inf, "> 0")
-
-    @property
-    def rule_config(self) -> RuleConfig:
-        """The rules the games are played under."""
-        return RuleConfig(**self.rules)
 
 
 def start_network(checkpoint: str) -> dict[str, Any]:

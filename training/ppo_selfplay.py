@@ -79,7 +79,6 @@ from env121.engine.state import NUM_SEATS
 from env121.envs.aec_env import REWARD_MODES
 from env121.envs.single_seat import SingleSeat
 from env121.envs.vector import VectorSingleSeat
-from env121.rules.config import RuleConfig
 from training import settings
 from training.checkpoint import (
     SB3_STATE,
@@ -255,13 +254,6 @@ class Config(PPOSettings):
                         "'subproc' or 'dummy')"
                     ) from None
 
-    def rule_config(self) -> RuleConfig:
-        """The :class:`RuleConfig` of ``rules``."""
-        try:
-            return RuleConfig(**self.rules)
-        except TypeError as error:
-            raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
-
 
 def network_of(config: Config) -> Network:
     """The shape of the networks ``config`` builds."""
@@ -308,7 +300,7 @@ def make_env(
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         mixture = OpponentMixture(config.opponent_weights, pool_dir, config.snapshot_deterministic)
         opponents = [MixtureOpponent(mixture) for _ in range(NUM_SEATS - 1)]
-        env = SingleSeat(opponents, config=config.rule_config(), reward_mode=config.reward_mode)
+        env = SingleSeat(opponents, config=config.rule_config, reward_mode=config.reward_mode)
         stats = LearnerStats(env)
         hinted = config.inputs != "observation"
         return Monitor(HintedSeat(stats, config.inputs) if hinted else stats)
@@ -325,7 +317,7 @@ def make_vec_env(config: Config, pool_dir: Path) -> VecEnv:
         vector = VectorSingleSeat(
             config.n_envs,
             opponents,
-            config=config.rule_config(),
+            config=config.rule_config,
             reward_mode=config.reward_mode,
         )
         return VecMonitor(BatchedLearnerStats(SB3VectorSingleSeat(vector), opponents))
@@ -634,7 +626,7 @@ class SelfPlay(BaseCallback):
             deals=config.eval_deals,
             seed=config.eval_seed,
             jobs=config.eval_jobs,
-            config=config.rule_config(),
+            config=config.rule_config,
         )
         row = {"step": step, **row}
         append_row(self.files.eval_csv, self.files.eval_jsonl, row)

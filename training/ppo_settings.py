@@ -121,7 +121,17 @@ class PPOSettings:
         check_in_range("gae_lambda", self.gae_lambda, 0, 1, "in [0, 1]", low_included=True)
         for name in ("ent_coef", "vf_coef"):
             check_in_range(name, getattr(self, name), 0, math.inf, ">= 0", low_included=True)
-        RuleConfig(**self.rules)  # names a bad rule itself
+        _ = self.rule_config  # names a bad rule itself
+
+    @property
+    def rule_config(self) -> RuleConfig:
+        """The rules the games are played under: the :class:`RuleConfig` of
+        ``rules``; a ``ValueError`` naming a field it does not have, or a value
+        it does not accept."""
+        try:
+            return RuleConfig(**self.rules)
+        except TypeError as error:
+            raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
 
 
 __all__ = ["PPOSettings"]

@@ -120,7 +120,7 @@ def forward_likelihood(
         if isinstance(e, Dealt) and e.seat != seat
     }
     likelihood = 1.0
-    for before, action in history:
+    for step, (before, action) in enumerate(history):
         actor = before.current_player
         if before.phase == Phase.OFFER and actor != seat and actor_only in (None, actor):
             past = before.clone()
@@ -137,8 +137,13 @@ def forward_likelihood(
                 return 0.0
             hit = greedy.act(Turn(past, actor)) == action
             likelihood *= (1 - epsilon) * hit + epsilon / len(legal)
-        after = before.clone()
-        apply(after, action)
+        # the step's swaps are the true history's in every world (a card put out is
+        # seen, never one of the cards a world moves): the next step's state shows them
+        if step + 1 < len(history):
+            after = history[step + 1][0]
+        else:
+            after = before.clone()
+            apply(after, action)
         for e in after.events[len(before.events) :]:
             if isinstance(e, Swapped) and e.seat in hands:
                 hands[e.seat].discard(e.put)

@@ -74,15 +74,13 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-# torch pinned: any other request pulls CUDA builds. pip byte-compiles what it
-# installs one file after another (33 of its 55 s here); compileall does the
-# same on every core (19 s on two). Every module is compiled before the tests
-# start: compiled by the tests' own processes instead, side by side (Ray's
-# workers most), the whole command took longer. A file compileall cannot read
-# is skipped, as pip skips it (torch ships one in Python 3.12's syntax).
-.venv/bin/python -m pip install --quiet --no-compile torch==2.13.0 -e ".[dev]"
-.venv/bin/python -m compileall -q -j 0 "$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" \
-  >/dev/null 2>&1 || true
+# torch pinned: any other request pulls CUDA builds. (Byte-compiling every
+# module here pays: with --no-compile pip was 11 s shorter, but the tests'
+# processes, Ray's workers most, compiled the same modules side by side, and
+# the whole command took longer; compiling them with compileall on both cores
+# after pip's --no-compile took longer too, 78 s against 65, beside the first
+# contact's own installs.)
+.venv/bin/python -m pip install --quiet torch==2.13.0 -e ".[dev]"
 stage "ruff check";          .venv/bin/ruff check .
 stage "ruff format --check"; .venv/bin/ruff format --check .
 # The checks that read the code and the pages, not run it: beside the tests.

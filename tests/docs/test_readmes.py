@@ -416,6 +416,20 @@ def test_the_block_runs_as_written(block: CodeBlock, readers: dict[str, Reader])
     readers[block.document].run_through(block)
 
 
+@pytest.mark.xdist_group("a group of its own")
+def test_a_group_runs_on_one_worker(request: pytest.FixtureRequest) -> None:
+    """Under ``--dist loadgroup`` (scripts/test.sh) a test's group is the suffix
+    of its node id, which pytest-xdist's scheduler reads to keep a document's
+    blocks on one worker; where that suffix is lost (pytest 9.2 with
+    pytest-xdist 3.8) every worker would run the blocks before its own again."""
+    if not getattr(request.config.option, "loadgroup", False):  # set on the workers
+        pytest.skip("not run under --dist loadgroup")
+    assert request.node.nodeid.endswith("@a group of its own"), (
+        f"{request.node.nodeid}: the group is not in the node id, so the pages' blocks "
+        "are spread over the workers (pyproject.toml's pytest pin)"
+    )
+
+
 def test_every_block_is_tagged_as_code_or_as_text():
     for block in all_blocks():
         assert block.language in RUN_LANGUAGES | PROSE_LANGUAGES, (

@@ -245,8 +245,7 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "test client and a real browser"
     ),
     ("notebooks/README.md", "pytest --nbmake notebooks/"): (
-        "scripts/test.sh runs the notebooks this way among these tests (pytest --nbmake on "
-        "every core)"
+        "scripts/test.sh runs this command (on every core: -n auto), after these tests"
     ),
     ("docs/ray.md", "--deals 256 --ray            # Ray's default cluster"): (
         "tournaments on a Ray cluster; tests/arena/test_ray.py plays `--ray` on a local "

@@ -90,10 +90,7 @@ beside "types, import contracts, docs site" bash -c 'set -e
   echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict'
 wait_for_the_kernels
 stage "kernels";             .venv/bin/env121 warmup
-# The notebooks (nbmake) run among the tests: a stage of their own spent about
-# 11 s starting pytest and its workers again.
-stage "pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" \
-  --nbmake tests notebooks "$@"
+stage "pytest";              .venv/bin/pytest -q -n auto --dist loadgroup -m "not ray_cluster" "$@"
 finish "types, import contracts, docs site"
 # The tests that start a local Ray cluster, in one process, module after module
 # (one cluster connection a process: tests/support/ray_cluster.py). Only the
@@ -103,5 +100,6 @@ finish "types, import contracts, docs site"
 stage "pytest (Ray clusters)"
 mapfile -t ray_modules < <(grep -rlE 'ray_cluster|one_cluster_at_a_time' tests --include='test_*.py' | sort)
 .venv/bin/pytest -q -m ray_cluster "${ray_modules[@]}" "$@"
+stage "notebooks";           .venv/bin/pytest -q -n auto --nbmake notebooks/
 finish "first contact"
 echo "== passed in ${SECONDS} s"

@@ -126,12 +126,9 @@ class PPOSettings:
     @property
     def rule_config(self) -> RuleConfig:
         """The rules the games are played under: the :class:`RuleConfig` of
-        ``rules``; a ``ValueError`` naming a field it does not have, or a value
-        it does not accept."""
-        try:
-            return RuleConfig(**self.rules)
-        except TypeError as error:
-            raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
+        ``rules`` (:meth:`RuleConfig.from_dict`: a ``ValueError`` naming a field
+        it does not have, or a value it does not accept)."""
+        return RuleConfig.from_dict(self.rules)
 
 
 __all__ = ["PPOSettings"]

@@ -185,11 +185,8 @@ class RLlibConfig:
         self.rule_config()
 
     def rule_config(self) -> RuleConfig:
-        """The :class:`RuleConfig` of ``rules``."""
-        try:
-            return RuleConfig(**self.rules)
-        except TypeError as error:
-            raise ValueError(f"rules={self.rules!r} is not valid: {error}") from None
+        """The :class:`RuleConfig` of ``rules`` (a ``ValueError`` naming what is wrong)."""
+        return RuleConfig.from_dict(self.rules)
 
 
 # ------------------------------------------------------------- environment
@@ -223,7 +220,7 @@ class TurnTakingEnv(MultiAgentEnv):
     def __init__(self, config: Mapping[str, Any] | None = None) -> None:
         super().__init__()  # type: ignore[no-untyped-call]  # RLlib's __init__ is unannotated
         config = dict(config or {})
-        rules = RuleConfig(**config.get("rules", {}))
+        rules = RuleConfig.from_dict(config.get("rules", {}))
         self.env = raw_env(rules, reward_mode=config.get("reward_mode", "points"))
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)

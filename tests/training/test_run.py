@@ -55,7 +55,8 @@ def test_the_cli_trains_and_rejects_bad_settings(tmp_path, capsys):
     assert "n_envs='two' is not valid: expected int" in capsys.readouterr().err
     assert main(["train", "--preset", "tiny", "--set", "rules={bogus: 1}"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "rules={'bogus': 1} is not valid" in err
+    assert err.count("\n") == 1
+    assert "unknown RuleConfig field(s) ['bogus']: expected some of [" in err
     assert main(["train", "--preset", "tiny", "--resume", str(out)]) == 2
     assert "--preset and --resume exclude each other" in capsys.readouterr().err
     assert main(["train", "--preset", "tiny", "--out", str(out), "--set", *TINY]) == 2

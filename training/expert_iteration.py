@@ -36,9 +36,10 @@ figures, the decisions, the teacher's self-play matches and the wall clock).
 ``env121 train --resume DIR`` (or the same command again) skips every stage
 whose file exists: a kill loses at most the stage it interrupted.
 
-Not built yet: the self-play on the batched engine (the search decides one
-game at a time; ``jobs`` processes play matches side by side) and on Ray
-actors, soft targets (the plans' gains) and a value network fitted with the
+The self-play and the measurements run in ``jobs`` processes, or as Ray tasks
+on a cluster (``ray``, ``ray_address``), a match or a game each. Not built
+yet: the self-play on the batched engine (the search decides one game at a
+time), soft targets (the plans' gains) and a value network fitted with the
 policy (the leaf stays :mod:`agents.value`'s ``greedy`` fit).
 """
 
@@ -48,9 +49,11 @@ import dataclasses
 import io
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -58,6 +61,7 @@ import numpy as np
 from agents.ppo import PolicyNetwork, load_policy, network_shape, resolve_checkpoint
 from agents.registry import make_agent
 from env121.engine.files import append_atomically, write_atomically
+from env121.extras import require_extra
 from training import settings
 from training.checkpoint import Network, export_policy
 from training.imitation import Demonstrations, collect, fit
@@ -110,7 +114,17 @@ class ExpertConfig:
     seed: int = 0
     """Generation ``g``'s self-play matches are seeded ``seed + (g − 1) · matches``, …"""
     jobs: int = 1
-    """Processes that play the self-play matches and the measurements."""
+    """Processes that play the self-play matches and the measurements (1 with ``ray``)."""
+    ray: bool = False
+    """Play the self-play matches (a Ray task each) and the measurements' games
+    on the Ray cluster of ``ray_address``, as many at once as it has CPUs
+    (the ``ray`` extra). The games are the same as in ``jobs`` processes."""
+    ray_address: str = ""
+    """The cluster of ``ray``: ``""`` starts one on this machine, listening on
+    127.0.0.1 only (stopped at the end of the run); ``"auto"`` joins the
+    cluster ``ray start`` runs here; ``"HOST:6379"`` a cluster's head;
+    ``"ray://HOST:10001"`` one through Ray Client. A process already connected
+    to Ray uses that connection."""
 
     def check(self) -> None:
         """Raise ``ValueError`` naming the first field whose value is not accepted."""
@@ -123,6 +137,13 @@ class ExpertConfig:
         if self.network != PRIOR:
             settings.preset_path(self.network)  # a bad preset name fails here
         settings.check_at_least("matches", self.matches, 10)  # fit holds out one match in ten
+        if self.ray:
+            if self.jobs != 1:
+                raise ValueError(
+                    f"jobs={self.jobs} is not valid with ray=true: expected jobs=1 (Ray plays "
+                    "as many games at once as its cluster has CPUs)"
+                )
+            require_extra("ray", "ray=true")
         make_agent(self.teacher(self.first_net))  # a bad net or value fails before any work
 
     def teacher(self, net: str | Path) -> str:
@@ -178,12 +199,30 @@ def run(
     settings.save_config(config, saved)
     start = time.perf_counter()
     done = _finished(out)
-    for generation in range(len(done) + 1, config.generations + 1):
-        row = _generation(config, out, generation, on_line)
-        append_atomically(out / GENERATIONS_LOG, json.dumps(row) + "\n")
-        done.append(row)
-        on_line(_summary(row))
+    with _cluster(config) as ray:
+        for generation in range(len(done) + 1, config.generations + 1):
+            row = _generation(config, out, generation, on_line, ray)
+            append_atomically(out / GENERATIONS_LOG, json.dumps(row) + "\n")
+            done.append(row)
+            on_line(_summary(row))
     return ExpertResult(out, done, time.perf_counter() - start)
+
+
+@contextmanager
+def _cluster(config: ExpertConfig) -> Iterator[ModuleType | None]:
+    """``ray`` connected to ``config``'s cluster (disconnected at the end if
+    connected here), or None without ``config.ray``."""
+    if not config.ray:
+        yield None
+        return
+    from training.ray_rollouts import connect
+
+    ray, connected_here = connect(config.ray_address)
+    try:
+        yield ray
+    finally:
+        if connected_here:
+            ray.shutdown()
 
 
 def _finished(out: Path) -> list[dict[str, Any]]:
@@ -195,9 +234,14 @@ def _finished(out: Path) -> list[dict[str, Any]]:
 
 
 def _generation(
-    config: ExpertConfig, out: Path, generation: int, on_line: Callable[[str], None]
+    config: ExpertConfig,
+    out: Path,
+    generation: int,
+    on_line: Callable[[str], None],
+    ray: ModuleType | None,
 ) -> dict[str, Any]:
-    """Play, fit and measure ``generation``, skipping the stages already on disk."""
+    """Play, fit and measure ``generation`` (on Ray when ``ray`` is connected),
+    skipping the stages already on disk."""
     folder = generation_dir(out, generation)
     folder.mkdir(parents=True, exist_ok=True)
     net = config.first_net if generation == 1 else generation_dir(out, generation - 1) / _POLICY
@@ -208,7 +252,9 @@ def _generation(
     if not demos_path.is_file():
         on_line(f"generation {generation}: {teacher} plays {config.matches} matches")
         first = config.seed + (generation - 1) * config.matches
-        demos = collect(teacher, config.matches, first, config.gamma, config.jobs, network.inputs)
+        demos = collect(
+            teacher, config.matches, first, config.gamma, config.jobs, network.inputs, ray=ray
+        )
         save_demonstrations(demos, demos_path)
     play_seconds = time.perf_counter() - clock
     policy_path = folder / _POLICY
@@ -232,7 +278,9 @@ def _generation(
     evaluation_path = folder / _EVALUATION
     if not evaluation_path.is_file():
         on_line(f"generation {generation}: measuring on {config.eval_deals} fresh deals")
-        measured = measure(config, teacher, config.teacher(policy_path), policy_path, generation)
+        measured = measure(
+            config, teacher, config.teacher(policy_path), policy_path, generation, ray is not None
+        )
         write_atomically(evaluation_path, json.dumps(measured, indent=2) + "\n")
     measured = json.loads(evaluation_path.read_text(encoding="utf-8"))
     with np.load(demos_path) as data:
@@ -261,12 +309,19 @@ def _network(config: ExpertConfig, net: str | Path) -> tuple[Network, PolicyNetw
 
 
 def measure(
-    config: ExpertConfig, last: str, search: str, policy: Path, generation: int
+    config: ExpertConfig,
+    last: str,
+    search: str,
+    policy: Path,
+    generation: int,
+    on_ray: bool = False,
 ) -> dict[str, Any]:
     """The generation's search against three greedy, three ``mc`` and three of
     ``last`` (the search that taught it), and its network alone against three
-    greedy, duplicate 1 vs 3 on the deals of seed ``eval_seed + generation``."""
+    greedy, duplicate 1 vs 3 on the deals of seed ``eval_seed + generation``
+    (``on_ray``: on the cluster this process is connected to)."""
     from arena import one_vs_three
+    from arena.ray_backend import RayBackend
 
     matchups = {
         "search_vs_greedy": (search, "greedy"),
@@ -282,6 +337,7 @@ def measure(
             deals=config.eval_deals,
             seed=config.eval_seed + generation,
             jobs=config.jobs,
+            backend=RayBackend() if on_ray else None,
         ).advantage
         measured[name] = [round(x, 2) for x in (advantage.mean, advantage.low, advantage.high)]
     return measured

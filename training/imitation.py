@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -54,6 +55,7 @@ from agents.hints import INPUTS, Hinter
 from agents.mc import MCAgent
 from agents.ppo import PolicyNetwork
 from agents.registry import make_agent
+from arena.ray_backend import DEFAULT_MAX_RETRIES
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.files import write_atomically
 from env121.engine.game import new_game
@@ -235,11 +237,15 @@ def collect(
     jobs: int = 1,
     inputs: str = "observation",
     progress: Callable[[int, int], None] | None = None,
+    ray: ModuleType | None = None,
 ) -> Demonstrations:
     """Demonstrations of ``matches`` seeded matches (seeds ``seed``,
-    ``seed + 1``, …) in ``jobs`` processes; the same arguments give the same
-    rows in the same order for any ``jobs``. ``progress(done, matches)`` is
-    called as each match is added, in seed order."""
+    ``seed + 1``, …) in ``jobs`` processes, or with ``ray`` (the module,
+    connected to a cluster) as Ray tasks of one match each, one CPU each,
+    run again on another worker when theirs dies; the same arguments give
+    the same rows in the same order for any ``jobs`` and on Ray.
+    ``progress(done, matches)`` is called as each match is added, in seed
+    order."""
     if matches < 1 or jobs < 1:
         raise ValueError(f"matches={matches}, jobs={jobs} are not valid: expected both ≥ 1")
     make_agent(teacher)  # a bad spec fails here, before any process starts
@@ -248,8 +254,12 @@ def collect(
     seeds = range(seed, seed + matches)
     arguments = ([teacher] * matches, seeds, [gamma] * matches, [inputs] * matches)
     with contextlib.ExitStack() as stack:
-        if jobs == 1:
-            played: Iterator[Demonstrations] = map(play_match, *arguments)
+        if ray is not None:
+            remote = ray.remote(num_cpus=1, max_retries=DEFAULT_MAX_RETRIES)(play_match)
+            refs = [remote.remote(*match) for match in zip(*arguments, strict=True)]
+            played: Iterator[Demonstrations] = map(ray.get, refs)
+        elif jobs == 1:
+            played = map(play_match, *arguments)
         else:
             played = stack.enter_context(ProcessPoolExecutor(jobs)).map(play_match, *arguments)
         parts = []

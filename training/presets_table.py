@@ -48,7 +48,8 @@ def preset_row(name: str) -> str:
         cells = [
             "`expert_iteration`",
             f"{e.generations} generations × {e.matches} matches",
-            f"self-play by `{e.teacher('NET')}`, one match at a time ({e.jobs} process)",
+            f"self-play by `{e.teacher('NET')}` in {e.jobs} process"
+            f"{'es' if e.jobs > 1 else ''}, or on Ray (`ray=true`)",
             f"`{e.network}`'s, fitted to the search's choices",
             "itself (all four seats)",
             f"each generation, {e.eval_deals} deals vs greedy, mc and its teacher",

@@ -212,6 +212,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py collects from an mc teacher with its search hints"
     ),
     ("training/README.md", "tensorboard --logdir"): "a server, which runs until stopped",
+    ("training/README.md", "--set ray=true ray_address=auto"): (
+        "a cluster that `ray start` runs; tests/training/test_expert_iteration_ray.py plays a "
+        "generation on a local cluster"
+    ),
     ("training/README.md", "V=runs/value-scratch-r9/value.safetensors"): (
         "it needs the value fitted on ppo:scratch's play (runs/value-scratch-r9: rounds of "
         "python -m training.value, which the test command does not run); "

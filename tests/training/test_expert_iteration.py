@@ -98,11 +98,13 @@ def test_a_corrupt_demonstrations_file_is_one_line(tmp_path):
         ("worlds=0", "worlds=0"),
         ("eval_deals=1", "eval_deals=1"),
         ("first_net=nope", "nope"),
+        ("ray=true jobs=2", "jobs=2 is not valid with ray=true: expected jobs=1"),
     ],
 )
 def test_bad_settings_are_refused_before_any_work(setting, named, tmp_path, capsys):
     out = tmp_path / "run"
-    code = main(["train", "--preset", "expert", "--set", *TINY, setting, "--out", str(out)])
+    command = ["train", "--preset", "expert", "--set", *TINY, *setting.split()]
+    code = main([*command, "--out", str(out)])
     assert code == 2
     assert named in capsys.readouterr().err
     assert not out.exists()

@@ -230,6 +230,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "it measures generations 4 to 6 of a full expert run, which the one-generation run "
         "above does not make (as the block of generations 1 to 3)"
     ),
+    ("training/README.md", "--vs search:net=$E/gen-007/policy.safetensors,$S greedy"): (
+        "it measures generations 6 and 7 of a full expert run, which the one-generation run "
+        "above does not make (as the block of generations 1 to 3)"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

@@ -229,6 +229,29 @@ def _empty(width: int) -> Demonstrations:
     )
 
 
+class MatchLostError(RuntimeError):
+    """A match played as a Ray task lost its worker more than
+    :data:`~arena.ray_backend.DEFAULT_MAX_RETRIES` times (or its machine):
+    the demonstrations cannot be completed on this cluster now."""
+
+
+def _match_from_ray(ray: ModuleType, ref: Any, seed: int) -> Demonstrations:
+    """The demonstrations of the match of ``seed``, played as the Ray task
+    ``ref``: the agent's own error as it is raised in one process, a lost
+    worker as :class:`MatchLostError`."""
+    try:
+        demonstrations: Demonstrations = ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        raise error.cause from error
+    except ray.exceptions.RayError as error:
+        raise MatchLostError(
+            f"the self-play match of seed {seed} was lost ({type(error).__name__} after "
+            f"{DEFAULT_MAX_RETRIES} retries: {str(error).splitlines()[0]}): expected a Ray "
+            "worker to finish it"
+        ) from error
+    return demonstrations
+
+
 def collect(
     teacher: str = "greedy",
     matches: int = 100,
@@ -257,7 +280,9 @@ def collect(
         if ray is not None:
             remote = ray.remote(num_cpus=1, max_retries=DEFAULT_MAX_RETRIES)(play_match)
             refs = [remote.remote(*match) for match in zip(*arguments, strict=True)]
-            played: Iterator[Demonstrations] = map(ray.get, refs)
+            played: Iterator[Demonstrations] = (
+                _match_from_ray(ray, ref, match) for ref, match in zip(refs, seeds, strict=True)
+            )
         elif jobs == 1:
             played = map(play_match, *arguments)
         else:

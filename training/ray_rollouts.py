@@ -187,8 +187,7 @@ class RolloutWorkers:
         except self.ray.exceptions.RayActorError as error:
             raise RolloutWorkerLostError(
                 f"a rollout worker was lost ({str(error).splitlines()[0]}): expected every "
-                "worker to live through the run; resume it from its last checkpoint with "
-                "`env121 train --resume RUN_DIR`"
+                "worker to live through the run (its last checkpoint is kept)"
             ) from error
 
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from apps.cli.options import ArgumentParser, HelpFormatter
+from apps.cli.options import ArgumentParser, HelpFormatter, error_line
 from env121.engine.files import check_output_directory
 from env121.extras import require_extra
 from training import available_presets
@@ -224,12 +224,18 @@ def run_train(
     Every setting is checked before the run directory is made (a bad one is
     the one error line, exit status 2, and nothing on disk); a checkpoint
     passed over on ``--resume`` is a warning line naming the file. Ctrl-C
-    stops the run with a checkpoint and one line, exit status 130."""
+    stops the run with a checkpoint and one line, exit status 130; a Ray
+    worker lost past its retries (rollouts, an expert's self-play match or
+    measurement game) is one line saying how to continue, exit status 1."""
     if resume is not None and preset is not None:
         raise ValueError("--preset and --resume exclude each other: a resumed run keeps its config")
     if resume is None and preset is None:
         raise ValueError(f"give --preset (one of {available_presets()}) or --resume RUN_DIR")
     require_extra("train", "env121 train")
+    from arena.ray_backend import GameLostError
+    from training.imitation import MatchLostError
+    from training.ray_rollouts import RolloutWorkerLostError
+
     try:
         from training import batched_ppo, ppo_selfplay, settings
         from training.curves import plot_curves
@@ -260,6 +266,10 @@ def run_train(
         kept = f"; {where} keeps its last complete checkpoint, if any" if where else ""
         print(f"env121: interrupted{kept}", file=sys.stderr)
         return 130
+    except (RolloutWorkerLostError, MatchLostError, GameLostError) as error:
+        # A Ray worker died past its retries: the run keeps what it finished.
+        error_line(f"{error}; `env121 train --resume {resume or out}` continues the run")
+        return 1
     if result.interrupted:
         print(
             f"env121: interrupted: checkpoint of step "

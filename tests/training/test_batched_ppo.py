@@ -222,6 +222,22 @@ def test_a_bad_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings
     assert not out.exists()
 
 
+def test_a_lost_rollout_worker_is_one_line_saying_how_to_continue(tmp_path, capsys, monkeypatch):
+    from training import batched_ppo
+    from training.ray_rollouts import RolloutWorkerLostError
+
+    def lost(*args, **kwargs):
+        raise RolloutWorkerLostError("a rollout worker was lost (…): expected every worker …")
+
+    monkeypatch.setattr(batched_ppo, "train", lost)
+    out = tmp_path / "run"
+    command = ["train", "--preset", "scratch", "--no-progress", "--out", str(out)]
+    assert main(command) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"worker …; `env121 train --resume {out}` continues the run" in err
+
+
 def test_the_training_state_round_trips(tmp_path):
     config = tiny_config(inputs="observation+swap_wins", hint_head=True)
     learner = Learner(config, tmp_path)

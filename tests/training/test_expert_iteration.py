@@ -12,6 +12,7 @@ import torch
 from agents.ppo import load_policy, network_shape, resolve_checkpoint
 from apps.cli import main
 from training import expert_iteration as ei
+from training import imitation
 from training.checkpoint import Network, load_actor, policy_state_dict
 from training.imitation import collect, make_policy
 
@@ -125,3 +126,16 @@ def test_a_new_run_into_a_run_directory_or_a_resume_of_nothing_is_one_line(run_d
         ei.run(tiny_config(), run_dir, on_line=lambda _: None)
     with pytest.raises(ValueError, match="is not valid: it does not exist"):
         ei.run(None, tmp_path / "nothing", resume=True, on_line=lambda _: None)
+
+
+def test_a_match_lost_on_ray_is_one_line_saying_how_to_continue(monkeypatch, tmp_path, capsys):
+    def lost(*args, **kwargs):
+        raise imitation.MatchLostError("the self-play match of seed 0 was lost (…)")
+
+    monkeypatch.setattr(ei, "collect", lost)
+    out = tmp_path / "run"
+    assert main(["train", "--preset", "expert", "--set", *TINY, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert f"seed 0 was lost (…); `env121 train --resume {out}` continues the run" in err
+    assert (out / "config.yaml").is_file()  # the run is there to be continued

@@ -1,28 +1,38 @@
 """training.expert_iteration on Ray (``ray=true``): a generation's self-play
-matches and measurement games played as tasks on a local 2-CPU cluster on
-127.0.0.1 (:mod:`tests.support.ray_cluster`) are the games of one process; a
-run without Ray installed is one line naming the extra."""
+matches played as tasks on a local 2-CPU cluster on 127.0.0.1
+(:mod:`tests.support.ray_cluster`) are the matches of one process, and its
+measurement is played there too (the tournament's Ray backend gives the
+results of processes: tests/arena/test_ray.py); a
+match whose worker dies past its retries is lost in one line; a run without
+Ray installed is one line naming the extra."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
 
 from apps.cli import main
-from tests.support.ray_cluster import local_cluster, needs_ray, one_cluster_at_a_time
+from tests.support.ray_cluster import (
+    local_cluster,
+    needs_ray,
+    one_cluster_at_a_time,
+    worker_processes,
+)
 from tests.training.test_expert_iteration import TINY, tiny_config
 from training import expert_iteration as ei
+from training import imitation
 
 pytestmark = one_cluster_at_a_time
-
-TIMED = {"seconds", "self_play_seconds"}
-"""The curve row's wall-clock fields: the only ones a cluster may change."""
 
 
 @pytest.fixture(scope="module")
@@ -31,23 +41,46 @@ def cluster() -> Iterator[ModuleType]:
         yield ray
 
 
-def curve_row(out: Path) -> dict[str, object]:
-    (row,) = [json.loads(line) for line in (out / ei.GENERATIONS_LOG).read_text().splitlines()]
-    return {key: value for key, value in row.items() if key not in TIMED}
+@needs_ray
+def test_a_generation_on_ray_plays_the_matches_of_one_process_fits_and_measures(cluster, tmp_path):
+    config = tiny_config(ray=True)
+    ei.run(config, tmp_path, on_line=lambda _: None)
+    assert cluster.is_initialized()  # the run used this connection and left it
+    saved = ei.load_demonstrations(ei.generation_dir(tmp_path, 1) / "demonstrations.npz")
+    here = imitation.collect(
+        config.teacher(config.first_net), 10, 0, 0.7, 1, "observation+swap_wins+nb_wins"
+    )
+    for field in ("observations", "masks", "actions", "returns", "matches"):
+        np.testing.assert_array_equal(getattr(saved, field), getattr(here, field))
+    (row,) = [json.loads(line) for line in (tmp_path / ei.GENERATIONS_LOG).read_text().splitlines()]
+    for key in ("search_vs_greedy", "search_vs_mc", "search_vs_last", "net_vs_greedy"):
+        mean, low, high = row[key]
+        assert low <= mean <= high
 
 
 @needs_ray
-def test_a_generation_on_ray_plays_fits_and_measures_as_in_one_process(cluster, tmp_path):
-    ei.run(tiny_config(), tmp_path / "here", on_line=lambda _: None)
-    ei.run(tiny_config(ray=True), tmp_path / "ray", on_line=lambda _: None)
-    assert cluster.is_initialized()  # the run used this connection and left it
-    here, on_ray = (ei.generation_dir(tmp_path / name, 1) for name in ("here", "ray"))
-    saved = [ei.load_demonstrations(folder / "demonstrations.npz") for folder in (here, on_ray)]
-    for field in ("observations", "masks", "actions", "returns", "matches"):
-        np.testing.assert_array_equal(getattr(saved[0], field), getattr(saved[1], field))
-    policies = [(folder / "policy.safetensors").read_bytes() for folder in (here, on_ray)]
-    assert policies[0] == policies[1]
-    assert curve_row(tmp_path / "ray") == curve_row(tmp_path / "here")
+def test_a_match_whose_worker_dies_past_its_retries_is_lost_in_one_line(cluster, monkeypatch):
+    monkeypatch.setattr(imitation, "DEFAULT_MAX_RETRIES", 0)
+    killed: list[int] = []
+
+    def kill_the_matches_playing() -> None:  # SIGKILL, as the out-of-memory killer would
+        deadline = time.monotonic() + 60
+        while not (playing := worker_processes(imitation.play_match.__name__)):
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.01)
+        for pid in playing:
+            with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+                os.kill(pid, signal.SIGKILL)
+        killed.extend(playing)
+
+    killer = threading.Thread(target=kill_the_matches_playing)
+    killer.start()
+    lost = r"the self-play match of seed 5 was lost \(\w+ after 0 retries: .*\): expected a Ray"
+    with pytest.raises(imitation.MatchLostError, match=lost):
+        imitation.collect("mc", 1, 5, ray=cluster)  # mc in four seats: seconds a match
+    killer.join()
+    assert killed, "no worker was found playing a match"
 
 
 def test_without_ray_the_setting_is_one_line_naming_the_extra(monkeypatch, capsys, tmp_path):

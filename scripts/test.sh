@@ -90,9 +90,9 @@ beside "types, import contracts, docs site" bash -c 'set -e
   echo "== docs site (strict)";  NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict'
 wait_for_the_kernels
 stage "kernels";             .venv/bin/env121 warmup
-# The tests that start a local Ray cluster, beside pytest's main stage (most of
-# their time is Ray starting its processes and waiting on them: 41 s of wall
-# clock for 15 s of CPU alone), in one process, module after module (one
+# The tests that start a local Ray cluster, beside pytest's main stage (alone,
+# a third of the two cores sat idle while Ray started its processes and waited
+# on them: docs/tests.md), in one process, module after module (one
 # cluster connection a process: tests/support/ray_cluster.py). Only the
 # modules that name the mark (directly, or through tests/support/ray_cluster.py's
 # one_cluster_at_a_time) are collected: collecting every module to keep 23

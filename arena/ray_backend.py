@@ -43,7 +43,7 @@ the files that ``ppo:`` specs name at the same paths; ``ray job submit
 from __future__ import annotations
 
 import socket
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -175,22 +175,33 @@ class RayBackend:
 
     def _result(self, ray: ModuleType, ref: Any, unit: Unit) -> list[GameRecord]:
         """The records of a finished unit, or the error that ended it."""
-        try:
-            records: list[GameRecord] = ray.get(ref)
-        except ray.exceptions.RayTaskError as error:
-            raise error.cause from error  # the agent's error, as the processes raise it
-        except ray.exceptions.RayError as error:
+
+        def lost(error: Exception) -> GameLostError:
             games = "; ".join(
                 f"deal {task.deal}, line-up {task.lineup}, rotation {task.rotation}"
                 for task in unit.tasks
             )
             lost = "game was" if len(unit.tasks) == 1 else f"{len(unit.tasks)} games were"
-            raise GameLostError(
+            return GameLostError(
                 f"the {lost} lost ({games}): {type(error).__name__} after "
                 f"{self.max_retries} retries ({str(error).splitlines()[0]}); expected a "
                 "worker to finish them: the games finished are kept"
-            ) from error
+            )
+
+        records: list[GameRecord] = task_result(ray, ref, lost)
         return records
+
+
+def task_result(ray: ModuleType, ref: Any, lost: Callable[[Exception], Exception]) -> Any:
+    """``ray.get(ref)`` of a finished task: an error the task raised is raised
+    again as one process would raise it; a task lost with its worker (past its
+    retries) or its machine raises ``lost(Ray's error)``."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        raise error.cause from error
+    except ray.exceptions.RayError as error:
+        raise lost(error) from error
 
 
 __all__ = [
@@ -201,4 +212,5 @@ __all__ = [
     "RayNotInstalledError",
     "check_reachable",
     "import_ray",
+    "task_result",
 ]

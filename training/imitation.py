@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -55,7 +56,7 @@ from agents.hints import INPUTS, Hinter
 from agents.mc import MCAgent
 from agents.ppo import PolicyNetwork
 from agents.registry import make_agent
-from arena.ray_backend import DEFAULT_MAX_RETRIES
+from arena.ray_backend import DEFAULT_MAX_RETRIES, task_result
 from env121.engine.actions import NUM_ACTIONS
 from env121.engine.files import write_atomically
 from env121.engine.game import new_game
@@ -235,21 +236,13 @@ class MatchLostError(RuntimeError):
     the demonstrations cannot be completed on this cluster now."""
 
 
-def _match_from_ray(ray: ModuleType, ref: Any, seed: int) -> Demonstrations:
-    """The demonstrations of the match of ``seed``, played as the Ray task
-    ``ref``: the agent's own error as it is raised in one process, a lost
-    worker as :class:`MatchLostError`."""
-    try:
-        demonstrations: Demonstrations = ray.get(ref)
-    except ray.exceptions.RayTaskError as error:
-        raise error.cause from error
-    except ray.exceptions.RayError as error:
-        raise MatchLostError(
-            f"the self-play match of seed {seed} was lost ({type(error).__name__} after "
-            f"{DEFAULT_MAX_RETRIES} retries: {str(error).splitlines()[0]}): expected a Ray "
-            "worker to finish it"
-        ) from error
-    return demonstrations
+def _lost(seed: int, error: Exception) -> MatchLostError:
+    """The error of the match of ``seed``, lost on Ray with ``error``."""
+    return MatchLostError(
+        f"the self-play match of seed {seed} was lost ({type(error).__name__} after "
+        f"{DEFAULT_MAX_RETRIES} retries: {str(error).splitlines()[0]}): expected a Ray "
+        "worker to finish it"
+    )
 
 
 def collect(
@@ -281,7 +274,8 @@ def collect(
             remote = ray.remote(num_cpus=1, max_retries=DEFAULT_MAX_RETRIES)(play_match)
             refs = [remote.remote(*match) for match in zip(*arguments, strict=True)]
             played: Iterator[Demonstrations] = (
-                _match_from_ray(ray, ref, match) for ref, match in zip(refs, seeds, strict=True)
+                task_result(ray, ref, functools.partial(_lost, match))
+                for ref, match in zip(refs, seeds, strict=True)
             )
         elif jobs == 1:
             played = map(play_match, *arguments)

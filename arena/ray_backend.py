@@ -181,9 +181,9 @@ class RayBackend:
                 f"deal {task.deal}, line-up {task.lineup}, rotation {task.rotation}"
                 for task in unit.tasks
             )
-            lost = "game was" if len(unit.tasks) == 1 else f"{len(unit.tasks)} games were"
+            were = "game was" if len(unit.tasks) == 1 else f"{len(unit.tasks)} games were"
             return GameLostError(
-                f"the {lost} lost ({games}): {type(error).__name__} after "
+                f"the {were} lost ({games}): {type(error).__name__} after "
                 f"{self.max_retries} retries ({str(error).splitlines()[0]}); expected a "
                 "worker to finish them: the games finished are kept"
             )

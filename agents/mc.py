@@ -15,8 +15,9 @@ choice), the agent
    (common random numbers), so each plan's *gain* over greedy's is measured
    sample by sample;
 3. leaves greedy's plan only for a plan whose mean gain is at least
-   ``confidence`` standard errors above zero. It tests after 12, 24, 48, …
-   determinizations up to ``budget`` (or until ``ms`` milliseconds are spent):
+   ``confidence`` standard errors above zero. It tests after ``look`` (12)
+   determinizations, then after twice, four times … as many, up to ``budget`` (or
+   until ``ms`` milliseconds are spent):
    a clear gain stops the search at once, and a gain that is not even one
    standard error above zero stops it with greedy's plan, so the budget goes
    to the close decisions.
@@ -78,7 +79,8 @@ if TYPE_CHECKING:
 NO_VALUE = "none"
 """The ``value`` that means the fitted line of :mod:`agents.leaf` at the leaves."""
 FIRST_LOOK = 12
-"""Determinizations drawn before the first test; each further test doubles them."""
+"""Determinizations drawn before the first test unless ``look`` says otherwise;
+each further test doubles them."""
 Plan = tuple[int, bool]
 """A first action and whether to declare Nhất Bản if the choice follows."""
 
@@ -98,9 +100,14 @@ class MCAgent:
         chain: bool = False,
         leaf: bool = True,
         value: str = NO_VALUE,
+        look: int = FIRST_LOOK,
     ) -> None:
         if budget < 2:
             raise ValueError(f"budget={budget} is not valid: expected ≥ 2 determinizations")
+        if look < 2:
+            raise ValueError(
+                f"look={look} is not valid: expected ≥ 2 determinizations in the first look"
+            )
         if ms < 0:
             raise ValueError(f"ms={ms} is not valid: expected ≥ 0 (0: use the budget)")
         if width < 0:
@@ -113,6 +120,9 @@ class MCAgent:
         self.width = width
         self.nhat_ban = nhat_ban
         self.confidence = confidence
+        self.look = min(look, budget)
+        """Determinizations of the first look (``budget`` at most); each further
+        look doubles the worlds."""
         self.chain = chain
         self.leaf = leaf
         self.valuer: LeafValuer | None = None
@@ -179,7 +189,7 @@ class MCAgent:
         """The index of the plan to play (0: greedy's); see the module docstring."""
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         seed = self.decision_seed()
-        look = min(FIRST_LOOK, self.budget)
+        look = self.look
         results = self.results(turn, plans, seed, 0, look)
         while True:
             out_of_time = deadline is not None and time.perf_counter() >= deadline

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.hints import Hinter, hints_seed
-from agents.mc import FIRST_LOOK, NO_VALUE, MCAgent, Plan, plan_gains
+from agents.mc import NO_VALUE, MCAgent, Plan, plan_gains
 from agents.spec import AgentSpecError
 from env121.engine.actions import NUM_ACTIONS
 from env121.extras import MissingExtraError, require_extra
@@ -163,7 +163,7 @@ class SearchAgent(MCAgent):
         """The index of the plan to play (0: greedy's); see the module docstring."""
         bars = self.bars(plans)
         seed = self.decision_seed()
-        look = min(FIRST_LOOK, self.budget)
+        look = self.look
         begun = time.perf_counter()
         results = self.results(turn, plans, seed, 0, look)
         while True:

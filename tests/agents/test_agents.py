@@ -171,6 +171,35 @@ def test_mc_leaves_greedys_plan_only_for_a_clear_gain(monkeypatch, gains, chosen
         assert calls == [samples]  # one look: its worlds drawn and played as one batch
 
 
+@pytest.mark.parametrize(
+    ("look", "budget", "looks"),
+    [
+        (48, 96, [48, 48]),  # a first look of 48, then up to the budget
+        (12, 96, [12, 12, 24, 48]),  # the default: 12, 24, 48, 96 worlds
+        (96, 48, [48]),  # never more than the budget
+    ],
+)
+def test_mc_looks_first_at_look_worlds_then_doubles_them(monkeypatch, look, budget, looks):
+    agent = MCAgent(budget=budget, look=look, confidence=1e9)  # no gain clears the gate
+    turn, plans = first_offer_decision(agent)
+    calls: list[int] = []
+
+    def play(worlds, seat, plans_played, config):
+        calls.append(len(worlds))
+        out = np.zeros((len(worlds), len(plans)))
+        out[:, 1] = np.arange(len(worlds)) % 2  # a gain over one error: worth another look
+        return out
+
+    monkeypatch.setattr(agent, "play", play)
+    assert agent.search(turn, plans) == 0
+    assert calls == looks
+
+
+def test_mc_refuses_a_first_look_of_fewer_than_two_worlds():
+    with pytest.raises(ValueError, match=r"look=1 is not valid: expected ≥ 2"):
+        MCAgent(look=1)
+
+
 def test_only_search_agents_are_granted_determinizations():
     state = new_game(0)
     with pytest.raises(DeterminizationNotGranted, match="does not allow search"):

@@ -16,6 +16,10 @@ from training import imitation
 from training.checkpoint import Network, load_actor, policy_state_dict
 from training.imitation import collect, make_policy
 
+# One worker under `pytest -n --dist loadgroup`: the run below is played once,
+# not once on each worker that runs one of the tests reading it.
+pytestmark = pytest.mark.xdist_group("expert_iteration_run")
+
 TINY = [
     "generations=1",
     "matches=10",

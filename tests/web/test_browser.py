@@ -2,8 +2,9 @@
 through the system chromedriver (``scripts/test.sh`` installs both; nothing
 is downloaded at test time). A person plays a match to the end by clicking
 (one of their cards once, then always the first listed move) against three
-random agents, downloads the record, replays the game and finds it and their
-rating in the results; a practice game shows its seed and resumes after a
+greedy agents (who end a ván in about 40 of the person's moves, where three
+random agents take about 130), downloads the record, replays the game and
+finds it and their rating in the results; a practice game shows its seed and resumes after a
 reload; the standalone replay file opens from disk. On every page shown, no
 text may run out of its box (``overflow.js``)."""
 
@@ -36,10 +37,15 @@ from env121.rules.config import RuleConfig
 
 CHROMIUM = shutil.which("chromium")
 CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="needs Debian's chromium and chromium-driver (bash scripts/test.sh installs them)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None or CHROMEDRIVER is None,
+        reason="needs Debian's chromium and chromium-driver (bash scripts/test.sh installs them)",
+    ),
+    # One worker under `pytest -n --dist loadgroup`: the browser and the server
+    # start once, not on each worker that runs one of these tests.
+    pytest.mark.xdist_group("browser"),
+]
 
 
 OVERFLOW = (Path(__file__).parent / "overflow.js").read_text(encoding="utf-8")
@@ -84,7 +90,7 @@ def no_overflow(browser: WebDriver, where: str) -> None:
 
 
 def start_game(browser: WebDriver, server: str, practice_seed: int | None = None) -> WebElement:
-    """Open the page, fill the form (three random agents) and start; the table."""
+    """Open the page, fill the form (three greedy agents) and start; the table."""
     browser.get(server + "/")
     wait = WebDriverWait(browser, 20, poll_frequency=0.02)
     wait.until(lambda _: browser.find_elements(By.CSS_SELECTOR, "select.spec option"))
@@ -95,7 +101,7 @@ def start_game(browser: WebDriver, server: str, practice_seed: int | None = None
     name.clear()
     name.send_keys("An")
     for k in range(3):
-        Select(browser.find_element(By.ID, f"agent{k}")).select_by_value("random")
+        Select(browser.find_element(By.ID, f"agent{k}")).select_by_value("greedy")
     if practice_seed is not None:
         browser.find_element(By.ID, "practice").click()
         seed = browser.find_element(By.ID, "seed")
@@ -149,7 +155,7 @@ def test_a_person_plays_a_match_to_the_end_by_clicking_and_finds_it_in_the_resul
     )
     assert "S0 An" in rows[0].text
     ratings = browser.find_element(By.ID, "ratings").text
-    assert "An" in ratings and "person" in ratings and "random" in ratings
+    assert "An" in ratings and "person" in ratings and "greedy" in ratings
     no_overflow(browser, "the results")
 
 

@@ -5,12 +5,24 @@ fresh interpreter where an import would see another environment."""
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.docs.forkserver import ForkServer
 from tests.docs.test_readmes import BIN, block_environment
+
+# One worker under `pytest -n --dist loadgroup`: the server below starts once
+# (importing torch and the package, loading the kernels: about 3.5 s of CPU),
+# not on each worker that runs one of these tests.
+pytestmark = pytest.mark.xdist_group("fork_server_tests")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServer]:
+    with ForkServer(tmp_path_factory.mktemp("server"), block_environment(), BIN) as started:
+        yield started
 
 
 def both(server: ForkServer, script: str, folder: Path) -> tuple[tuple[int, str, str], ...]:
@@ -43,36 +55,34 @@ def both(server: ForkServer, script: str, folder: Path) -> tuple[tuple[int, str,
     ],
 )
 def test_a_command_ends_as_in_its_own_interpreter(
-    fork_server: ForkServer, script: str, tmp_path: Path
+    server: ForkServer, script: str, tmp_path: Path
 ) -> None:
-    real, forked = both(fork_server, script, tmp_path)
+    real, forked = both(server, script, tmp_path)
     assert forked == real
 
 
 def test_an_uncaught_error_prints_its_traceback_and_exits_1(
-    fork_server: ForkServer, tmp_path: Path
+    server: ForkServer, tmp_path: Path
 ) -> None:
-    real, forked = both(fork_server, "BIN/python -c 'import json; json.loads(\"{\")'", tmp_path)
+    real, forked = both(server, "BIN/python -c 'import json; json.loads(\"{\")'", tmp_path)
     assert real[0] == forked[0] == 1
     assert forked[2].splitlines()[-1] == real[2].splitlines()[-1]
     assert forked[2].startswith("Traceback (most recent call last):")
 
 
 def test_a_command_is_forked_unless_an_import_would_see_another_environment(
-    fork_server: ForkServer, tmp_path: Path
+    server: ForkServer, tmp_path: Path
 ) -> None:
     script = "BIN/python -c 'import sys; print(\"torch\" in sys.modules)'"
-    real, forked = both(fork_server, script, tmp_path)
+    real, forked = both(server, script, tmp_path)
     assert (real[1], forked[1]) == ("False\n", "True\n")  # the server had imported torch
     script = "ENV121_KERNELS=host " + script
-    real, forked = both(fork_server, script, tmp_path)
+    real, forked = both(server, script, tmp_path)
     assert (real[1], forked[1]) == ("False\n", "False\n")  # a fresh interpreter
 
 
-def test_the_imports_environment_reaches_the_command(
-    fork_server: ForkServer, tmp_path: Path
-) -> None:
+def test_the_imports_environment_reaches_the_command(server: ForkServer, tmp_path: Path) -> None:
     script = "BIN/python -c 'import env121, os; print(os.environ.get(\"NUMBA_CPU_NAME\"))'"
-    real, forked = both(fork_server, script, tmp_path)
+    real, forked = both(server, script, tmp_path)
     assert forked == real
     assert real[1] == "generic\n"

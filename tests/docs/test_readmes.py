@@ -38,6 +38,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -386,6 +387,12 @@ class Reader:
             output = f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
             return f"exit status {done.returncode}; it ran:\n{ran}\n{output}"
         return None
+
+
+@pytest.fixture(scope="session")
+def fork_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServer]:
+    with ForkServer(tmp_path_factory.mktemp("fork-server"), block_environment(), BIN) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -69,7 +69,7 @@ class AgentEntry:
 
 _REGISTRY: dict[str, AgentEntry] = {}
 ALIASES: dict[str, str] = {
-    "best": "mc:value=greedy,confidence=0.5",
+    "best": "mc:value=greedy,confidence=1,look=96",
     "best-net": "ppo:scratch",
 }
 """The stable names and the concrete specs they stand for (see the module docstring)."""

@@ -202,6 +202,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("docs/agents.md", "--vs mc greedy --deals 128"): (
         "its matchup is in the leaderboard's command above, which runs with one deal"
     ),
+    ("docs/agents.md", "--vs greedy best --vs mc best"): (
+        "three searching seats a game: 20 s of the test command for one deal; the block of "
+        "'best on two more fresh seeds' above seats best in the same tournament"
+    ),
     ("training/README.md", "--matches 400 --epochs 2 --seed 300000"): (
         "the two commands of 'Start from greedy' below, which run, with the seed and the "
         "budget that made ppo:hinted"

@@ -202,9 +202,13 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("docs/agents.md", "--vs mc greedy --deals 128"): (
         "its matchup is in the leaderboard's command above, which runs with one deal"
     ),
+    ("docs/agents.md", "--vs best greedy --vs mc greedy --vs best mc"): (
+        "best's spec against greedy and ppo:scratch runs in the block of 'A first look of 96 "
+        "worlds' above, and best against mc in the first contact (scripts/first_contact.sh)"
+    ),
     ("docs/agents.md", "--vs greedy best --vs mc best"): (
         "three searching seats a game: 20 s of the test command for one deal; the block of "
-        "'best on two more fresh seeds' above seats best in the same tournament"
+        "'A first look of 96 worlds' above seats best's spec in the same tournament"
     ),
     ("training/README.md", "--matches 400 --epochs 2 --seed 300000"): (
         "the two commands of 'Start from greedy' below, which run, with the seed and the "

@@ -208,7 +208,8 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ),
     ("docs/agents.md", "--vs greedy best --vs mc best"): (
         "three searching seats a game: 20 s of the test command for one deal; the block of "
-        "'A first look of 96 worlds' above seats best's spec in the same tournament"
+        "'A first look of 96 worlds' above runs best's spec (one searching seat a game) "
+        "through the same tournament command"
     ),
     ("training/README.md", "--matches 400 --epochs 2 --seed 300000"): (
         "the two commands of 'Start from greedy' below, which run, with the seed and the "

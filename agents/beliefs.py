@@ -153,6 +153,25 @@ def decision_likelihood(
     return (1 - epsilon) * (chosen == decision.action) + epsilon / len(legal)
 
 
+def world_likelihoods(
+    worlds: Sequence[State],
+    now: State,
+    decisions: Sequence[Decision],
+    model: Model,
+    epsilon: float = EPSILON,
+) -> np.ndarray:
+    """The likelihood of ``decisions`` in each of ``worlds`` (drawn from
+    ``now``), not normalized: the product of :func:`decision_likelihood`."""
+    _check_epsilon(epsilon)
+    return np.array(
+        [
+            math.prod(decision_likelihood(w, now, d, model, epsilon) for d in decisions)
+            for w in worlds
+        ],
+        dtype=np.float64,
+    )
+
+
 def world_weights(
     worlds: Sequence[State],
     now: State,
@@ -162,16 +181,15 @@ def world_weights(
 ) -> np.ndarray:
     """The normalized weights of ``worlds`` (drawn from ``now``) by the
     likelihood of ``decisions``; uniform if every world is rejected."""
-    _check_epsilon(epsilon)
-    likelihood = np.array(
-        [
-            np.prod([decision_likelihood(w, now, d, model, epsilon) for d in decisions])
-            for w in worlds
-        ]
-    )
+    return normalized(world_likelihoods(worlds, now, decisions, model, epsilon))
+
+
+def normalized(likelihood: np.ndarray) -> np.ndarray:
+    """``likelihood`` scaled to sum to 1; uniform if it is 0 everywhere (every
+    world rejected: the belief falls back on what the seat knows)."""
     total = likelihood.sum()
     if total == 0:
-        return np.full(len(worlds), 1 / len(worlds))
+        return np.full(len(likelihood), 1 / len(likelihood))
     weights: np.ndarray = likelihood / total
     return weights
 
@@ -358,8 +376,10 @@ __all__ = [
     "belief_worlds",
     "decision_likelihood",
     "greedy_model",
+    "normalized",
     "observed_decisions",
     "past_hand",
     "seat_likelihood",
+    "world_likelihoods",
     "world_weights",
 ]

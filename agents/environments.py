@@ -163,7 +163,11 @@ def make_batched_policy(
                 "single-seat environment (gym.make_vec(..., vectorization_mode='sync' or "
                 "'async'))"
             )
-        policy = TurnByTurn(make_agent(spec))  # make_agent raises its own AgentSpecError
+        agent = make_agent(spec)  # make_agent raises its own AgentSpecError
+        try:
+            policy = TurnByTurn(agent)
+        except ValueError as error:  # it reads the match's past (mc:beliefs=greedy)
+            raise AgentSpecError(f"agent spec {spec!r} is not valid: {error}") from error
     policy.spec = canonical_spec(name, params)
     return policy
 

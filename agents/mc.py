@@ -46,6 +46,16 @@ value (:class:`agents.value.LeafValuer`: the line plus a network's
 correction, read from the world's true state), all of a look's leaves in
 one forward pass; the measurements are in ``agents/README.md``.
 
+With ``beliefs=greedy`` the worlds are weighted by what the opponents were
+seen to do (:mod:`agents.beliefs`): each world by the likelihood, under
+greedy's policy softened by ``epsilon``, of every opponent decision on a card
+on offer in the vòng so far (:meth:`~env121.play.turn.Turn.offer_decisions`),
+and the plans' gains are the weighted means, their standard errors those of
+the weighted worlds' effective number (:func:`plan_gains`). It reads the
+match's past, so it sits only where the whole match is played (the arena,
+``env121 play``, :class:`~env121.envs.single_seat.SingleSeat`), not a turn at a
+time in a batched engine.
+
 Why the leaf and not the showdown, what backs the confidence gate and the
 leaf's scale, and how ``mc`` fares against greedy: ``docs/research/mc.md``.
 
@@ -56,17 +66,24 @@ does, and places a Nhất Bản arrangement as greedy would.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from agents.batched_greedy import declares_after_swap, new_plans, swap_values
 from agents.batched_mc import play_plans
+from agents.beliefs import Model, greedy_model, normalized, observed_decisions, world_likelihoods
 from agents.greedy import GreedyAgent
 from agents.knowledge import obvious_action, swapped_hand
 from agents.spec import AgentSpecError
 from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
-from env121.engine.game import kernel_config_of, nhat_ban_allowed, swap_kind_between
+from env121.engine.game import (
+    kernel_config_of,
+    nhat_ban_allowed,
+    state_of_record,
+    swap_kind_between,
+)
 from env121.engine.kernel.record import GAME_DTYPE
 from env121.engine.state import Phase, SwapKind
 from env121.extras import MissingExtraError, require_extra
@@ -83,6 +100,15 @@ FIRST_LOOK = 12
 each further test doubles them."""
 Plan = tuple[int, bool]
 """A first action and whether to declare Nhất Bản if the choice follows."""
+BELIEF_MODELS: dict[str, Callable[[], Model] | None] = {"none": None, "greedy": greedy_model}
+"""The ``beliefs`` an ``mc`` may weigh its worlds by: none (uniform worlds), or
+the likelihood of the opponents' decisions under greedy's policy."""
+BELIEF_EPSILON = 0.5
+"""The search's default softening of the opponents' model: at ε = 0.5, 128
+weighted worlds kept a median 18 worlds' worth of weight, at ε = 0.1 only 4
+(``agents/README.md``, Beliefs), and the search's gate needs many."""
+Likelihoods = Callable[[int, int], np.ndarray]
+"""Worlds ``first .. first + count - 1`` of a decision's draw → their likelihoods."""
 
 
 class MCAgent:
@@ -101,6 +127,8 @@ class MCAgent:
         leaf: bool = True,
         value: str = NO_VALUE,
         look: int = FIRST_LOOK,
+        beliefs: str = "none",
+        epsilon: float = BELIEF_EPSILON,
     ) -> None:
         if budget < 2:
             raise ValueError(f"budget={budget} is not valid: expected ≥ 2 determinizations")
@@ -114,6 +142,12 @@ class MCAgent:
             raise ValueError(f"width={width} is not valid: expected ≥ 0 (0: every swap)")
         if confidence < 0:
             raise ValueError(f"confidence={confidence} is not valid: expected ≥ 0 standard errors")
+        if beliefs not in BELIEF_MODELS:
+            raise ValueError(
+                f"beliefs={beliefs!r} is not valid: expected one of {', '.join(BELIEF_MODELS)}"
+            )
+        if not 0 < epsilon <= 1:
+            raise ValueError(f"epsilon={epsilon} is not valid: expected 0 < epsilon ≤ 1")
         self.spec = "mc"
         self.budget = budget
         self.ms = ms
@@ -133,6 +167,13 @@ class MCAgent:
                     "playout, whose leaves the value network values"
                 )
             self.valuer = load_valuer(value)
+        make_model = BELIEF_MODELS[beliefs]
+        self.model: Model | None = None if make_model is None else make_model()
+        """The model of the opponents whose decisions weigh the worlds (None: uniform)."""
+        self.epsilon = epsilon
+        self.reads_history = self.model is not None
+        """Whether it reads the match's past (:meth:`~env121.play.turn.Turn.offer_decisions`):
+        then it cannot sit a turn at a time on a game record."""
         self.greedy = GreedyAgent()
         self.rng = np.random.default_rng(0)
 
@@ -189,18 +230,42 @@ class MCAgent:
         """The index of the plan to play (0: greedy's); see the module docstring."""
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         seed = self.decision_seed()
+        likelihoods = self.belief(turn, seed)
         look = self.look
         results = self.results(turn, plans, seed, 0, look)
+        likelihood = None if likelihoods is None else likelihoods(0, look)
         while True:
             out_of_time = deadline is not None and time.perf_counter() >= deadline
-            best, z = best_gain(results)
+            best, z = best_gain(results, None if likelihood is None else normalized(likelihood))
             if z >= self.confidence:
                 return best
             if z < 1 or out_of_time or len(results) >= self.budget:
                 return 0
             more = min(2 * look, self.budget) - look
             results = np.vstack([results, self.results(turn, plans, seed, look, more)])
+            if likelihoods is not None and likelihood is not None:
+                likelihood = np.concatenate([likelihood, likelihoods(look, more)])
             look += more
+
+    def belief(self, turn: Turn, seed: int) -> Likelihoods | None:
+        """How likely the worlds of the draw ``seed`` are under the opponents'
+        model, given their decisions on a card on offer in this vòng
+        (:func:`agents.beliefs.world_likelihoods`); None without a model or
+        before any such decision (every world equally likely)."""
+        if self.model is None:
+            return None
+        decisions = observed_decisions(turn.offer_decisions(), turn.seat)
+        if not decisions:
+            return None
+        model, epsilon = self.model, self.epsilon
+        now = turn.determinization(np.random.default_rng(seed))  # its events: the seat's
+
+        def likelihoods(first: int, count: int) -> np.ndarray:
+            worlds = turn.worlds(seed, first, count)
+            states = [state_of_record(worlds[w : w + 1], turn.config) for w in range(count)]
+            return world_likelihoods(states, now, decisions, model, epsilon)
+
+        return likelihoods
 
     def decision_seed(self) -> int:
         """A new draw of worlds from the agent's generator (one per decision)."""
@@ -260,26 +325,51 @@ def load_valuer(value: str) -> LeafValuer:
     return LeafValuer(value)
 
 
-def plan_gains(results: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def plan_gains(
+    results: np.ndarray, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Per plan of ``results[sample, plan]``: its mean gain over plan 0, and
     that gain in standard errors of the paired differences (0 for plan 0 and
     for a gain of exactly 0 in every sample; ±inf for the same non-zero gain
-    in every sample)."""
+    in every sample).
+
+    With ``weights`` (one per sample, summing to 1) the mean is the weighted
+    one and the error that of ``n = 1 / Σ w²`` equal samples (the weighted
+    worlds' effective number): ``√(n / (n − 1) · Σ w² (gain − mean)²)``, which
+    is the unweighted error when the weights are equal; with less than two
+    samples' worth of weight every plan is 0 standard errors from plan 0."""
     gains = results - results[:, :1]
-    mean = gains.mean(axis=0)
-    error = gains.std(axis=0, ddof=1) / np.sqrt(len(gains))
+    if weights is None:
+        mean = gains.mean(axis=0)
+        error = gains.std(axis=0, ddof=1) / np.sqrt(len(gains))
+    else:
+        mean = weights @ gains
+        n = 1 / float(weights @ weights)
+        spread = (weights**2) @ (gains - mean) ** 2
+        error = np.sqrt(n / (n - 1) * spread) if n > 2 - 1e-9 else np.full_like(mean, np.inf)
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(error > 0, mean / np.where(error > 0, error, 1.0), np.sign(mean) * np.inf)
     return mean, np.nan_to_num(z, nan=0.0, posinf=np.inf, neginf=-np.inf)
 
 
-def best_gain(results: np.ndarray) -> tuple[int, float]:
-    """The plan with the best mean in ``results[sample, plan]`` and its mean
-    gain over plan 0 in standard errors (0 when plan 0 is best)."""
-    best = int(np.argmax(results.mean(axis=0)))  # the first of equals: plan 0 wins ties
+def best_gain(results: np.ndarray, weights: np.ndarray | None = None) -> tuple[int, float]:
+    """The plan with the best mean in ``results[sample, plan]`` (weighted by
+    ``weights``, one per sample, if given) and its mean gain over plan 0 in
+    standard errors (0 when plan 0 is best; :func:`plan_gains`)."""
+    means = results.mean(axis=0) if weights is None else weights @ results
+    best = int(np.argmax(means))  # the first of equals: plan 0 wins ties
     if best == 0:
         return 0, 0.0
-    return best, float(plan_gains(results)[1][best])
+    return best, float(plan_gains(results, weights)[1][best])
 
 
-__all__ = ["FIRST_LOOK", "NO_VALUE", "MCAgent", "best_gain", "load_valuer", "plan_gains"]
+__all__ = [
+    "BELIEF_EPSILON",
+    "BELIEF_MODELS",
+    "FIRST_LOOK",
+    "NO_VALUE",
+    "MCAgent",
+    "best_gain",
+    "load_valuer",
+    "plan_gains",
+]

@@ -6,7 +6,8 @@ kernels fall in independent families (:data:`FAMILIES`), each compiled by one
 call of its entry points: the batched engine (``engine``), greedy's batched
 form (``greedy``), the observation encoder (``observation``), the network's
 hint inputs (``hints``), the Python engine with a turn's seat record,
-through greedy's single-game moves (``reference``), and mc's search (``mc``).
+through greedy's single-game moves and a record written from a state's fields
+(``reference``), and mc's search (``mc``).
 A command warms only the families it uses (:func:`families_for`: a tournament
 of greedy and random compiles neither the trainer's inputs nor the Python
 engine's); ``env121 warmup`` compiles them
@@ -116,19 +117,41 @@ def _play_alone(agent: Agent, moves: int, *, search_allowed: bool = False) -> No
 
 
 def _mc() -> None:
-    """mc's search kernels (:mod:`agents.batched_mc`), with the smallest budget."""
+    """mc's search kernels (:mod:`agents.batched_mc`), with the smallest budget, and
+    greedy's valuation of the swaps it keeps on a Cướp (the first offer with swaps)."""
+    from agents.batched_greedy import swap_values
+    from agents.greedy import GreedyAgent
     from agents.mc import MCAgent
+    from env121.engine.actions import is_card_action
+    from env121.engine.game import apply, kernel_config_of, new_game
+    from env121.engine.state import Phase
+    from env121.play.turn import Turn
 
     mc = MCAgent(budget=2)
     mc.reset(0)
     _play_alone(mc, MC_MOVES, search_allowed=True)
+    state, greedy = new_game(seed=0), GreedyAgent()
+    while True:
+        turn = Turn(state, state.current_player)
+        swaps = [a for a in turn.legal_actions if is_card_action(a)]
+        if state.phase == Phase.OFFER and swaps:
+            break
+        apply(state, greedy.act(turn))
+    swap_values(
+        turn.seat_record(), kernel_config_of(state.config), np.array(swaps, dtype=np.int64), True
+    )
 
 
 def _reference() -> None:
-    """The Python engine and a turn's seat record, through greedy's single-game moves."""
+    """The Python engine and a turn's seat record, through greedy's single-game moves,
+    and a record written from a state's fields (a determinization's legal actions:
+    the path of :mod:`agents.beliefs`, which judges decisions in drawn worlds)."""
     from agents.greedy import GreedyAgent
+    from env121.engine.game import legal_actions, new_game
+    from env121.engine.view import sample_determinization
 
     _play_alone(GreedyAgent(), REFERENCE_MOVES)
+    legal_actions(sample_determinization(new_game(seed=0), 0, np.random.default_rng(0)))
 
 
 FAMILIES: dict[str, Callable[[], None]] = {

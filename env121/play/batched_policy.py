@@ -142,10 +142,18 @@ class TurnByTurn:
     :attr:`~env121.play.turn.Turn.view` has no ``history`` nor ``results``:
     only agents that decide without them may sit here (``mc`` and ``greedy``
     do; a ``program:`` agent is sent them, so it sits in :class:`WholeMatches`).
-    An agent that sees every hand is refused (:func:`~env121.play.protocol.require_fair`)."""
+    An agent that sees every hand is refused (:func:`~env121.play.protocol.require_fair`),
+    and so is one that declares ``reads_history`` (``mc:beliefs=greedy``: it
+    replays the match, which a record does not keep)."""
 
     def __init__(self, agent: Agent) -> None:
         require_fair(agent, "as a batched policy (a training opponent)")
+        if getattr(agent, "reads_history", False):
+            raise ValueError(
+                f"agent {agent.spec!r} reads the match's past, which a batched engine's game "
+                "record does not keep: it cannot sit a turn at a time (seat it in the arena, "
+                "env121 play or SingleSeat)"
+            )
         self.agent = agent
         self.spec = agent.spec
 

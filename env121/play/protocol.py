@@ -22,6 +22,11 @@ player is expected — beside a person (``env121 play --human``, the web table)
 and as a :class:`~env121.envs.single_seat.SingleSeat` opponent that a learner
 trains against (:func:`require_fair`).
 
+An agent that reads the match's past (:meth:`~env121.play.turn.Turn.offer_decisions`)
+declares ``reads_history = True``; it is refused where a game is played a
+turn at a time from a record that keeps no past
+(:class:`~env121.play.batched_policy.TurnByTurn`).
+
 An agent may also have ``match_over(over)``: :func:`env121.play.match.play_agents`
 calls it once per seat the agent holds when a match ends, with a
 :class:`~env121.play.turn.MatchOver` (the seat's final view and the events

@@ -13,8 +13,10 @@ three forms, each computed only when asked for:
 Search agents may also call :meth:`Turn.determinization` for full states
 consistent with what the seat knows (:func:`env121.engine.view.sample_determinization`),
 or :meth:`Turn.worlds` for a batch of them drawn by the kernel as game records
-(:func:`env121.engine.kernel.determinize.draw_worlds`); the caller grants them
-only to agents that declare they search, so a plain agent
+(:func:`env121.engine.kernel.determinize.draw_worlds`), and
+:meth:`Turn.offer_decisions` for the vòng's decisions on a card on offer so far,
+each with the state before it as the seat could know it then; the caller
+grants them only to agents that declare they search, so a plain agent
 cannot look behind the seat's view. The engine state itself is exposed only
 through :meth:`Turn.true_state`, granted to the diagnostic agents that declare
 ``sees_all_hands`` (the ``oracle``: :func:`env121.play.protocol.sees_all_hands`).
@@ -30,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from env121.engine.game import kernel_config_of, kernel_record, legal_actions
+from env121.engine.game import apply, kernel_config_of, kernel_record, legal_actions, new_game
 from env121.engine.kernel.determinize import draw_worlds
 from env121.engine.kernel.record import GAME_DTYPE
 from env121.engine.state import Event, Phase, State, visible_to
@@ -171,6 +173,41 @@ class Turn:
         config = kernel_config_of(self._state.config)
         draw_worlds(kernel_record(self._state), self.seat, config, seed, first, games)
         return games
+
+    def offer_decisions(self) -> list[tuple[State, int]]:
+        """The current vòng's decisions on a card on offer so far, every seat's,
+        in order, as ``(state before, action)``; only for turns created with
+        ``search_allowed``.
+
+        Each action is public (a pass, or a swap that takes the card face up
+        and puts a hand card face up: [R] §5.4). Each state is a
+        determinization of the moment before the decision from this seat
+        (:func:`~env121.engine.view.sample_determinization`, drawn with a fixed
+        seed): everything the seat knew then is the game's, everything hidden
+        from it is re-drawn, and its ``events`` are the ones the seat had seen,
+        a prefix of a determinization's of the turn now. So a search agent
+        can ask, in a world of its own, what an opponent would have done there
+        (:mod:`agents.beliefs`) and learns nothing else. The match is replayed
+        from its deal to find the states (a few milliseconds); a turn read
+        from a game record (or a determinization) has no past to replay and
+        raises ``ValueError``."""
+        self._require_search("the vòng's decisions on a card on offer")
+        state = self._state
+        replay = new_game(
+            state.seed, state.config, rotation=state.rotation, first_deal=state.first_deal
+        )
+        rng = np.random.default_rng(0)
+        decisions: list[tuple[State, int]] = []
+        for action in state.actions:
+            if replay.vong_event_start == state.vong_event_start and replay.phase == Phase.OFFER:
+                decisions.append((sample_determinization(replay, self.seat, rng), action))
+            apply(replay, action)
+        if replay.events != state.events:
+            raise ValueError(
+                f"seat {self.seat}'s turn holds no past to replay (a turn read from a game "
+                "record, or a determinization): the vòng's decisions need the match's own state"
+            )
+        return decisions
 
     def seat_record(self) -> np.ndarray:
         """The game as the seat may know it, as an array of one game record

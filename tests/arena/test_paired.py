@@ -60,21 +60,49 @@ def test_the_difference_is_the_mean_of_each_deals_difference_with_its_t_interval
     assert swapped.mean == pytest.approx(-35.0)
 
 
-def test_the_command_prints_each_pair_with_one_reference(tmp_path, capsys):
+def write_out(folder, seed: int, a: dict[int, list[int]], b: dict[int, list[int]]) -> str:
+    """A tournament folder of seed ``seed`` where A and B (vs greedy) score ``a``, ``b``."""
     header = {
         "format": "env121-arena-games/1", "matchups": [["A", "greedy"], ["B", "greedy"]],
-        "pool": [], "specs": ["A", "greedy", "B"], "deals": 3, "seed": 1, "config": {},
+        "pool": [], "specs": ["A", "greedy", "B"], "deals": len(a), "seed": seed, "config": {},
         "env121": "0", "command": ["env121"],
     }  # fmt: skip
     lines = [header] + [
         game(deal, lineup, rotation, points[rotation])
-        for lineup, table in enumerate((A, B))
+        for lineup, table in enumerate((a, b))
         for deal, points in table.items()
         for rotation in range(4)
     ]
-    (tmp_path / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    folder.mkdir(exist_ok=True)
+    (folder / "games.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return str(folder)
+
+
+def test_the_command_prints_each_pair_with_one_reference(tmp_path, capsys):
+    write_out(tmp_path, 1, A, B)
     assert main([str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("A − B (both vs 3× greedy): +35.0 [") and "3 deals" in out
     with pytest.raises(SystemExit):
         main([str(tmp_path / "missing")])
+
+
+def test_several_folders_are_pooled_deal_by_deal(tmp_path, capsys):
+    # Seed 1: differences 45, 60, 0 (above); seed 2: deal 0 gives A 40, B 0 → 40.
+    first = write_out(tmp_path / "s1", 1, A, B)
+    second = write_out(tmp_path / "s2", 2, {0: [40, 40, 40, 40]}, {0: [0, 0, 0, 0]})
+    assert main([first, second]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{first}:" and out[2] == f"{second}:"
+    assert out[3].startswith("  A − B (both vs 3× greedy): +40.0") and "1 deals" in out[3]
+    assert out[4] == "pooled over the 2 folders that play each pair:"
+    # Differences 45, 60, 0, 40: mean 36.25.
+    assert out[5].startswith("  A − B (both vs 3× greedy): +36.2") and out[5].endswith("4 deals")
+
+
+def test_two_folders_of_one_seed_are_refused(tmp_path, capsys):
+    first = write_out(tmp_path / "a", 1, A, B)
+    second = write_out(tmp_path / "b", 1, A, B)
+    with pytest.raises(SystemExit):
+        main([first, second])
+    assert "play the same deals (seed 1" in capsys.readouterr().err

@@ -188,6 +188,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
     ("docs/getting-started.md", "--vs greedy random --deals 4 --seed 1"): (
         "the README's first command, which runs as README.md's block"
     ),
+    ("agents/README.md", "--vs mc:beliefs=greedy,confidence=1,look=96,value=greedy greedy"): (
+        "a deal of it is 15 s of CPU (every decision replays the match and weighs 96 "
+        "worlds); tests/agents/test_mc_beliefs.py plays its agent in a one-deal tournament "
+        "on the arena's path, and tests/arena/test_paired.py checks the pooling of folders"
+    ),
     ("docs/api.md", "env121.score_hand(cards, *, chi_diem"): (
         "signatures (what help() shows), not a program"
     ),

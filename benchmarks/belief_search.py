@@ -65,7 +65,7 @@ def main() -> None:
     changed: dict[str, list[float]] = {"weighted": [], "placebo": []}
     """Per kind of weights, the oracle gain of its choice over the uniform one
     where they differ."""
-    permutation = np.random.default_rng(args.seed)
+    shuffler = np.random.default_rng(args.seed)  # the placebo's permutations
     for deal in range(args.deals):
         mc.reset(deal)
         state = new_game(args.seed + deal)
@@ -81,7 +81,7 @@ def main() -> None:
                     weights = normalized(likelihoods(0, LOOK))
                     effective.append(1 / float(weights @ weights))
                     uniform = _choice(results, None, mc.confidence)
-                    placebo = weights[permutation.permutation(LOOK)]
+                    placebo = weights[shuffler.permutation(LOOK)]
                     for name, kind in (("weighted", weights), ("placebo", placebo)):
                         chosen = _choice(results, kind, mc.confidence)
                         if chosen != uniform:

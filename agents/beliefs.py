@@ -31,9 +31,14 @@ judged — a declared Nhất Bản is public and the determinization already
 rejects hands without a wait). Judged: every opponent decision on a card on
 offer (pass or swap; Ù ends the vòng).
 
-The model is any function of a :class:`~env121.play.turn.Turn` returning an
-action; :func:`greedy_model` is greedy's known policy
-(:class:`agents.greedy.GreedyAgent`, deterministic).
+The model is a function of many :class:`~env121.play.turn.Turn` returning
+the action played on each (every decision a belief judges is asked in one
+call, so a network answers them in one forward pass): :func:`greedy_model` is
+greedy's known policy (:class:`agents.greedy.GreedyAgent`), and
+:func:`agents.ppo.network_model` a shipped network's (``ppo:scratch`` by
+default: the masked argmax it plays, every decision in one forward pass) — a
+model of any seat that assumes nothing about who sits there. Both are
+deterministic, as the agents they model play.
 
 **Worlds drawn from the belief** (:func:`belief_worlds`). Weighting uniform
 draws collapses: a few worlds fit every decision, so 64 uniform worlds carry
@@ -87,8 +92,8 @@ THIN = 100
 independent (measured: at 4, 256 kept worlds located the hidden cards worse
 than 32 uniform draws; at 100, as well as as many uniform draws)."""
 
-Model = Callable[[Turn], int]
-"""A model of an opponent: the action it plays on a decision."""
+Model = Callable[[Sequence[Turn]], list[int]]
+"""A model of an opponent: the action it plays on each of the decisions."""
 
 
 @dataclass(frozen=True)
@@ -128,13 +133,12 @@ def past_hand(hand: Sequence[int], later: Sequence[object], actor: int) -> tuple
     return tuple(sorted(cards))
 
 
-def decision_likelihood(
-    world: State, now: State, decision: Decision, model: Model, epsilon: float
-) -> float:
-    """The probability, under ``model`` softened by ``epsilon``, that the
-    decision's actor played its observed action in ``world`` (0: illegal there).
-    ``now`` is the true state the world was drawn from (its public events after
-    the decision undo the actor's swaps)."""
+def past_state(world: State, now: State, decision: Decision) -> State:
+    """The state just before ``decision`` in ``world``: its public parts are the
+    true ones, the actor's free hand is its hand in ``world`` with its swaps
+    since undone (``now``, the true state the world was drawn from, holds the
+    public events after the decision), and a Nhất Bản declarer's arrangement is
+    the world's."""
     actor, before = decision.actor, decision.before
     later = now.events[len(before.events) :]
     past = before.clone()
@@ -146,11 +150,24 @@ def decision_likelihood(
         arrangements[actor] = world.nb_arrangement[actor]
         past.nb_arrangement = tuple(arrangements)
     past.forget_derived()
-    legal = legal_actions(past)
-    if decision.action not in legal:
-        return 0.0
-    chosen = model(Turn(past, actor))
-    return (1 - epsilon) * (chosen == decision.action) + epsilon / len(legal)
+    return past
+
+
+def decision_likelihoods(
+    cases: Sequence[tuple[State, Decision]], model: Model, epsilon: float
+) -> np.ndarray:
+    """For each ``(past, decision)`` (``past``: :func:`past_state` in a world),
+    the probability under ``model`` softened by ``epsilon`` that the actor
+    played its observed action there (0: illegal there). The model is asked
+    every legal case in one call."""
+    legal = [legal_actions(past) for past, _ in cases]
+    asked = [i for i, (_, d) in enumerate(cases) if d.action in legal[i]]
+    chosen = model([Turn(cases[i][0], cases[i][1].actor) for i in asked]) if asked else []
+    likelihood = np.zeros(len(cases))
+    for i, action in zip(asked, chosen, strict=True):
+        observed = cases[i][1].action
+        likelihood[i] = (1 - epsilon) * (action == observed) + epsilon / len(legal[i])
+    return likelihood
 
 
 def world_likelihoods(
@@ -161,15 +178,12 @@ def world_likelihoods(
     epsilon: float = EPSILON,
 ) -> np.ndarray:
     """The likelihood of ``decisions`` in each of ``worlds`` (drawn from
-    ``now``), not normalized: the product of :func:`decision_likelihood`."""
+    ``now``), not normalized: the product of their :func:`decision_likelihoods`."""
     _check_epsilon(epsilon)
-    return np.array(
-        [
-            math.prod(decision_likelihood(w, now, d, model, epsilon) for d in decisions)
-            for w in worlds
-        ],
-        dtype=np.float64,
-    )
+    cases = [(past_state(w, now, d), d) for w in worlds for d in decisions]
+    each = decision_likelihoods(cases, model, epsilon).reshape(len(worlds), len(decisions))
+    likelihood: np.ndarray = each.prod(axis=1)
+    return likelihood
 
 
 def world_weights(
@@ -204,9 +218,8 @@ def seat_likelihood(
 ) -> float:
     """The likelihood of ``actor``'s decisions among ``decisions`` in ``world``
     (it reads only the actor's hand and Nhất Bản arrangement there)."""
-    return math.prod(
-        decision_likelihood(world, now, d, model, epsilon) for d in decisions if d.actor == actor
-    )
+    cases = [(past_state(world, now, d), d) for d in decisions if d.actor == actor]
+    return float(decision_likelihoods(cases, model, epsilon).prod())
 
 
 REST = -1
@@ -363,7 +376,8 @@ def _check_epsilon(epsilon: float) -> None:
 
 def greedy_model() -> Model:
     """Greedy's known policy as a model of an opponent."""
-    return GreedyAgent().act
+    greedy = GreedyAgent()
+    return lambda turns: [greedy.act(turn) for turn in turns]
 
 
 __all__ = [
@@ -374,11 +388,12 @@ __all__ = [
     "Decision",
     "Model",
     "belief_worlds",
-    "decision_likelihood",
+    "decision_likelihoods",
     "greedy_model",
     "normalized",
     "observed_decisions",
     "past_hand",
+    "past_state",
     "seat_likelihood",
     "world_likelihoods",
     "world_weights",

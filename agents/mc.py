@@ -46,9 +46,11 @@ value (:class:`agents.value.LeafValuer`: the line plus a network's
 correction, read from the world's true state), all of a look's leaves in
 one forward pass; the measurements are in ``agents/README.md``.
 
-With ``beliefs=greedy`` the worlds are weighted by what the opponents were
-seen to do (:mod:`agents.beliefs`): each world by the likelihood, under
-greedy's policy softened by ``epsilon``, of every opponent decision on a card
+With ``beliefs=greedy`` (or ``beliefs=scratch``) the worlds are weighted by
+what the opponents were seen to do (:mod:`agents.beliefs`): each world by the
+likelihood, under greedy's policy (or the shipped network ``ppo:scratch``'s,
+every world's decisions in one forward pass) softened by ``epsilon``, of every
+opponent decision on a card
 on offer in the vòng so far (:meth:`~env121.play.turn.Turn.offer_decisions`),
 and the plans' gains are the weighted means, their standard errors those of
 the weighted worlds' effective number (:func:`plan_gains`). It reads the
@@ -102,7 +104,10 @@ Plan = tuple[int, bool]
 """A first action and whether to declare Nhất Bản if the choice follows."""
 BELIEF_MODELS: dict[str, Callable[[], Model] | None] = {"none": None, "greedy": greedy_model}
 """The ``beliefs`` an ``mc`` may weigh its worlds by: none (uniform worlds), or
-the likelihood of the opponents' decisions under greedy's policy."""
+the likelihood of the opponents' decisions under greedy's policy; the
+registry, which may build networks, adds ``scratch``: under the shipped
+network ``ppo:scratch``'s (:func:`agents.ppo.network_model`, the ``train``
+extra; it reads :mod:`agents.hints`, which reads this module)."""
 BELIEF_EPSILON = 0.5
 """The search's default softening of the opponents' model: at ε = 0.5, 128
 weighted worlds kept a median 18 worlds' worth of weight, at ε = 0.1 only 4

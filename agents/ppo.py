@@ -45,6 +45,7 @@ import safetensors.torch
 import torch
 from torch import nn
 
+from agents.beliefs import Model
 from agents.hints import INPUTS, Hinter, hints_seed
 from agents.spec import canonical_spec
 from agents.weights import (
@@ -139,6 +140,22 @@ class PolicyNetwork(nn.Module):
         if rng is None:
             return int(legal[int(np.argmax(legal_logits))])
         return sample_legal(legal, legal_logits, rng)
+
+    def act_many(self, turns: Sequence[Turn], hinter: Hinter) -> list[int]:
+        """:meth:`act`'s masked argmax for each of ``turns``, the network's
+        decisions in one forward pass (a model of a seat judging many worlds,
+        :func:`agents.beliefs.network_model`)."""
+        actions = [hinter.greedy.act(t) if hinter.leaves_to_greedy(t) else -1 for t in turns]
+        asked = [i for i, action in enumerate(actions) if action < 0]
+        if not asked:
+            return actions
+        inputs = np.stack([hinter(turns[i]) for i in asked])
+        with one_thread(), torch.inference_mode():
+            logits = self(torch.from_numpy(inputs)).numpy()
+        for row, i in enumerate(asked):
+            mask = turns[i].action_mask.astype(bool)
+            actions[i] = int(np.argmax(np.where(mask, logits[row], -np.inf)))
+        return actions
 
     def legal_logits(self, turn: Turn, hinter: Hinter) -> tuple[np.ndarray, np.ndarray]:
         """``(legal, logits)``: ``turn``'s legal action ids, ascending, and the
@@ -360,11 +377,25 @@ class PPOAgent(PolicyAgent):
         super().__init__(network, canonical_spec("ppo", params), deterministic)
 
 
+NETWORK = "scratch"
+"""The shipped network :func:`network_model` reads by default: ``ppo:scratch``."""
+
+
+def network_model(checkpoint: str = NETWORK) -> Model:
+    """A network's policy as a model of an opponent (:mod:`agents.beliefs`):
+    the masked argmax that ``ppo:<checkpoint>`` plays, every decision asked
+    in one forward pass (:meth:`PolicyNetwork.act_many`)."""
+    agent = PPOAgent(checkpoint)
+    return lambda turns: agent.network.act_many(turns, agent.hinter)
+
+
 __all__ = [
+    "NETWORK",
     "PPOAgent",
     "PolicyAgent",
     "PolicyNetwork",
     "load_policy",
+    "network_model",
     "network_shape",
     "read_sidecar",
     "resolve_checkpoint",

@@ -34,9 +34,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agents.beliefs import Model
 from agents.entries import BatchedImport, BatchedSB3, SB3Agent, import_agent
 from agents.greedy import GreedyAgent
-from agents.mc import MCAgent
+from agents.mc import BELIEF_MODELS, MCAgent
 from agents.oracle import OracleAgent
 from agents.program import ProgramAgent
 from agents.search import SearchAgent
@@ -200,6 +201,22 @@ def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
 
     return PPOAgent(checkpoint, deterministic=deterministic)
 
+
+def _network_model() -> Model:
+    """The shipped network's policy as a model of a seat (torch is imported
+    only when one is made)."""
+    try:
+        require_extra("train", "a network's beliefs (mc:beliefs=scratch)")
+    except MissingExtraError as error:
+        raise AgentSpecError(str(error)) from None
+    from agents.ppo import network_model
+
+    return network_model()
+
+
+# mc's beliefs under the shipped network: made here, above mc, since a network's
+# inputs (agents.hints) read mc.
+BELIEF_MODELS["scratch"] = _network_model
 
 # The built-in agents.
 register("random", RandomAgent, "uniformly random legal actions", batched=BatchedRandom)

@@ -2,19 +2,31 @@
 
 Usage::
 
-    .venv/bin/python -m benchmarks.belief_likelihood [--deals N] [--worlds W]
-        [--vong V] [--epsilon E] [--burn-in B] [--thin T] [--seed S]
+    .venv/bin/python -m benchmarks.belief_likelihood [--model M] [--table T]
+        [--deals N] [--worlds W] [--vong V] [--epsilon E] [--burn-in B]
+        [--thin T] [--no-chain] [--seed S]
 
-Plays N seeded ván (the first V vòng of each) with ``greedy`` in every seat.
-At each of seat 0's decisions on a card on offer it judges three beliefs of
-W worlds each against the exact uniform one:
+Plays N seeded ván (the first V vòng of each) with one agent in every seat
+(``--table``: ``greedy``, or ``scratch``, the shipped network
+``ppo:scratch``; by default the modelled one, so that the model is exact),
+and models the opponents by ``--model``: greedy's policy (the default) or
+``ppo:scratch``'s (:func:`agents.ppo.network_model`; the ``train``
+extra) — a model of any seat, which a table of greedy measures where it is
+not exact. At each of seat 0's decisions on a card on offer it judges three
+beliefs of W worlds each against the exact uniform one:
 
 * ``drawn``: W worlds drawn uniformly (:func:`env121.engine.view.sample_determinization`),
   equal weights — what the estimate below costs by itself;
 * ``weighted``: the same W worlds weighed by the opponents' observed decisions
-  under the softened greedy model (:func:`agents.beliefs.world_weights`, ε = E);
+  under the softened model (:func:`agents.beliefs.world_weights`, ε = E);
+* ``placebo``: the same W worlds with the same weights shuffled among them —
+  as many worlds' worth of weight, no information (``weighted − placebo``,
+  paired: what the weights know about the hands, apart from what fewer
+  effective worlds cost the estimate);
 * ``belief``: W worlds drawn from that posterior by the Metropolis chain of
-  :func:`agents.beliefs.belief_worlds` (B moves of burn-in, one world every T).
+  :func:`agents.beliefs.belief_worlds` (B moves of burn-in, one world every T;
+  left out with ``--no-chain``: the chain asks the model one seat's decisions
+  a move, thousands of moves a decision, which a network makes slow).
 
 For every hidden card (an opponent's unknown hand card, the Nọc, an unturned
 Ẩn Sĩ) it scores the log-probability of its true place (seat 1, 2, 3, or "the
@@ -47,12 +59,13 @@ from agents.beliefs import (
     BURN_IN,
     EPSILON,
     THIN,
+    Model,
     belief_worlds,
-    greedy_model,
     observed_decisions,
     world_weights,
 )
-from agents.greedy import GreedyAgent
+from agents.mc import BELIEF_MODELS
+from agents.registry import make_agent
 from env121.engine.deal import NOC_SIZE
 from env121.engine.game import apply, new_game
 from env121.engine.state import Phase, State
@@ -77,39 +90,53 @@ def phase_of(state: State) -> str:
     return next(name for name, low, high in PHASES if low <= flipped <= high)
 
 
-METHODS = ("drawn", "weighted", "belief")
+TABLES = {"greedy": "greedy", "scratch": "ppo:scratch"}
+"""Each model (a ``beliefs`` of :data:`agents.mc.BELIEF_MODELS`) → the agent
+it models, which ``--table`` may seat in every seat."""
+METHODS = ("drawn", "weighted", "placebo", "belief")
 """The beliefs judged against the exact uniform one (module docstring)."""
+PAIRS = (("weighted", "placebo"), ("belief", "drawn"))
+"""Beliefs compared on the same decisions: what the weights know beyond their
+effective number, and what drawing the worlds from the belief gains over
+drawing them uniformly."""
 
 
 def judge(
-    state: State, history: list[tuple[State, int]], args: argparse.Namespace, seed: int
+    state: State,
+    history: list[tuple[State, int]],
+    model: Model,
+    args: argparse.Namespace,
+    seed: int,
 ) -> tuple[list[float], dict[str, list[float]], list[bool], dict[str, float]]:
     """Per hidden card: log P(true place) uniform, under each method, and
     whether an opponent holds it; and each method's effective worlds."""
     rng = np.random.default_rng(seed)
     decisions = observed_decisions(history, SEAT)
     drawn = [sample_determinization(state, SEAT, rng) for _ in range(args.worlds)]
-    weights = world_weights(drawn, state, decisions, greedy_model(), args.epsilon)
-    chained = belief_worlds(
-        state,
-        SEAT,
-        decisions,
-        greedy_model(),
-        args.worlds,
-        rng,
-        epsilon=args.epsilon,
-        burn_in=args.burn_in,
-        thin=args.thin,
-    )
+    weights = world_weights(drawn, state, decisions, model, args.epsilon)
+    shuffled = weights[np.random.default_rng([seed, 1]).permutation(args.worlds)]
     even = np.full(args.worlds, 1 / args.worlds)
-    distinct = len({w.hands for w in chained})
+    effective = 1 / float(weights @ weights)
     beliefs = {
         "drawn": (drawn, even, float(args.worlds)),
-        "weighted": (drawn, weights, 1 / float(weights @ weights)),
-        "belief": (chained, even, float(distinct)),
+        "weighted": (drawn, weights, effective),
+        "placebo": (drawn, shuffled, effective),
     }
+    if args.chain:
+        chained = belief_worlds(
+            state,
+            SEAT,
+            decisions,
+            model,
+            args.worlds,
+            rng,
+            epsilon=args.epsilon,
+            burn_in=args.burn_in,
+            thin=args.thin,
+        )
+        beliefs["belief"] = (chained, even, float(len({w.hands for w in chained})))
     uniform: list[float] = []
-    logs: dict[str, list[float]] = {m: [] for m in METHODS}
+    logs: dict[str, list[float]] = {m: [] for m in beliefs}
     held: list[bool] = []
     pool = hidden_cards(state, SEAT)
     slots = {s: len(state.hands[s]) - len(state.known[s]) for s in range(4) if s != SEAT}
@@ -127,24 +154,37 @@ def judge(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", choices=sorted(TABLES), default="greedy")
+    parser.add_argument("--table", choices=sorted(TABLES), help="default: --model's agent")
     parser.add_argument("--deals", type=int, default=16)
     parser.add_argument("--worlds", type=int, default=32)
     parser.add_argument("--vong", type=int, default=2, help="vòng played per ván")
     parser.add_argument("--epsilon", type=float, default=EPSILON)
     parser.add_argument("--burn-in", type=int, default=BURN_IN)
     parser.add_argument("--thin", type=int, default=THIN)
+    parser.add_argument(
+        "--chain",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="judge the worlds drawn from the belief by its chain (--no-chain: skip it)",
+    )
     parser.add_argument("--seed", type=int, default=38200)
     args = parser.parse_args()
     if args.deals < 1 or args.worlds < 2 or args.vong < 1 or args.burn_in < 0 or args.thin < 1:
         parser.error("expected --deals ≥ 1, --worlds ≥ 2, --vong ≥ 1, --burn-in ≥ 0, --thin ≥ 1")
     if not 0 < args.epsilon <= 1:
         parser.error(f"--epsilon {args.epsilon} is not valid: expected 0 < ε ≤ 1")
-    greedy = GreedyAgent()
+    make_model = BELIEF_MODELS[args.model]
+    assert make_model is not None  # every TABLES key is a model
+    table = TABLES[args.table or args.model]
+    model, player = make_model(), make_agent(table)
+    methods = METHODS if args.chain else METHODS[:3]
     # sums[(phase, subset)][deal] = [uniform, cards, decisions, *one sum per method]
     sums: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(dict)
     effective: dict[str, list[float]] = defaultdict(list)
     for deal in range(args.deals):
         state = new_game(args.seed + deal)
+        player.reset(args.seed + deal)
         history: list[tuple[State, int]] = []
         vong = (state.van, state.vong)
         while not state.is_over and state.vong < args.vong:
@@ -153,33 +193,34 @@ def main() -> None:
             seat = state.current_player
             if seat == SEAT and state.phase == Phase.OFFER and state.noc_left < NOC_SIZE:
                 uniform, logs, held, ess = judge(
-                    state, history, args, args.seed * 7919 + len(state.actions)
+                    state, history, model, args, args.seed * 7919 + len(state.actions)
                 )
                 for method, n in ess.items():
                     effective[method].append(n)
                 for subset in ("held", "all"):
                     row = sums[(phase_of(state), subset)].setdefault(
-                        deal, [0.0, 0, 0, *(0.0 for _ in METHODS)]
+                        deal, [0.0, 0, 0, *(0.0 for _ in methods)]
                     )
                     for i, h in enumerate(held):
                         if subset == "all" or h:
                             row[0] += uniform[i]
                             row[1] += 1
-                            for k, method in enumerate(METHODS):
+                            for k, method in enumerate(methods):
                                 row[3 + k] += logs[method][i]
                     row[2] += 1
-            action = greedy.act(Turn(state, seat))
+            action = player.act(Turn(state, seat))
             history.append((state.clone(), action))
             apply(state, action)
+    chain = f"chain burn-in {args.burn_in}, thin {args.thin}" if args.chain else "no chain"
     print(
-        f"{args.deals} deals, first {args.vong} vòng, {args.worlds} worlds, ε = {args.epsilon}, "
-        f"chain burn-in {args.burn_in}, thin {args.thin}, seed {args.seed}: "
-        "mean log P(true place of a hidden card)"
+        f"{table} in every seat, {TABLES[args.model]}'s policy the model, {args.deals} deals, "
+        f"first {args.vong} vòng, {args.worlds} worlds, ε = {args.epsilon}, {chain}, "
+        f"seed {args.seed}: mean log P(true place of a hidden card)"
     )
     print(
         "effective worlds (mean, median): "
         + "; ".join(
-            f"{m} {np.mean(effective[m]):.1f}, {np.median(effective[m]):.1f}" for m in METHODS
+            f"{m} {np.mean(effective[m]):.1f}, {np.median(effective[m]):.1f}" for m in methods
         )
     )
     print(f"{'phase':6} {'cards':5} {'decisions':>9} {'uniform':>8}  method: mean, gain [95% CI]")
@@ -191,7 +232,7 @@ def main() -> None:
             cards = sum(r[1] for r in rows.values())
             decisions = sum(int(r[2]) for r in rows.values())
             cells = []
-            for k, method in enumerate(METHODS):
+            for k, method in enumerate(methods):
                 mean = sum(r[3 + k] for r in rows.values()) / cards
                 gains = np.array([(r[3 + k] - r[0]) / r[1] for r in rows.values() if r[1]])
                 half = (
@@ -199,12 +240,18 @@ def main() -> None:
                 )
                 g = gains.mean()
                 cells.append(f"{method} {mean:.3f}, {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
-            paired = np.array([(r[5] - r[3]) / r[1] for r in rows.values() if r[1]])
-            half = (
-                1.96 * paired.std(ddof=1) / math.sqrt(len(paired)) if len(paired) > 1 else math.nan
-            )
-            g = paired.mean()
-            cells.append(f"belief − drawn {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
+            for one, other in PAIRS:
+                if one not in methods:
+                    continue
+                a, b = 3 + methods.index(one), 3 + methods.index(other)
+                paired = np.array([(r[a] - r[b]) / r[1] for r in rows.values() if r[1]])
+                half = (
+                    1.96 * paired.std(ddof=1) / math.sqrt(len(paired))
+                    if len(paired) > 1
+                    else math.nan
+                )
+                g = paired.mean()
+                cells.append(f"{one} − {other} {g:+.3f} [{g - half:+.3f}, {g + half:+.3f}]")
             uniform_mean = sum(r[0] for r in rows.values()) / cards
             print(
                 f"{name:6} {subset:5} {decisions:9d} {uniform_mean:8.3f}  "

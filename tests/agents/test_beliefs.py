@@ -4,10 +4,13 @@ The case is a real seeded greedy game, seat 0 deciding late in the first
 vòng. Every consistent world that differs from the truth only in where a
 few hidden cards lie (those cards permuted among their hidden places: the
 opponents' unknown hand cards, the Nọc, the Ẩn Sĩ) is enumerated, and the
-exact posterior under the softened greedy model is computed the other way
-round from :func:`agents.beliefs.world_weights`: forward from each world's
-dealt hands, every opponent decision of the vòng replayed with the hand that
-world gives it then. The two must agree world by world. The worlds drawn
+exact posterior under the softened model is computed the other way round
+from :func:`agents.beliefs.world_weights`: forward from each world's dealt
+hands, every opponent decision of the vòng replayed with the hand that world
+gives it then and asked of the modelled agent one decision at a time (its
+``act``). The two must agree world by world, for greedy's model and for the
+shipped network's (:func:`agents.ppo.network_model`, which asks all the
+worlds' decisions in one forward pass). The worlds drawn
 from the belief (:func:`agents.beliefs.belief_worlds`, its Metropolis chain
 moving the same cards) must put each card in each place
 as often as that posterior does, within a tolerance the chain's sampling
@@ -21,6 +24,7 @@ posterior it is held to averages the likelihood over those arrangements.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -28,12 +32,14 @@ import pytest
 from agents.beliefs import (
     EPSILON,
     Decision,
+    Model,
     belief_worlds,
     greedy_model,
     observed_decisions,
     world_weights,
 )
 from agents.greedy import GreedyAgent
+from agents.ppo import PPOAgent, network_model
 from env121.engine.game import apply, legal_actions, new_game
 from env121.engine.state import Dealt, Phase, State, SwapKind, Swapped
 from env121.engine.view import hidden_cards
@@ -107,12 +113,14 @@ def forward_likelihood(
     epsilon: float,
     actor_only: int | None = None,
     arrangement: tuple[int, ...] | None = None,
+    act: Callable[[Turn], int] | None = None,
 ) -> float:
-    """The likelihood of the opponents' decisions (of ``actor_only``'s if
-    given, its Nhất Bản arrangement ``arrangement`` if given, else the true
-    one), forward from the world's dealt hands (the true dealt hands
-    relabelled by ``swap``)."""
-    greedy = GreedyAgent()
+    """The likelihood of the opponents' decisions under the agent ``act``
+    (of ``actor_only``'s decisions if given, its Nhất Bản arrangement
+    ``arrangement`` if given, else the true one), forward from the world's
+    dealt hands (the true dealt hands relabelled by ``swap``); greedy's if
+    ``act`` is None."""
+    act = GreedyAgent().act if act is None else act
     first = history[0][0]
     hands = {
         e.seat: {swap.get(c, c) for c in e.cards}
@@ -135,7 +143,7 @@ def forward_likelihood(
             legal = legal_actions(past)
             if action not in legal:
                 return 0.0
-            hit = greedy.act(Turn(past, actor)) == action
+            hit = act(Turn(past, actor)) == action
             likelihood *= (1 - epsilon) * hit + epsilon / len(legal)
         # the step's swaps are the true history's in every world (a card put out is
         # seen, never one of the cards a world moves): the next step's state shows them
@@ -165,8 +173,16 @@ def case(request: pytest.FixtureRequest) -> tuple[State, list[tuple[State, int]]
     return state, history, cards
 
 
+MODELS: dict[str, Callable[[], tuple[Model, Callable[[Turn], int]]]] = {
+    "greedy": lambda: (greedy_model(), GreedyAgent().act),
+    "scratch": lambda: (network_model(), PPOAgent("scratch").act),
+}
+"""Each model of a seat, and the agent it models deciding one turn at a time."""
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_weights_are_the_exact_posterior(
-    case: tuple[State, list[tuple[State, int]], list[int]],
+    case: tuple[State, list[tuple[State, int]], list[int]], model: str
 ) -> None:
     state, history, cards = case
     seat = state.current_player
@@ -174,8 +190,11 @@ def test_weights_are_the_exact_posterior(
     assert len(decisions) >= 8, "the case judges a vòng with several opponent decisions"
     worlds = worlds_moving(state, cards)
     assert len(worlds) >= 20
-    weights = world_weights([w for w, _ in worlds], state, decisions, greedy_model())
-    exact = np.array([forward_likelihood(seat, swap, history, EPSILON) for _, swap in worlds])
+    batched, act = MODELS[model]()
+    weights = world_weights([w for w, _ in worlds], state, decisions, batched)
+    exact = np.array(
+        [forward_likelihood(seat, swap, history, EPSILON, act=act) for _, swap in worlds]
+    )
     assert exact.max() > 0 and len(set(np.round(exact, 12))) > 1, "the model tells worlds apart"
     np.testing.assert_allclose(weights, exact / exact.sum(), rtol=1e-9)
 

@@ -1,4 +1,5 @@
-"""``mc:beliefs=greedy``: the search's worlds weighted by the opponents' play.
+"""``mc:beliefs=greedy`` and ``mc:beliefs=scratch``: the search's worlds
+weighted by the opponents' play, under greedy's policy or the shipped network's.
 
 The agent reads the vòng's decisions on a card on offer through
 :meth:`env121.play.turn.Turn.offer_decisions` (each state before a decision
@@ -20,6 +21,7 @@ from agents.beliefs import greedy_model, observed_decisions, world_likelihoods
 from agents.environments import make_batched_policy
 from agents.greedy import GreedyAgent
 from agents.mc import BELIEF_EPSILON, MCAgent, best_gain, plan_gains
+from agents.ppo import network_model
 from agents.spec import AgentSpecError
 from env121.engine.game import apply, kernel_record, new_game, state_of_record
 from env121.engine.state import Phase, State
@@ -75,11 +77,18 @@ def test_offer_decisions_show_what_the_seat_knew_then_and_no_more(index: int) ->
     assert not truth or any(redrawn)  # the opponents' hidden cards are drawn again
 
 
+MODELS = {"greedy": greedy_model, "scratch": network_model}
+"""Each ``beliefs`` model, made as the definition is fed it."""
+
+
+@pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("index", range(len(TURNS)))
-def test_the_agents_likelihoods_are_the_definitions_on_the_true_history(index: int) -> None:
+def test_the_agents_likelihoods_are_the_definitions_on_the_true_history(
+    index: int, model: str
+) -> None:
     state, history = TURNS[index]
     turn = Turn(state, SEAT, search_allowed=True)
-    agent = MCAgent(beliefs="greedy")
+    agent = MCAgent(beliefs=model)
     seed = 1234 + index
     likelihoods = agent.belief(turn, seed)
     decisions = observed_decisions(history, SEAT)
@@ -89,7 +98,7 @@ def test_the_agents_likelihoods_are_the_definitions_on_the_true_history(index: i
     assert likelihoods is not None
     worlds = turn.worlds(seed, 0, WORLDS)
     states = [state_of_record(worlds[w : w + 1], state.config) for w in range(WORLDS)]
-    expected = world_likelihoods(states, state, decisions, greedy_model(), BELIEF_EPSILON)
+    expected = world_likelihoods(states, state, decisions, MODELS[model](), BELIEF_EPSILON)
     got = likelihoods(0, WORLDS)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
     assert len(set(expected.tolist())) > 1  # the worlds are told apart

@@ -193,6 +193,12 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "worlds); tests/agents/test_mc_beliefs.py plays its agent in a one-deal tournament "
         "on the arena's path, and tests/arena/test_paired.py checks the pooling of folders"
     ),
+    ("agents/README.md", "--vs mc:beliefs=scratch,confidence=1,look=96,value=greedy ppo:scratch"): (
+        "a deal of it is about 20 s of CPU (every decision replays the match and asks the "
+        "network about 96 worlds' decisions); tests/agents/test_mc_beliefs.py holds the "
+        "agent's network likelihoods to the definition and plays mc:beliefs in a one-deal "
+        "tournament on the arena's path"
+    ),
     ("docs/api.md", "env121.score_hand(cards, *, chi_diem"): (
         "signatures (what help() shows), not a program"
     ),

@@ -181,6 +181,18 @@ def test_a_shipped_checkpoint_loads_by_name_and_plays_a_whole_match(name, traine
     assert first.is_over and first.actions == again.actions
 
 
+@pytest.mark.parametrize("name", ["scratch", "hinted"])
+def test_many_turns_in_one_pass_are_the_agents_turn_by_turn_choices(name):
+    """``act_many`` (a network as the model of a seat, agents/beliefs.py) is
+    the agent's masked argmax on every turn, the turns greedy decides for a
+    network reading greedy's hints (``hinted``) included."""
+    agent = PPOAgent(name)
+    turns = random_play_turns(300, seed=9)
+    assert agent.network.act_many(turns, agent.hinter) == [agent.act(t) for t in turns]
+    if name == "hinted":
+        assert any(agent.hinter.leaves_to_greedy(t) for t in turns)
+
+
 def test_an_unknown_shipped_name_lists_the_shipped_checkpoints():
     with pytest.raises(AgentSpecError, match=r"no shipped checkpoint is named 'big'.*'small'"):
         make_agent("ppo:big")

@@ -50,8 +50,8 @@ With ``beliefs=greedy`` (or ``beliefs=scratch``) the worlds are weighted by
 what the opponents were seen to do (:mod:`agents.beliefs`): each world by the
 likelihood, under greedy's policy (or the shipped network ``ppo:scratch``'s,
 every world's decisions in one forward pass) softened by ``epsilon``, of every
-opponent decision on a card
-on offer in the vòng so far (:meth:`~env121.play.turn.Turn.offer_decisions`),
+opponent decision on a card on offer in the vòng so far
+(:meth:`~env121.play.turn.Turn.offer_decisions`),
 and the plans' gains are the weighted means, their standard errors those of
 the weighted worlds' effective number (:func:`plan_gains`). It reads the
 match's past, so it sits only where the whole match is played (the arena,

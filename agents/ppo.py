@@ -144,7 +144,7 @@ class PolicyNetwork(nn.Module):
     def act_many(self, turns: Sequence[Turn], hinter: Hinter) -> list[int]:
         """:meth:`act`'s masked argmax for each of ``turns``, the network's
         decisions in one forward pass (a model of a seat judging many worlds,
-        :func:`agents.beliefs.network_model`)."""
+        :func:`network_model`)."""
         actions = [hinter.greedy.act(t) if hinter.leaves_to_greedy(t) else -1 for t in turns]
         asked = [i for i, action in enumerate(actions) if action < 0]
         if not asked:

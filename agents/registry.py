@@ -191,12 +191,18 @@ def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
     return BatchedPPO(checkpoint, deterministic)
 
 
-def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
-    """A trained MaskablePPO policy (torch is imported only when one is built)."""
+def _require_train(what: str) -> None:
+    """Raise :class:`AgentSpecError` naming ``what`` unless the ``train`` extra
+    (torch) is installed."""
     try:
-        require_extra("train", "a ppo agent")
+        require_extra("train", what)
     except MissingExtraError as error:
         raise AgentSpecError(str(error)) from None
+
+
+def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
+    """A trained MaskablePPO policy (torch is imported only when one is built)."""
+    _require_train("a ppo agent")
     from agents.ppo import PPOAgent
 
     return PPOAgent(checkpoint, deterministic=deterministic)
@@ -205,10 +211,7 @@ def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
 def _network_model() -> Model:
     """The shipped network's policy as a model of a seat (torch is imported
     only when one is made)."""
-    try:
-        require_extra("train", "a network's beliefs (mc:beliefs=scratch)")
-    except MissingExtraError as error:
-        raise AgentSpecError(str(error)) from None
+    _require_train("a network's beliefs (mc:beliefs=scratch)")
     from agents.ppo import network_model
 
     return network_model()

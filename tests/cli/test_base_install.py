@@ -57,6 +57,7 @@ def test_the_command_line_imports_no_extra():
         ("train", ["imitate"]),
         ("train", ["play", "--seed", "1", "--agents", "random", "random", "random", "ppo:scratch"]),
         ("train", ["tournament", "--vs", "ppo:scratch", "random", "--deals", "1"]),
+        ("train", ["tournament", "--vs", "mc:beliefs=scratch", "random", "--deals", "1"]),
         ("web", ["serve"]),
     ],
 )

@@ -72,7 +72,6 @@ import numpy as np
 
 from agents.greedy import GreedyAgent
 from env121.engine.deal import NUM_SEATS
-from env121.engine.game import legal_actions
 from env121.engine.state import Phase, State, Swapped
 from env121.engine.view import (
     consistent_hand,
@@ -159,14 +158,15 @@ def decision_likelihoods(
     """For each ``(past, decision)`` (``past``: :func:`past_state` in a world),
     the probability under ``model`` softened by ``epsilon`` that the actor
     played its observed action there (0: illegal there). The model is asked
-    every legal case in one call."""
-    legal = [legal_actions(past) for past, _ in cases]
-    asked = [i for i, (_, d) in enumerate(cases) if d.action in legal[i]]
-    chosen = model([Turn(cases[i][0], cases[i][1].actor) for i in asked]) if asked else []
+    every legal case in one call, on the same turns (their legal actions are
+    read once)."""
+    turns = [Turn(past, d.actor) for past, d in cases]
+    asked = [i for i, (_, d) in enumerate(cases) if d.action in turns[i].legal_actions]
+    chosen = model([turns[i] for i in asked]) if asked else []
     likelihood = np.zeros(len(cases))
     for i, action in zip(asked, chosen, strict=True):
         observed = cases[i][1].action
-        likelihood[i] = (1 - epsilon) * (action == observed) + epsilon / len(legal[i])
+        likelihood[i] = (1 - epsilon) * (action == observed) + epsilon / len(turns[i].legal_actions)
     return likelihood
 
 

@@ -47,9 +47,8 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from agents.spec import AgentSpecError, NoBatchedForm
+from agents.spec import AgentSpecError, NoBatchedForm, require_train
 from env121.engine.batched.engine import BatchedEngine
-from env121.extras import MissingExtraError, require_extra
 from env121.play.batched_observation import Observer, encode_seats, make_observer
 from env121.play.match import IllegalAgentActionError
 from env121.play.observation import OBS_SIZE
@@ -234,10 +233,7 @@ def load_maskable_ppo(model: str) -> Any:
         raise AgentSpecError(f"{model}: no such file: expected a MaskablePPO .zip")
     if not zipfile.is_zipfile(path):
         raise AgentSpecError(f"{model}: is not a zip: expected a MaskablePPO .zip")
-    try:
-        require_extra("train", "an sb3 agent")
-    except MissingExtraError as error:
-        raise AgentSpecError(str(error)) from None
+    require_train("an sb3 agent")
     from sb3_contrib import MaskablePPO
 
     try:

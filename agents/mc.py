@@ -78,7 +78,7 @@ from agents.batched_mc import play_plans
 from agents.beliefs import Model, greedy_model, normalized, observed_decisions, world_likelihoods
 from agents.greedy import GreedyAgent
 from agents.knowledge import obvious_action, swapped_hand
-from agents.spec import AgentSpecError
+from agents.spec import require_train
 from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
 from env121.engine.game import (
     kernel_config_of,
@@ -88,7 +88,6 @@ from env121.engine.game import (
 )
 from env121.engine.kernel.record import GAME_DTYPE
 from env121.engine.state import Phase, SwapKind
-from env121.extras import MissingExtraError, require_extra
 from env121.play.turn import Turn
 from env121.rules.config import RuleConfig
 
@@ -321,10 +320,7 @@ class MCAgent:
 def load_valuer(value: str) -> LeafValuer:
     """The learned leaf value ``value`` (a shipped name or a ``.safetensors``
     path, :func:`agents.value.resolve_value`); it needs torch: the train extra."""
-    try:
-        require_extra("train", "a learned leaf value (value=none uses the fitted line)")
-    except MissingExtraError as error:
-        raise AgentSpecError(str(error)) from None
+    require_train("a learned leaf value (value=none uses the fitted line)")
     from agents.value import LeafValuer  # torch: only with a value network
 
     return LeafValuer(value)

@@ -41,8 +41,7 @@ from agents.mc import BELIEF_MODELS, MCAgent
 from agents.oracle import OracleAgent
 from agents.program import ProgramAgent
 from agents.search import SearchAgent
-from agents.spec import AgentSpecError, canonical_spec
-from env121.extras import MissingExtraError, require_extra
+from agents.spec import AgentSpecError, canonical_spec, require_train
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom
 from env121.play.protocol import Agent
 from env121.play.random_agent import RandomAgent
@@ -191,18 +190,9 @@ def _batched_ppo(checkpoint: str, deterministic: bool = True) -> BatchedPolicy:
     return BatchedPPO(checkpoint, deterministic)
 
 
-def _require_train(what: str) -> None:
-    """Raise :class:`AgentSpecError` naming ``what`` unless the ``train`` extra
-    (torch) is installed."""
-    try:
-        require_extra("train", what)
-    except MissingExtraError as error:
-        raise AgentSpecError(str(error)) from None
-
-
 def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
     """A trained MaskablePPO policy (torch is imported only when one is built)."""
-    _require_train("a ppo agent")
+    require_train("a ppo agent")
     from agents.ppo import PPOAgent
 
     return PPOAgent(checkpoint, deterministic=deterministic)
@@ -211,7 +201,7 @@ def _ppo(checkpoint: str, deterministic: bool = True) -> Agent:
 def _network_model() -> Model:
     """The shipped network's policy as a model of a seat (torch is imported
     only when one is made)."""
-    _require_train("a network's beliefs (mc:beliefs=scratch)")
+    require_train("a network's beliefs (mc:beliefs=scratch)")
     from agents.ppo import network_model
 
     return network_model()

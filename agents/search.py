@@ -50,9 +50,8 @@ import numpy as np
 
 from agents.hints import Hinter, hints_seed
 from agents.mc import NO_VALUE, MCAgent, Plan, plan_gains
-from agents.spec import AgentSpecError
+from agents.spec import require_train
 from env121.engine.actions import NUM_ACTIONS
-from env121.extras import MissingExtraError, require_extra
 from env121.play.turn import Turn
 
 if TYPE_CHECKING:
@@ -102,10 +101,7 @@ class SearchAgent(MCAgent):
         self.network: PolicyNetwork | None = None
         self.hinter: Hinter | None = None
         if net != NO_NET:
-            try:
-                require_extra("train", "a search agent's network (net=none searches without one)")
-            except MissingExtraError as error:
-                raise AgentSpecError(str(error)) from None
+            require_train("a search agent's network (net=none searches without one)")
             from agents.ppo import load_policy, resolve_checkpoint  # torch: only with a network
 
             self.network, _ = load_policy(resolve_checkpoint(net))

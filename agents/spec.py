@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from env121.extras import MissingExtraError, require_extra
+
 
 class AgentSpecError(ValueError):
     """An agent spec names no registered agent or has a bad parameter."""
@@ -19,6 +21,15 @@ class NoBatchedForm(ValueError):
     """An agent whose batched form cannot play this one of its kind (a ``ppo``
     network that reads inputs only the Python agent computes): it may still sit
     in a batched engine turn by turn (:func:`agents.environments.make_batched_policy`)."""
+
+
+def require_train(what: str) -> None:
+    """Raise :class:`AgentSpecError` (one line naming the extra and how to
+    install it) unless the ``train`` extra is installed: ``what`` needs torch."""
+    try:
+        require_extra("train", what)
+    except MissingExtraError as error:
+        raise AgentSpecError(str(error)) from None
 
 
 def canonical_spec(name: str, params: dict[str, Any]) -> str:
@@ -33,4 +44,4 @@ def _format(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-__all__ = ["AgentSpecError", "NoBatchedForm", "canonical_spec"]
+__all__ = ["AgentSpecError", "NoBatchedForm", "canonical_spec", "require_train"]

@@ -178,7 +178,7 @@ def main() -> None:
     assert make_model is not None  # every TABLES key is a model
     table = TABLES[args.table or args.model]
     model, player = make_model(), make_agent(table)
-    methods = METHODS if args.chain else METHODS[:3]
+    methods = [m for m in METHODS if args.chain or m != "belief"]
     # sums[(phase, subset)][deal] = [uniform, cards, decisions, *one sum per method]
     sums: dict[tuple[str, str], dict[int, list[float]]] = defaultdict(dict)
     effective: dict[str, list[float]] = defaultdict(list)

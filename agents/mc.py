@@ -69,6 +69,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -79,7 +80,7 @@ from agents.beliefs import Model, greedy_model, normalized, observed_decisions, 
 from agents.greedy import GreedyAgent
 from agents.knowledge import obvious_action, swapped_hand
 from agents.spec import require_train
-from env121.engine.actions import NHAT_BAN, PASS, action_card, is_card_action
+from env121.engine.actions import NHAT_BAN, NUM_ACTIONS, PASS, action_card, is_card_action
 from env121.engine.game import (
     kernel_config_of,
     nhat_ban_allowed,
@@ -113,6 +114,36 @@ weighted worlds kept a median 18 worlds' worth of weight, at ε = 0.1 only 4
 (``agents/README.md``, Beliefs), and the search's gate needs many."""
 Likelihoods = Callable[[int, int], np.ndarray]
 """Worlds ``first .. first + count - 1`` of a decision's draw → their likelihoods."""
+
+
+@dataclass(frozen=True)
+class Searched:
+    """What a search found: the plan it plays and every plan's gain over greedy's."""
+
+    plan: int
+    """The index of the plan to play (0: greedy's)."""
+    gains: np.ndarray
+    """Per plan, its mean gain over plan 0 in the worlds looked at (points of the vòng)."""
+    z: np.ndarray
+    """Per plan, that gain in standard errors (:func:`plan_gains`; ±inf when exact)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A decision and what the search saw when it made it: what a teacher's
+    demonstrations keep (:mod:`training.imitation`'s targets). Three kinds:
+    an **obvious** action (:func:`agents.knowledge.obvious_action`), one
+    **left to greedy** (a phase the search does not search, or plans that all
+    start alike), and a **searched** one."""
+
+    action: int
+    left_to_greedy: bool = False
+    plans: tuple[Plan, ...] = ()
+    """The plans searched, greedy's first (none without a search)."""
+    searched: Searched | None = None
+    log_prior: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """``ln π`` over the action ids that moved the plans' bars
+    (:meth:`MCAgent.log_prior`); empty without a search."""
 
 
 class MCAgent:
@@ -187,16 +218,30 @@ class MCAgent:
 
     def act(self, turn: Turn) -> int:
         """The first move of greedy's plan, or of a plan that clearly beats it."""
+        return self.judge(turn).action
+
+    def judge(self, turn: Turn) -> Judgement:
+        """The decision :meth:`act` makes, with what its search saw."""
         obvious = obvious_action(turn.legal_actions)
         if obvious is not None:
-            return obvious
+            return Judgement(obvious)
         phase = turn.view.phase
         if phase != Phase.OFFER and not (phase == Phase.NB_CHOICE and self.nhat_ban):
-            return self.greedy.act(turn)
+            return Judgement(self.greedy.act(turn), left_to_greedy=True)
         plans = self.plans(turn)
         if len({action for action, _ in plans}) == 1:
-            return plans[0][0]
-        return plans[self.search(turn, plans)][0]
+            return Judgement(plans[0][0], left_to_greedy=True)
+        searched = self.search(turn, plans)
+        action = plans[searched.plan][0]
+        return Judgement(action, False, tuple(plans), searched, self.log_prior(turn))
+
+    def log_prior(self, turn: Turn) -> np.ndarray:
+        """``ln π`` over the action ids that the agent anchors on in this
+        decision (the bars of its plans are moved by it): ``mc`` has no prior,
+        so 0 on every legal action (``-inf`` off them)."""
+        out = np.full(NUM_ACTIONS, -np.inf)
+        out[list(turn.legal_actions)] = 0.0
+        return out
 
     def plans(self, turn: Turn) -> list[Plan]:
         """Greedy's plan first, then the other plans of the decision (greedy's
@@ -230,8 +275,8 @@ class MCAgent:
         )
         return list(dict.fromkeys([(first, declares), (PASS, False), *plans]))
 
-    def search(self, turn: Turn, plans: list[Plan]) -> int:
-        """The index of the plan to play (0: greedy's); see the module docstring."""
+    def search(self, turn: Turn, plans: list[Plan]) -> Searched:
+        """The plan to play (0: greedy's) and the plans' gains; see the module docstring."""
         deadline = time.perf_counter() + self.ms / 1000 if self.ms else None
         seed = self.decision_seed()
         likelihoods = self.belief(turn, seed)
@@ -240,11 +285,10 @@ class MCAgent:
         likelihood = None if likelihoods is None else likelihoods(0, look)
         while True:
             out_of_time = deadline is not None and time.perf_counter() >= deadline
-            best, z = best_gain(results, None if likelihood is None else normalized(likelihood))
-            if z >= self.confidence:
-                return best
-            if z < 1 or out_of_time or len(results) >= self.budget:
-                return 0
+            weights = None if likelihood is None else normalized(likelihood)
+            best, z = best_gain(results, weights)
+            if z >= self.confidence or z < 1 or out_of_time or len(results) >= self.budget:
+                return Searched(best if z >= self.confidence else 0, *plan_gains(results, weights))
             more = min(2 * look, self.budget) - look
             results = np.vstack([results, self.results(turn, plans, seed, look, more)])
             if likelihoods is not None and likelihood is not None:
@@ -369,7 +413,9 @@ __all__ = [
     "BELIEF_MODELS",
     "FIRST_LOOK",
     "NO_VALUE",
+    "Judgement",
     "MCAgent",
+    "Searched",
     "best_gain",
     "load_valuer",
     "plan_gains",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.mc import NO_VALUE, MCAgent, Plan
+from agents.mc import NO_VALUE, MCAgent, Plan, Searched
 from env121.engine.game import kernel_record
 from env121.play.turn import Turn
 
@@ -47,11 +47,14 @@ class OracleAgent(MCAgent):
         super().__init__(width=width, nhat_ban=nhat_ban, chain=chain, leaf=leaf, value=value)
         self.spec = "oracle"
 
-    def search(self, turn: Turn, plans: list[Plan]) -> int:
-        """The index of the plan with the best playout on the true state (0,
-        greedy's, on ties)."""
+    def search(self, turn: Turn, plans: list[Plan]) -> Searched:
+        """The plan with the best playout on the true state (0, greedy's, on
+        ties); its gains are exact (±inf standard errors, 0 for a tie)."""
         world = kernel_record(turn.true_state())
-        return int(np.argmax(self.play(world, turn.seat, plans, turn.config)[0]))
+        results = self.play(world, turn.seat, plans, turn.config)[0]
+        gains = results - results[0]
+        z = np.where(gains == 0, 0.0, np.copysign(np.inf, gains))
+        return Searched(int(np.argmax(results)), gains, z)
 
 
 __all__ = ["OracleAgent"]

@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agents.hints import Hinter, hints_seed
-from agents.mc import NO_VALUE, MCAgent, Plan, plan_gains
+from agents.mc import NO_VALUE, Judgement, MCAgent, Plan, Searched, plan_gains
 from agents.spec import require_train
 from env121.engine.actions import NUM_ACTIONS
 from env121.play.turn import Turn
@@ -114,7 +114,9 @@ class SearchAgent(MCAgent):
         self.started = 0.0
         """When the decision being searched began (``time.perf_counter``)."""
         self.log_pi = np.zeros(0)
-        """The decision's ``ln π`` over the action ids (:meth:`log_prior`)."""
+        """The decision's ``ln π`` over the action ids (:meth:`network_prior`)."""
+        self.prior_turn: Turn | None = None
+        """The turn :attr:`log_pi` was computed for."""
 
     def reset(self, seed: int) -> None:
         """Reseed the worlds (and the network's hints, if it reads any) for a new match."""
@@ -122,12 +124,21 @@ class SearchAgent(MCAgent):
         if self.hinter is not None:
             self.hinter.reset(hints_seed(seed))
 
-    def act(self, turn: Turn) -> int:
-        """The first move of greedy's plan, or of a plan that clears its bar."""
+    def judge(self, turn: Turn) -> Judgement:
+        """The first move of greedy's plan, or of a plan that clears its bar,
+        with what the search saw; the time budget starts now."""
         self.started = time.perf_counter()
-        return super().act(turn)
+        return super().judge(turn)
 
     def log_prior(self, turn: Turn) -> np.ndarray:
+        """The network's prior on ``turn`` (:meth:`network_prior`), computed
+        once a decision: the plans' bars, the :class:`~agents.mc.Judgement`
+        and a teacher's demonstrations read the same pass."""
+        if self.prior_turn is not turn:
+            self.log_pi, self.prior_turn = self.network_prior(turn), turn
+        return self.log_pi
+
+    def network_prior(self, turn: Turn) -> np.ndarray:
         """``ln π(action)`` over the action ids (``-inf`` off the legal ones):
         the network's masked log-softmax on this decision (zeros without a network)."""
         out = np.full(NUM_ACTIONS, -np.inf)
@@ -141,8 +152,7 @@ class SearchAgent(MCAgent):
     def plans(self, turn: Turn) -> list[Plan]:
         """``mc``'s plans, then the network's favourite action if they lack it."""
         plans = super().plans(turn)
-        self.log_pi = self.log_prior(turn)
-        favourite = int(np.argmax(self.log_pi))
+        favourite = int(np.argmax(self.log_prior(turn)))
         if self.network is not None and favourite not in {action for action, _ in plans}:
             plans.append((favourite, False))
         return plans
@@ -155,8 +165,8 @@ class SearchAgent(MCAgent):
         bars: np.ndarray = np.maximum(MIN_BAR, self.confidence - shift)
         return bars
 
-    def search(self, turn: Turn, plans: list[Plan]) -> int:
-        """The index of the plan to play (0: greedy's); see the module docstring."""
+    def search(self, turn: Turn, plans: list[Plan]) -> Searched:
+        """The plan to play (0: greedy's) and the plans' gains; see the module docstring."""
         bars = self.bars(plans)
         seed = self.decision_seed()
         look = self.look
@@ -166,9 +176,9 @@ class SearchAgent(MCAgent):
             mean, z = plan_gains(results)
             over = np.flatnonzero((z >= bars) & (np.arange(len(plans)) > 0) & (mean > 0))
             if len(over):
-                return int(over[np.argmax(mean[over])])
+                return Searched(int(over[np.argmax(mean[over])]), mean, z)
             if z[1:].max() < MIN_BAR or len(results) >= self.budget:
-                return 0
+                return Searched(0, mean, z)
             more = min(2 * look, self.budget) - look
             if self.ms:
                 now = time.perf_counter()
@@ -176,7 +186,7 @@ class SearchAgent(MCAgent):
                 left = self.started + self.ms / 1000 - now
                 more = min(more, int(left / pace)) if pace > 0 else more
                 if more < 1:
-                    return 0
+                    return Searched(0, mean, z)
             results = np.vstack([results, self.results(turn, plans, seed, look, more)])
             look += more
 

@@ -10,7 +10,7 @@ A generation ``g`` (1, 2, …) of ``env121 train --preset expert``:
    seeded matches; every decision with more than one legal action is kept
    with the search's choice and the points that followed
    (:func:`training.imitation.collect`);
-2. **the next network** — the network is fitted to the search's choices (the
+2. **the next network** — the network is fitted to the search's targets (the
    actor, cross-entropy) and to the returns (the critic) of the last
    ``window`` generations' matches (:func:`training.imitation.fit`), and
    exported as a ``ppo:`` checkpoint. With ``network: prior`` (the preset's)
@@ -23,10 +23,13 @@ A generation ``g`` (1, 2, …) of ``env121 train --preset expert``:
    generation's search, and the new network alone (no search) against three
    greedy.
 
-The search's choices are its improved actions: greedy's plan unless a plan
-clears its bar over the worlds, the bar moved by the prior
-(:mod:`agents.search`). They are hard targets (the chosen action), not the
-plans' gains.
+The targets (``temperature``, :func:`training.imitation.targets`): with
+``temperature: 0`` the search's choices — greedy's plan unless a plan clears
+its bar over the worlds, the bar moved by the prior (:mod:`agents.search`),
+and greedy's move in the phases it does not search; above 0 the search's
+improved policy — its prior, moved by each plan's gain over greedy's plan
+(shrunk by how well the worlds measured it), and the prior alone where the
+search left the decision to greedy.
 
 The run directory holds ``config.yaml``; ``gen-NNN/`` per generation with
 ``demonstrations.npz``, ``policy.safetensors`` (+ its sidecar), ``fit.json``
@@ -39,8 +42,8 @@ whose file exists: a kill loses at most the stage it interrupted.
 The self-play and the measurements run in ``jobs`` processes, or as Ray tasks
 on a cluster (``ray``, ``ray_address``), a match or a game each. Not built
 yet: the self-play on the batched engine (the search decides one game at a
-time), soft targets (the plans' gains) and a value network fitted with the
-policy (the leaf stays :mod:`agents.value`'s ``greedy`` fit).
+time) and a value network fitted with the policy (the leaf stays
+:mod:`agents.value`'s ``greedy`` fit).
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ from env121.engine.files import append_atomically, write_atomically
 from env121.extras import require_extra
 from training import settings
 from training.checkpoint import Network, export_policy
-from training.imitation import Demonstrations, collect, fit
+from training.imitation import SEARCH_FIELDS, Demonstrations, collect, fit
 
 ALGORITHM = "expert_iteration"
 """The ``algorithm`` a preset names to be trained by this module."""
@@ -97,9 +100,14 @@ class ExpertConfig:
     1 starts from ``first_net`` itself)."""
     gamma: float = 0.7
     """The discount of the returns the critic is fitted to (the actor, the
-    exported part, reads only the search's choices)."""
+    exported part, reads only the search's targets)."""
     learning_rate: float = 1e-3
     """Adam's step size of each fit."""
+    temperature: float = 0.0
+    """The actor's targets (:func:`training.imitation.targets`): 0, the
+    search's choices (hard targets); above 0, the search's improved policy,
+    its prior moved by the plans' gains, ``temperature`` points of the vòng a
+    nat (soft targets)."""
     first_net: str = "scratch"
     """Generation 1's prior: a shipped ``ppo:`` checkpoint or a path."""
     worlds: int = 96
@@ -134,6 +142,14 @@ class ExpertConfig:
         settings.check_at_least("eval_deals", self.eval_deals, 2)  # an interval needs two deals
         settings.check_in_range("gamma", self.gamma, 0, 1, "in (0, 1]")
         settings.check_in_range("learning_rate", self.learning_rate, 0, 1, "in (0, 1]")
+        settings.check_in_range(
+            "temperature",
+            self.temperature,
+            0,
+            float("inf"),
+            "≥ 0 (points of the vòng a nat; 0: the search's choices)",
+            low_included=True,
+        )
         if self.network != PRIOR:
             settings.preset_path(self.network)  # a bad preset name fails here
         settings.check_at_least("matches", self.matches, 10)  # fit holds out one match in ten
@@ -270,6 +286,7 @@ def _generation(
             learning_rate=config.learning_rate,
             seed=config.seed + generation,
             initial=initial,
+            temperature=config.temperature,
         )
         notes = {"teacher": teacher, "generation": generation, "fit": dataclasses.asdict(report)}
         write_atomically(folder / _FIT, json.dumps(notes["fit"], indent=2) + "\n")
@@ -366,12 +383,17 @@ def save_demonstrations(demos: Demonstrations, path: Path) -> None:
 
 
 def load_demonstrations(path: Path) -> Demonstrations:
-    """The demonstrations :func:`save_demonstrations` wrote to ``path``."""
+    """The demonstrations :func:`save_demonstrations` wrote to ``path``; a file
+    written before the search's fields (:data:`~training.imitation.SEARCH_FIELDS`)
+    has NaN there: every row keeps the search's choice as its target."""
     try:
         with np.load(path) as data:
-            return Demonstrations(*(data[name] for name in _FIELDS))
+            fields = {n: data[n] for n in _FIELDS if n in data or n not in SEARCH_FIELDS}
     except (OSError, KeyError, ValueError) as error:
         raise ValueError(f"{path} is not valid: not a demonstrations file ({error})") from None
+    for name in SEARCH_FIELDS:
+        fields.setdefault(name, np.full(fields["masks"].shape, np.nan, np.float32))
+    return Demonstrations(**fields)
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(Demonstrations))

@@ -16,11 +16,15 @@ relearning what a hand-written player already knows. This module
    not take for it, :func:`agents.hints.greedy_decides`). With an ``mc``
    teacher and search hints, the hints are drawn from a copy of the
    teacher's generator just before it decides (:func:`share_draws`), so they
-   report the first look the teacher takes;
+   report the first look the teacher takes. With an ``mc`` or ``search``
+   teacher each row also keeps what the search saw
+   (:meth:`agents.mc.MCAgent.judge`, :func:`searched_row`): the prior it
+   anchored on and every plan's gain over greedy's;
 2. **fits** (:func:`fit`) the very policy MaskablePPO trains — the actor to
-   the teacher's actions (cross-entropy over the legal actions), the critic
-   to the returns (mean squared error) — and reports the actor's agreement
-   with the teacher on held-out matches;
+   the :func:`targets` (cross-entropy over the legal actions: the teacher's
+   actions, or with a ``temperature`` a search's improved policy), the
+   critic to the returns (mean squared error) — and reports the actor's
+   agreement with the teacher on held-out matches;
 3. **writes** (:func:`write_warm_start`) a warm start for
    ``env121 train --set warm_start=FILE`` (every parameter of the SB3 policy,
    safetensors) and the actor alone as a shareable ``ppo:`` checkpoint
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import json
 import time
@@ -53,7 +58,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.hints import INPUTS, Hinter
-from agents.mc import MCAgent
+from agents.mc import Judgement, MCAgent
 from agents.ppo import PolicyNetwork
 from agents.registry import make_agent
 from arena.ray_backend import DEFAULT_MAX_RETRIES, task_result
@@ -80,13 +85,21 @@ starting at zero, must reach a few units, where an MLP weight moves by hundredth
 @dataclass
 class Demonstrations:
     """Decisions of a teacher: row ``i`` is one decision (``match`` is the
-    match it was played in, so held-out rows can be whole matches)."""
+    match it was played in, so held-out rows can be whole matches).
+
+    When a search made the decision (an ``mc`` or ``search`` teacher,
+    :meth:`agents.mc.MCAgent.judge`), the row also keeps what it saw, from
+    which :func:`targets` builds the search's improved policy: the prior the
+    search anchored on and each legal action's gain over greedy's plan
+    (:func:`action_gains`); rows decided without a search hold NaN there."""
 
     observations: np.ndarray  # float32 [N, OBS_SIZE]
     masks: np.ndarray  # bool [N, NUM_ACTIONS]
     actions: np.ndarray  # int64 [N]
     returns: np.ndarray  # float32 [N]
     matches: np.ndarray  # int64 [N]
+    log_priors: np.ndarray  # float32 [N, NUM_ACTIONS]: ln π, -inf off the legal actions
+    gains: np.ndarray  # float32 [N, NUM_ACTIONS]: shrunk gain over greedy's plan
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -103,7 +116,9 @@ class Demonstrations:
         )
 
 
-_FIELDS = ("observations", "masks", "actions", "returns", "matches")
+_FIELDS = ("observations", "masks", "actions", "returns", "matches", "log_priors", "gains")
+SEARCH_FIELDS = ("log_priors", "gains")
+"""The fields only a search's decisions fill (absent from files written before them)."""
 
 
 def play_match(
@@ -136,7 +151,7 @@ class _Demonstration:
         self.hinter = hinter
         self.scores = scores
         """The scores after the last action, to see what the next one pays."""
-        self.rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+        self.rows: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, np.ndarray]] = []
         self.row_of: list[int | None] = []  # per learner step: its row, if recorded
         self.steps: list[list[int]] = [[] for _ in range(NUM_SEATS)]  # per seat: step ids
         self.rewards: list[float] = []  # per learner step: the reward paid after it
@@ -150,14 +165,21 @@ class _Demonstration:
         if recorded:
             share_draws(self.hinter, teacher)
             features = self.hinter(turn)
-        action = int(teacher.act(turn))
+        judgement = None
+        if isinstance(teacher, MCAgent):
+            judgement = teacher.judge(turn)
+            if recorded and judgement.left_to_greedy:  # the prior it would have searched with
+                judgement = dataclasses.replace(judgement, log_prior=teacher.log_prior(turn))
+        action = int(teacher.act(turn) if judgement is None else judgement.action)
         if learner:
             steps = self.steps[turn.seat]
             steps.append(len(self.rewards))
             self.rewards.append(self.early[turn.seat] if len(steps) == 1 else 0.0)
             self.row_of.append(len(self.rows) if recorded else None)
             if recorded:
-                self.rows.append((features, turn.action_mask.astype(bool), action))
+                log_prior, gains = searched_row(judgement)
+                mask = turn.action_mask.astype(bool)
+                self.rows.append((features, mask, action, log_prior, gains))
         return action
 
     def paid(self, state: State, _action: int) -> None:
@@ -181,13 +203,15 @@ class _Demonstration:
                     returns[row] = future
         if not self.rows:
             return _empty(width)
-        observations, masks, actions = zip(*self.rows, strict=True)
+        observations, masks, actions, log_priors, gains = zip(*self.rows, strict=True)
         return Demonstrations(
             np.stack(observations),
             np.stack(masks),
             np.array(actions, dtype=np.int64),
             returns,
             np.full(len(self.rows), match, dtype=np.int64),
+            np.stack(log_priors),
+            np.stack(gains),
         )
 
 
@@ -211,6 +235,72 @@ class _Watched:
         return self.demonstration.decide(self.teacher, turn)
 
 
+def shrunk(gains: np.ndarray, z: np.ndarray) -> np.ndarray:
+    """Gains shrunk towards greedy's plan by how well the worlds measured them:
+    ``gain · max(0, 1 − 1/z²)`` (the positive-part James–Stein factor), so a
+    gain within one standard error of zero counts as none and one of ``z``
+    standard errors keeps ``1 − 1/z²`` of itself (all of it when exact)."""
+    with np.errstate(divide="ignore"):
+        factor = np.maximum(0.0, 1.0 - 1.0 / np.square(z))
+    return np.asarray(gains * factor)
+
+
+def searched_row(judgement: Judgement | None) -> tuple[np.ndarray, np.ndarray]:
+    """A demonstration's search fields for a decision (:class:`agents.mc.Judgement`):
+    the prior ``ln π`` the teacher anchored on, and per action id the best
+    :func:`shrunk` gain over greedy's plan among the plans it starts (0 for a
+    legal action the search did not plan: no evidence, the prior stands;
+    ``-inf`` off the legal ones). A decision left to greedy has the prior it
+    would have been searched with (the recorder asks the teacher for it) and
+    NaN gains; an obvious one, or a teacher that is not a search, NaN in both."""
+    nothing = np.full(NUM_ACTIONS, np.nan, np.float32)
+    if judgement is None or not len(judgement.log_prior):
+        return nothing, nothing
+    if judgement.searched is None:
+        return judgement.log_prior.astype(np.float32), nothing
+    legal = np.isfinite(judgement.log_prior)
+    gains = np.where(legal, 0.0, -np.inf)
+    planned = shrunk(judgement.searched.gains, judgement.searched.z)
+    first = {action for action, _ in judgement.plans}
+    for action in first:
+        gains[action] = max(
+            g for (a, _), g in zip(judgement.plans, planned, strict=True) if a == action
+        )
+    return judgement.log_prior.astype(np.float32), gains.astype(np.float32)
+
+
+def targets(demos: Demonstrations, temperature: float = 0.0) -> np.ndarray:
+    """The actor's targets, a distribution over the action ids per row.
+
+    With ``temperature = 0``, the teacher's action (the search's choice: hard
+    targets). With ``temperature > 0`` (points of the vòng a nat), the
+    search's **improved policy** (:func:`searched_row`'s fields):
+
+    * on rows a search decided, ``softmax(ln π + gain / temperature)`` over
+      the legal actions: the prior the search anchored on, each action's odds
+      multiplied by ``e`` for every ``temperature`` points of shrunk gain over
+      greedy's plan — where the worlds showed nothing the prior stands, where
+      they showed a gain the target moves towards it, by its size and not
+      only its sign;
+    * on rows the search left to greedy, the prior itself: greedy's move
+      there is what the teacher plays, not what its search found;
+    * on obvious rows (and every row of a teacher that is not a search), the
+      teacher's action."""
+    out = np.zeros(demos.masks.shape, np.float32)
+    out[np.arange(len(demos)), demos.actions] = 1.0
+    if temperature == 0:
+        return out
+    if temperature < 0 or not np.isfinite(temperature):
+        raise ValueError(f"temperature={temperature} is not valid: expected ≥ 0 points a nat")
+    anchored = ~np.isnan(demos.log_priors[:, 0])  # searched, or left to greedy
+    gains = np.nan_to_num(demos.gains[anchored], nan=0.0, neginf=-np.inf)
+    logits = demos.log_priors[anchored] + gains / temperature
+    logits = logits - logits.max(axis=1, keepdims=True)
+    odds = np.exp(logits)
+    out[anchored] = odds / odds.sum(axis=1, keepdims=True)
+    return out
+
+
 def share_draws(hinter: Hinter, teacher: Agent) -> None:
     """Before an ``mc`` teacher decides, give the search hints a copy of its
     generator: the hints then report the very first look the teacher is about
@@ -227,6 +317,8 @@ def _empty(width: int) -> Demonstrations:
         np.zeros(0, np.int64),
         np.zeros(0, np.float32),
         np.zeros(0, np.int64),
+        np.zeros((0, NUM_ACTIONS), np.float32),
+        np.zeros((0, NUM_ACTIONS), np.float32),
     )
 
 
@@ -327,11 +419,14 @@ def fit(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     initial: PolicyNetwork | None = None,
+    temperature: float = 0.0,
 ) -> tuple[MaskableActorCriticPolicy, FitReport]:
     """Fit a fresh policy to ``demos`` (its actor first set to ``initial``'s
-    weights, when given: fine-tuning a network of ``network``'s shape); the
-    last ``held_out`` share of the matches is kept out of training and
-    reported on. ``progress(done, epochs)`` is called after each epoch."""
+    weights, when given: fine-tuning a network of ``network``'s shape): the
+    actor to the :func:`targets` of ``temperature`` (cross-entropy), the
+    critic to the returns; the last ``held_out`` share of the matches is kept
+    out of training and reported on. ``progress(done, epochs)`` is called
+    after each epoch."""
     if not 0 <= held_out < 1:
         raise ValueError(f"held_out={held_out} is not valid: expected 0 ≤ held_out < 1")
     if len(demos) == 0:
@@ -351,12 +446,13 @@ def fit(
     held = int(len(match_ids) * held_out)  # whole matches, the last ones
     test_rows = np.isin(demos.matches, match_ids[len(match_ids) - held :] if held else [])
     train, test = demos.subset(~test_rows), demos.subset(test_rows)
-    tensors = _tensors(train)
+    tensors = (*_tensors(train), torch.from_numpy(targets(train, temperature)))
     optimizer = torch.optim.Adam(parameter_groups(policy, learning_rate))
     rng = np.random.default_rng(seed)
     for epoch in range(1, epochs + 1):
         for batch in np.array_split(rng.permutation(len(train)), max(1, len(train) // batch_size)):
-            policy_loss, value_loss = _losses(policy, *(t[batch] for t in tensors))
+            observations, masks, _, returns, wanted = (t[batch] for t in tensors)
+            policy_loss, value_loss = _losses(policy, observations, masks, wanted, returns)
             optimizer.zero_grad()
             torch.autograd.backward(policy_loss + 0.5 * value_loss)
             optimizer.step()
@@ -411,11 +507,14 @@ def _losses(
     policy: MaskableActorCriticPolicy,
     observations: torch.Tensor,
     masks: torch.Tensor,
-    actions: torch.Tensor,
+    wanted: torch.Tensor,
     returns: torch.Tensor,
 ) -> tuple[torch.Tensor, torch.Tensor]:
+    """The actor's cross-entropy to the ``wanted`` distributions (a row's
+    illegal actions have none of their mass) and the critic's squared error."""
     logits, values = _forward(policy, observations, masks)
-    policy_loss = nn.functional.cross_entropy(logits, actions)
+    log_pi = nn.functional.log_softmax(logits, dim=1)
+    policy_loss = -torch.where(wanted > 0, wanted * log_pi, 0.0).sum(dim=1).mean()
     return policy_loss, nn.functional.mse_loss(values, returns)
 
 

@@ -50,7 +50,8 @@ def preset_row(name: str) -> str:
             f"{e.generations} generations × {e.matches} matches",
             f"self-play by `{e.teacher('NET')}` in {e.jobs} process"
             f"{'es' if e.jobs > 1 else ''}, or on Ray (`ray=true`)",
-            f"`{e.network}`'s, fitted to the search's choices",
+            f"`{e.network}`'s, fitted to the search's "
+            + (f"improved policy (temperature {e.temperature:g})" if e.temperature else "choices"),
             "itself (all four seats)",
             f"each generation, {e.eval_deals} deals vs greedy, mc and its teacher",
         ]

@@ -166,7 +166,7 @@ def test_mc_leaves_greedys_plan_only_for_a_clear_gain(monkeypatch, gains, chosen
         return out
 
     monkeypatch.setattr(agent, "play", play)
-    assert agent.search(turn, plans) == chosen
+    assert agent.search(turn, plans).plan == chosen
     if samples is not None:
         assert calls == [samples]  # one look: its worlds drawn and played as one batch
 
@@ -191,7 +191,7 @@ def test_mc_looks_first_at_look_worlds_then_doubles_them(monkeypatch, look, budg
         return out
 
     monkeypatch.setattr(agent, "play", play)
-    assert agent.search(turn, plans) == 0
+    assert agent.search(turn, plans).plan == 0
     assert calls == looks
 
 

@@ -20,7 +20,8 @@ from env121.play.turn import DeterminizationNotGranted, Turn
 
 def test_the_oracle_is_mc_whose_determinizations_are_the_true_state(monkeypatch):
     # mc with every determinization replaced by the true state: its samples
-    # are identical, so it takes the best plan on the true state, as the oracle.
+    # are identical, so it takes the best plan on the true state, as the oracle,
+    # and sees the same gains, each exact.
     def true_worlds(turn, seed, first, count):
         return np.repeat(kernel_record(turn.true_state()), count)
 
@@ -34,8 +35,15 @@ def test_the_oracle_is_mc_whose_determinizations_are_the_true_state(monkeypatch)
             turn = Turn(state, seat, search_allowed=True, true_state_allowed=True)
             action = greedy.act(turn)
             if seat == 0:
-                chosen = oracle.act(turn)
-                assert chosen == mc.act(turn), f"seed {seed}, action {len(state.actions)}"
+                judged, mine = oracle.judge(turn), mc.judge(turn)
+                chosen = judged.action
+                assert chosen == mine.action, f"seed {seed}, action {len(state.actions)}"
+                if judged.searched is not None:  # exact gains: mc's ±1e15 errors, the oracle's ±inf
+                    assert mine.searched is not None
+                    np.testing.assert_allclose(judged.searched.gains, mine.searched.gains)
+                    z, mine_z = judged.searched.z, mine.searched.z
+                    assert np.array_equal(np.sign(z), np.sign(mine_z))
+                    assert np.isinf(z[z != 0]).all() and (np.abs(mine_z[z != 0]) > 1e6).all()
                 decisions += 1
                 departures += chosen != action
             apply(state, action)

@@ -72,7 +72,7 @@ def test_the_prior_is_the_networks_masked_softmax():
     while not state.is_over and checked < 20:
         turn = Turn(state, state.current_player, search_allowed=True)
         if len(turn.legal_actions) > 1:
-            log_pi = agent.log_prior(turn)
+            log_pi = agent.network_prior(turn)
             assert np.isfinite(log_pi).sum() == len(turn.legal_actions)
             assert np.exp(log_pi[list(turn.legal_actions)]).sum() == pytest.approx(1.0)
             assert int(np.argmax(log_pi)) == policy.act(turn)
@@ -107,7 +107,7 @@ def test_a_plan_the_network_favours_needs_less_evidence(monkeypatch):
         agent.log_pi[plans[target][0]] = np.log(0.9)
         monkeypatch.setattr(agent, "play", play)
         bars = agent.bars(plans)
-        chosen[prior] = (agent.search(turn, plans), bars[target])
+        chosen[prior] = (agent.search(turn, plans).plan, bars[target])
     assert chosen[1.0][0] == 2 and MIN_BAR <= chosen[1.0][1] < 2
     assert chosen[0.0] == (0, 3.0)
 
@@ -139,6 +139,6 @@ def test_the_time_budget_bounds_the_worlds_a_decision_plays(monkeypatch):
 
     monkeypatch.setattr(agent, "play", play)
     agent.started = clock.now
-    assert agent.search(turn, plans) == 0
+    assert agent.search(turn, plans).plan == 0
     assert played[:3] == [12, 12, 24]  # looks double until the time left cuts them
     assert 55 <= sum(played) <= 60  # 1 ms a world: within the 60 ms

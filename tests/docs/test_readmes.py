@@ -254,6 +254,12 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "it measures generations 6 and 7 of a full expert run, which the one-generation run "
         "above does not make (as the block of generations 1 to 3)"
     ),
+    ("training/README.md", "temperature=10 --out runs/soft10"): (
+        "two generations of 600 self-play matches and a 512-deal tournament on two seeds "
+        "(about 40 minutes); the one-generation run above plays the preset, "
+        "tests/training/test_expert_iteration.py fits a generation at a temperature and "
+        "tests/training/test_imitation.py holds the targets to their definition"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

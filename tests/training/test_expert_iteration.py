@@ -4,6 +4,7 @@ where it stopped; the next generation's teacher searches with the last network."
 from __future__ import annotations
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -96,6 +97,34 @@ def test_a_corrupt_demonstrations_file_is_one_line(tmp_path):
         ei.load_demonstrations(path)
 
 
+def test_demonstrations_written_before_the_search_fields_load_as_hard_targets(run_dir, tmp_path):
+    demos = ei.load_demonstrations(ei.generation_dir(run_dir, 1) / "demonstrations.npz")
+    assert (~np.isnan(demos.log_priors[:, 0])).any()  # the search's rows keep what it saw
+    old = tmp_path / "old.npz"
+    kept = {n: getattr(demos, n) for n in ei._FIELDS if n not in imitation.SEARCH_FIELDS}
+    np.savez_compressed(old, **kept)
+    loaded = ei.load_demonstrations(old)
+    assert np.isnan(loaded.log_priors).all() and np.isnan(loaded.gains).all()
+    assert np.array_equal(imitation.targets(loaded, 10.0), imitation.targets(demos))
+
+
+def test_the_temperature_reaches_the_fit(run_dir, tmp_path, monkeypatch):
+    temperatures: list[float] = []
+
+    def fit(*args, **kwargs):
+        temperatures.append(kwargs["temperature"])
+        return imitation.fit(*args, **kwargs)
+
+    monkeypatch.setattr(ei, "fit", fit)
+    names = ("search_vs_greedy", "search_vs_mc", "search_vs_last", "net_vs_greedy")
+    monkeypatch.setattr(ei, "measure", lambda *_: {key: [0.0, 0.0, 0.0] for key in names})
+    out = tmp_path / "run"
+    (out / "gen-001").mkdir(parents=True)
+    shutil.copy(ei.generation_dir(run_dir, 1) / "demonstrations.npz", out / "gen-001")
+    ei.run(tiny_config(temperature=10.0), out, on_line=lambda _: None)
+    assert temperatures == [10.0]
+
+
 @pytest.mark.parametrize(
     ("setting", "named"),
     [
@@ -104,6 +133,7 @@ def test_a_corrupt_demonstrations_file_is_one_line(tmp_path):
         ("eval_deals=1", "eval_deals=1"),
         ("first_net=nope", "nope"),
         ("ray=true jobs=2", "jobs=2 is not valid with ray=true: expected jobs=1"),
+        ("temperature=-1", "temperature=-1.0 is not valid: expected a number ≥ 0"),
     ],
 )
 def test_bad_settings_are_refused_before_any_work(setting, named, tmp_path, capsys):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
@@ -9,7 +11,8 @@ import torch
 from agents.greedy import GreedyAgent
 from agents.hints import HINTS_SIZE, INPUTS
 from agents.inputs import Z_CLIP
-from agents.ppo import PPOAgent, load_policy
+from agents.mc import Judgement, Searched
+from agents.ppo import PPOAgent, load_policy, resolve_checkpoint
 from apps.cli import main
 from env121.engine.actions import NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.game import apply, new_game
@@ -19,12 +22,16 @@ from env121.play.turn import Turn
 from tests.support.training_helpers import tiny_run
 from training.checkpoint import Network, policy_state_dict
 from training.imitation import (
+    Demonstrations,
     collect,
     evaluate,
     fit,
     load_warm_start,
     make_policy,
     play_match,
+    searched_row,
+    shrunk,
+    targets,
     write_warm_start,
 )
 from training.pool import read_manifest
@@ -196,3 +203,111 @@ def test_an_mc_teachers_search_hints_report_the_first_look_it_decides_on():
     expected = np.where(departs, best, greedy_choice)
     assert np.array_equal(demos.actions[clear], expected[clear])
     assert departs.sum() >= 1 and clear.mean() > 0.95
+
+
+def test_shrunk_gains_keep_what_the_worlds_measured():
+    gains = np.array([2.0, 2.0, 2.0, 2.0, -3.0])
+    z = np.array([0.0, 1.0, 2.0, np.inf, -2.0])
+    assert shrunk(gains, z).tolist() == [0.0, 0.0, 1.5, 2.0, -2.25]
+
+
+def test_a_searched_row_holds_the_prior_and_each_actions_best_gain():
+    legal = [PASS, 5, 7, 9]
+    log_prior = np.full(NUM_ACTIONS, -np.inf)
+    log_prior[legal] = np.log([0.1, 0.4, 0.3, 0.2])
+    plans = ((5, False), (PASS, False), (7, False), (7, True))
+    searched = Searched(2, np.array([0.0, -4.0, 3.0, 6.0]), np.array([0.0, -2.0, 2.0, np.inf]))
+    prior, gains = searched_row(Judgement(7, False, plans, searched, log_prior))
+    assert np.array_equal(prior, log_prior.astype(np.float32))
+    expected = np.full(NUM_ACTIONS, -np.inf)
+    expected[[5, PASS, 7, 9]] = [0.0, -3.0, 6.0, 0.0]  # 7: its better plan; 9: not planned
+    assert np.array_equal(gains, expected)
+    prior, gains = searched_row(Judgement(7, True, log_prior=log_prior))  # left to greedy
+    assert np.array_equal(prior, log_prior.astype(np.float32)) and np.isnan(gains).all()
+    assert all(np.isnan(field).all() for field in searched_row(Judgement(7)))  # obvious
+
+
+def _rows(log_priors: np.ndarray, gains: np.ndarray, actions: list[int]) -> Demonstrations:
+    n = len(actions)
+    return Demonstrations(
+        np.zeros((n, 4), np.float32),
+        np.isfinite(log_priors) | np.isnan(log_priors),
+        np.array(actions),
+        np.zeros(n, np.float32),
+        np.arange(n),
+        log_priors.astype(np.float32),
+        gains.astype(np.float32),
+    )
+
+
+def test_targets_are_the_teachers_action_or_the_searchs_improved_policy():
+    log_priors = np.full((4, NUM_ACTIONS), -np.inf)
+    gains = np.full((4, NUM_ACTIONS), -np.inf)
+    log_priors[:3, :3] = np.log([0.5, 0.25, 0.25])
+    gains[0, :3] = [0.0, 5.0, -5.0]  # row 0: the worlds favour action 1 by 5 points
+    gains[1, :3] = 0.0  # row 1: the worlds showed nothing
+    gains[2] = np.nan  # row 2: left to greedy
+    log_priors[3] = gains[3] = np.nan  # row 3: obvious
+    demos = _rows(log_priors, gains, [0, 0, 2, 3])
+    hard = targets(demos)
+    assert hard.sum(axis=1).tolist() == [1, 1, 1, 1] and hard[[0, 1, 2, 3], [0, 0, 2, 3]].all()
+    soft = targets(demos, temperature=5.0)
+    odds = np.array([0.5, 0.25 * np.e, 0.25 / np.e])
+    np.testing.assert_allclose(soft[0, :3], odds / odds.sum(), rtol=1e-6)
+    for row in (1, 2):  # the prior stands
+        np.testing.assert_allclose(soft[row, :3], [0.5, 0.25, 0.25], rtol=1e-6)
+    assert soft[:3, 3:].sum() == 0 and soft[3].tolist() == hard[3].tolist()
+    with pytest.raises(ValueError, match=r"temperature=-1\.0 is not valid"):
+        targets(demos, temperature=-1.0)
+
+
+def test_the_fit_follows_soft_targets_where_they_differ_from_the_teachers_choices(demos):
+    """Every row searched, the worlds showing +30 points for the lowest legal
+    action the teacher did not take: hard targets learn the teacher's
+    choices, soft ones (10 points a nat) that action."""
+    other = np.array(
+        [
+            np.flatnonzero(m & (np.arange(NUM_ACTIONS) != a))[0]
+            for m, a in zip(demos.masks, demos.actions, strict=True)
+        ]
+    )
+    log_priors = np.where(demos.masks, 0.0, -np.inf)
+    gains = np.where(demos.masks, 0.0, -np.inf)
+    gains[np.arange(len(demos)), other] = 30.0
+    searched = dataclasses.replace(demos, log_priors=log_priors, gains=gains)
+    observations, masks = torch.from_numpy(demos.observations), torch.from_numpy(demos.masks)
+    for temperature, wanted, unwanted in (
+        (0.0, demos.actions, other),
+        (10.0, other, demos.actions),
+    ):
+        policy, _ = fit(
+            searched, Network([32]), epochs=40, batch_size=64, held_out=0.0, temperature=temperature
+        )
+        with torch.no_grad():
+            logits = policy.action_net(policy.mlp_extractor(observations)[0]).masked_fill(
+                ~masks, -torch.inf
+            )
+        chosen = logits.argmax(dim=1).numpy()
+        assert (chosen == wanted).mean() > 0.7 and (chosen == unwanted).mean() < 0.2, temperature
+
+
+def test_a_search_teachers_rows_keep_its_networks_prior_and_the_plans_gains():
+    network, _ = load_policy(resolve_checkpoint("scratch"))
+    rows = play_match("search:worlds=12,budget_ms=0", 4, gamma=0.7, inputs=network.inputs)
+    anchored = ~np.isnan(rows.log_priors[:, 0])  # all but the obvious decisions
+    searched = ~np.isnan(rows.gains[:, 0])
+    assert 0 < searched.sum() < anchored.sum()  # greedy's phases are not searched
+    assert not (searched & ~anchored).any()
+    with torch.no_grad():
+        logits = network(torch.from_numpy(rows.observations[anchored])).masked_fill(
+            ~torch.from_numpy(rows.masks[anchored]), -torch.inf
+        )
+    np.testing.assert_allclose(
+        rows.log_priors[anchored], torch.log_softmax(logits, dim=1).numpy(), rtol=1e-5, atol=1e-5
+    )
+    on = rows.subset(searched)
+    assert np.array_equal(np.isfinite(on.gains), on.masks)
+    assert (
+        on.gains[np.arange(len(on)), on.actions] >= 0
+    ).all()  # greedy's plan (0) or a clear gain
+    assert (on.gains > 0).any()

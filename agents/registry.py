@@ -70,7 +70,7 @@ class AgentEntry:
 _REGISTRY: dict[str, AgentEntry] = {}
 ALIASES: dict[str, str] = {
     "best": "mc:value=greedy,confidence=1,look=96",
-    "best-net": "ppo:scratch",
+    "best-net": "ppo:distilled",
 }
 """The stable names and the concrete specs they stand for (see the module docstring)."""
 _BOOLS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}

@@ -260,6 +260,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_expert_iteration.py fits a generation at a temperature and "
         "tests/training/test_imitation.py holds the targets to their definition"
     ),
+    ("training/README.md", 'collect("best", matches=1200'): (
+        "the record of how ppo:distilled was made (35 minutes of best's self-play); "
+        "tests/training/test_imitation.py runs env121 imitate (collect, fit, export) on a "
+        "few matches"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

@@ -138,12 +138,14 @@ class Judgement:
 
     action: int
     left_to_greedy: bool = False
+    """Whether the search left the decision to greedy (not obvious, not searched)."""
     plans: tuple[Plan, ...] = ()
     """The plans searched, greedy's first (none without a search)."""
     searched: Searched | None = None
     log_prior: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """``ln π`` over the action ids that moved the plans' bars
-    (:meth:`MCAgent.log_prior`); empty without a search."""
+    (:meth:`MCAgent.log_prior`); empty without a search (a teacher's
+    demonstrations add the prior of a decision left to greedy themselves)."""
 
 
 class MCAgent:

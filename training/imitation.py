@@ -91,7 +91,8 @@ class Demonstrations:
     :meth:`agents.mc.MCAgent.judge`), the row also keeps what it saw, from
     which :func:`targets` builds the search's improved policy: the prior the
     search anchored on and each legal action's gain over greedy's plan
-    (:func:`action_gains`); rows decided without a search hold NaN there."""
+    (:func:`searched_row`: a row left to greedy holds the prior and NaN
+    gains, an obvious row or another teacher's NaN in both)."""
 
     observations: np.ndarray  # float32 [N, OBS_SIZE]
     masks: np.ndarray  # bool [N, NUM_ACTIONS]

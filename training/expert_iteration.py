@@ -67,7 +67,7 @@ from env121.engine.files import append_atomically, write_atomically
 from env121.extras import require_extra
 from training import settings
 from training.checkpoint import Network, export_policy
-from training.imitation import SEARCH_FIELDS, Demonstrations, collect, fit
+from training.imitation import FIELDS, SEARCH_FIELDS, Demonstrations, collect, fit
 
 ALGORITHM = "expert_iteration"
 """The ``algorithm`` a preset names to be trained by this module."""
@@ -378,7 +378,7 @@ def _summary(row: dict[str, Any]) -> str:
 def save_demonstrations(demos: Demonstrations, path: Path) -> None:
     """Write ``demos`` to ``path`` (``.npz``) atomically."""
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **{name: getattr(demos, name) for name in _FIELDS})
+    np.savez_compressed(buffer, **{name: getattr(demos, name) for name in FIELDS})
     write_atomically(path, buffer.getvalue())
 
 
@@ -388,12 +388,9 @@ def load_demonstrations(path: Path) -> Demonstrations:
     has NaN there: every row keeps the search's choice as its target."""
     try:
         with np.load(path) as data:
-            fields = {n: data[n] for n in _FIELDS if n in data or n not in SEARCH_FIELDS}
+            fields = {n: data[n] for n in FIELDS if n in data or n not in SEARCH_FIELDS}
     except (OSError, KeyError, ValueError) as error:
         raise ValueError(f"{path} is not valid: not a demonstrations file ({error})") from None
     for name in SEARCH_FIELDS:
         fields.setdefault(name, np.full(fields["masks"].shape, np.nan, np.float32))
     return Demonstrations(**fields)
-
-
-_FIELDS = tuple(f.name for f in dataclasses.fields(Demonstrations))

@@ -107,17 +107,18 @@ class Demonstrations:
 
     def subset(self, rows: np.ndarray) -> Demonstrations:
         """The demonstrations of ``rows`` (a boolean or index array)."""
-        return Demonstrations(*(getattr(self, name)[rows] for name in _FIELDS))
+        return Demonstrations(*(getattr(self, name)[rows] for name in FIELDS))
 
     @staticmethod
     def concatenate(parts: Sequence[Demonstrations]) -> Demonstrations:
         """The rows of ``parts``, in order."""
         return Demonstrations(
-            *(np.concatenate([getattr(p, name) for p in parts]) for name in _FIELDS)
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in FIELDS)
         )
 
 
-_FIELDS = ("observations", "masks", "actions", "returns", "matches", "log_priors", "gains")
+FIELDS = tuple(field.name for field in dataclasses.fields(Demonstrations))
+"""The fields of :class:`Demonstrations`, in order: the arrays of a demonstrations file."""
 SEARCH_FIELDS = ("log_priors", "gains")
 """The fields only a search's decisions fill (absent from files written before them)."""
 

@@ -101,7 +101,7 @@ def test_demonstrations_written_before_the_search_fields_load_as_hard_targets(ru
     demos = ei.load_demonstrations(ei.generation_dir(run_dir, 1) / "demonstrations.npz")
     assert (~np.isnan(demos.log_priors[:, 0])).any()  # the search's rows keep what it saw
     old = tmp_path / "old.npz"
-    kept = {n: getattr(demos, n) for n in ei._FIELDS if n not in imitation.SEARCH_FIELDS}
+    kept = {n: getattr(demos, n) for n in imitation.FIELDS if n not in imitation.SEARCH_FIELDS}
     np.savez_compressed(old, **kept)
     loaded = ei.load_demonstrations(old)
     assert np.isnan(loaded.log_priors).all() and np.isnan(loaded.gains).all()

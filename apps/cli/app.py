@@ -38,7 +38,9 @@ subcommand's ``--help`` shows its options' defaults.
 * ``env121 imitate [--preset NAME] [--teacher greedy] [--matches N] [--out DIR]``
   clones an agent's play into a warm start for ``env121 train --set
   warm_start=DIR/warm_start.safetensors`` (:mod:`training.imitation`), with a
-  progress bar for the matches played and the epochs fitted.
+  progress bar for the matches played and the epochs fitted; with ``--from
+  NETWORK`` it fine-tunes that network instead (``--from scratch --teacher best``
+  distils the search into one network pass).
 * ``env121 exploit AGENT (--budget 20min | --quick) [--deals N] [--out DIR] [--resume DIR]``
   trains a best response against three copies of AGENT (any agent the trainer
   can seat: not ``program:`` or ``import:``) and reports its advantage on fresh

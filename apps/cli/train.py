@@ -53,7 +53,10 @@ def _add_train_subcommand(commands: argparse._SubParsersAction[ArgumentParser]) 
 
 def _imitate(args: argparse.Namespace) -> int:
     settings = (args.teacher, args.matches, args.seed, args.jobs, args.epochs)
-    return run_imitate(args.preset, args.set, *settings, args.out, progress=not args.no_progress)
+    fine_tune = (args.from_network, args.learning_rate)
+    return run_imitate(
+        args.preset, args.set, *settings, args.out, *fine_tune, progress=not args.no_progress
+    )
 
 
 def _add_imitate_subcommand(
@@ -75,6 +78,17 @@ def _add_imitate_subcommand(
     imitate.add_argument("--seed", type=int, default=0, help="first match seed; seeds the fit")
     imitate.add_argument("--jobs", type=int, default=2, help="processes collecting")
     imitate.add_argument("--epochs", type=int, default=10, help="passes over the demonstrations")
+    imitate.add_argument(
+        "--from",
+        dest="from_network",
+        metavar="NETWORK",
+        help="fine-tune this network (a shipped name such as scratch, or a .safetensors file) "
+        "instead of fitting a fresh one of the preset: its shape and inputs are kept, the "
+        "preset gives the returns' gamma, and only policy.safetensors is written",
+    )
+    imitate.add_argument(
+        "--learning-rate", type=float, default=1e-3, help="Adam's step size (fine-tuning: 1e-4)"
+    )
     imitate.add_argument("--out", default="runs/imitate", help="where the files go")
     imitate.add_argument("--no-progress", action="store_true", help="no progress bars")
     imitate.set_defaults(func=_imitate)
@@ -325,18 +339,24 @@ def run_imitate(
     jobs: int,
     epochs: int,
     out: str,
+    from_network: str | None = None,
+    learning_rate: float = 1e-3,
     progress: bool = True,
 ) -> int:
-    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network
-    (with ``progress``, a bar for the matches collected and one for the epochs fitted)."""
+    """``env121 imitate``: collect, fit and write a warm start for ``preset``'s network,
+    or fine-tune ``from_network`` (a ``ppo:`` checkpoint) and write it alone (with
+    ``progress``, a bar for the matches collected and one for the epochs fitted)."""
     require_extra("train", "env121 imitate")
+    from agents.ppo import load_policy, network_shape, resolve_checkpoint
     from agents.registry import make_agent
-    from training.checkpoint import export_policy
+    from training.checkpoint import Network, export_policy
     from training.imitation import collect, fit, write_warm_start
     from training.ppo_selfplay import load_config, network_of
 
     if epochs < 1:
         raise ValueError(f"--epochs {epochs}: expected an integer ≥ 1 (passes over the data)")
+    if not learning_rate > 0:
+        raise ValueError(f"--learning-rate {learning_rate}: expected a number > 0")
     if matches < MIN_MATCHES:
         raise ValueError(
             f"--matches {matches}: expected at least {MIN_MATCHES}, so that one match in ten "
@@ -355,24 +375,40 @@ def run_imitate(
             f"reward_mode={config.reward_mode!r} is not valid for a warm start: the critic "
             "learns the returns of reward_mode='points'"
         )
-    network = network_of(config)
+    network, initial = network_of(config), None
+    if from_network is not None:
+        try:
+            initial, meta = load_policy(resolve_checkpoint(from_network))
+        except (OSError, ValueError) as error:
+            raise ValueError(f"--from {from_network}: {error}") from None
+        network = Network(**network_shape(meta))
     start = time.perf_counter()
     with _bar("collect", "matches", progress) as advance:
         demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs, advance)
     print(f"collected {len(demos):,} decisions of {teacher} in {time.perf_counter() - start:.0f} s")
     with _bar("fit", "epochs", progress) as advance:
-        policy, report = fit(demos, network, epochs, seed=seed, progress=advance)
+        policy, report = fit(
+            demos,
+            network,
+            epochs,
+            learning_rate=learning_rate,
+            seed=seed,
+            progress=advance,
+            initial=initial,
+        )
     print(
         f"fitted in {report.seconds:.0f} s: agreement with {teacher} {report.agreement:.1%} "
         f"and critic RMSE {report.value_rmse:.2f} (returns' std {report.return_std:.2f}) "
         f"on {report.held_out_rows:,} held-out decisions"
     )
     notes = {"teacher": teacher, "matches": matches, "seed": seed, "epochs": epochs}
+    notes |= {"from": from_network, "learning_rate": learning_rate, "gamma": config.gamma}
     notes["report"] = dataclasses.asdict(report)
     directory = Path(out)
-    warm = write_warm_start(policy, directory / "warm_start.safetensors", network, notes)
+    if from_network is None:
+        warm = write_warm_start(policy, directory / "warm_start.safetensors", network, notes)
+        print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
     actor = export_policy(policy, directory / "policy.safetensors", network, notes)
-    print(f"warm start: {warm}   (env121 train --preset {preset} --set warm_start={warm})")
     print(f"policy:     ppo:{actor}")
     return 0
 

@@ -37,8 +37,10 @@ def fails(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["imitate", "--epochs", "0"], "--epochs 0: expected an integer ≥ 1"),
         (["imitate", "--epochs", "-1"], "--epochs -1: expected an integer ≥ 1"),
         (["imitate", "--matches", "2"], "--matches 2: expected at least 10"),
+        (["imitate", "--learning-rate", "0"], "--learning-rate 0.0: expected a number > 0"),
+        (["imitate", "--from", "nothing"], "--from nothing: no shipped checkpoint is named"),
     ],
-    ids=["parse", "json_dir", "epochs_0", "epochs_negative", "matches"],
+    ids=["parse", "json_dir", "epochs_0", "epochs_negative", "matches", "rate", "from"],
 )
 def test_bad_input_is_one_line_before_any_work(capsys, argv, message):
     assert message in fails(capsys, *argv)

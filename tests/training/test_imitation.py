@@ -12,7 +12,7 @@ from agents.greedy import GreedyAgent
 from agents.hints import HINTS_SIZE, INPUTS
 from agents.inputs import Z_CLIP
 from agents.mc import Judgement, Searched
-from agents.ppo import PPOAgent, load_policy, resolve_checkpoint
+from agents.ppo import PPOAgent, load_policy, network_shape, resolve_checkpoint
 from apps.cli import main
 from env121.engine.actions import NUM_ACTIONS, PASS, THE_TRANG, U
 from env121.engine.game import apply, new_game
@@ -186,6 +186,22 @@ def test_the_cli_writes_a_warm_start_and_a_playable_policy(tmp_path, capsys):
     assert state.is_over and play.decisions[0] > 0
     assert main(["imitate", *args, "--set", "reward_mode=rank", "--out", str(out)]) == 2
     assert "reward_mode='rank' is not valid for a warm start" in capsys.readouterr().err
+
+
+def test_the_cli_fine_tunes_a_network_it_is_given(tmp_path, capsys):
+    """``--from`` starts the fit from that network's weights and keeps its shape:
+    at a learning rate too small to move them, the policy written is the network."""
+    out = tmp_path / "tuned"
+    args = ["--matches", "10", "--jobs", "1", "--epochs", "1", "--out", str(out)]
+    assert main(["imitate", "--from", "small", "--learning-rate", "1e-12", *args]) == 0
+    assert "warm_start=" not in capsys.readouterr().out  # a warm start is a preset's network
+    assert not (out / "warm_start.safetensors").exists()
+    tuned, meta = load_policy(out / "policy.safetensors")
+    small, small_meta = load_policy(resolve_checkpoint("small"))
+    assert network_shape(meta) == network_shape(small_meta)
+    assert meta["training"]["from"] == "small" and meta["training"]["learning_rate"] == 1e-12
+    for name, value in small.state_dict().items():
+        assert torch.allclose(tuned.state_dict()[name], value, atol=1e-6), name
 
 
 def test_an_mc_teachers_search_hints_report_the_first_look_it_decides_on():

@@ -105,8 +105,9 @@ class Demonstrations:
     def __len__(self) -> int:
         return len(self.actions)
 
-    def subset(self, rows: np.ndarray) -> Demonstrations:
-        """The demonstrations of ``rows`` (a boolean or index array)."""
+    def subset(self, rows: np.ndarray | slice) -> Demonstrations:
+        """The demonstrations of ``rows``: a boolean or index array (a copy),
+        or a slice (a view)."""
         return Demonstrations(*(getattr(self, name)[rows] for name in FIELDS))
 
     @staticmethod
@@ -444,10 +445,7 @@ def fit(
             f"reading {network.inputs!r} takes {INPUTS[network.inputs]}: collect them with "
             f"inputs={network.inputs!r}"
         )
-    match_ids = np.unique(demos.matches)
-    held = int(len(match_ids) * held_out)  # whole matches, the last ones
-    test_rows = np.isin(demos.matches, match_ids[len(match_ids) - held :] if held else [])
-    train, test = demos.subset(~test_rows), demos.subset(test_rows)
+    train, test = held_out_split(demos, held_out)
     tensors = (*_tensors(train), torch.from_numpy(targets(train, temperature)))
     optimizer = torch.optim.Adam(parameter_groups(policy, learning_rate))
     rng = np.random.default_rng(seed)
@@ -470,6 +468,21 @@ def fit(
         seconds=time.perf_counter() - start,
     )
     return policy, report
+
+
+def held_out_split(demos: Demonstrations, held_out: float) -> tuple[Demonstrations, Demonstrations]:
+    """The training rows and the held-out rows of ``demos``: the last ``held_out``
+    share of its matches (whole matches, by number) is held out. When those are
+    the last rows, as :func:`collect` orders them, both parts are views of
+    ``demos`` rather than copies: the fit of thousands of matches holds its
+    demonstrations (gigabytes of observations) once."""
+    match_ids = np.unique(demos.matches)
+    held = int(len(match_ids) * held_out)
+    test_rows = np.isin(demos.matches, match_ids[len(match_ids) - held :] if held else [])
+    first = len(demos) - int(test_rows.sum())
+    if test_rows[first:].all():
+        return demos.subset(slice(0, first)), demos.subset(slice(first, None))
+    return demos.subset(~test_rows), demos.subset(test_rows)
 
 
 def parameter_groups(

@@ -26,6 +26,7 @@ from training.imitation import (
     collect,
     evaluate,
     fit,
+    held_out_split,
     load_warm_start,
     make_policy,
     play_match,
@@ -60,6 +61,24 @@ def test_rows_are_the_teachers_choices_with_more_than_one_legal_action(demos):
     assert np.array_equal(np.stack([o for o, _ in expected]), first.observations)
     assert first.masks[np.arange(len(first)), first.actions].all()
     assert (first.masks.sum(axis=1) > 1).all()
+
+
+@pytest.mark.parametrize("order", ["collected", "reversed"])
+def test_the_held_out_rows_are_the_last_matches_and_views_when_last(demos, order):
+    """Match 12 (the last of two) is held out at any share from 1/2 up; in
+    collected order both parts are views of the demonstrations (one copy in
+    memory), in another order copies of the same rows."""
+    rows = demos if order == "collected" else demos.subset(np.arange(len(demos))[::-1])
+    train, test = held_out_split(rows, 0.5)
+    assert set(train.matches) == {11} and set(test.matches) == {12}
+    assert len(train) + len(test) == len(rows)
+    for part, match in ((train, 11), (test, 12)):
+        kept = rows.matches == match
+        assert np.array_equal(part.observations, rows.observations[kept])
+        assert np.array_equal(part.actions, rows.actions[kept])
+        assert np.shares_memory(part.observations, rows.observations) == (order == "collected")
+    everything, none = held_out_split(rows, 0.4)  # under one match: nothing held out
+    assert len(everything) == len(rows) and len(none) == 0
 
 
 def test_undiscounted_returns_are_the_points_paid_from_the_decision_on():

@@ -265,6 +265,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/training/test_imitation.py runs env121 imitate (collect, fit, export) on a "
         "few matches"
     ),
+    ("training/README.md", "--teacher best --matches 3000"): (
+        "100 minutes of best's self-play and a 7-minute fit; "
+        "tests/training/test_imitation.py runs env121 imitate --from on ten matches"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

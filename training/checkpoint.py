@@ -40,7 +40,14 @@ import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-from agents.ppo import PolicyNetwork, hint_blocks, save_policy
+from agents.ppo import (
+    PolicyNetwork,
+    hint_blocks,
+    load_policy,
+    network_shape,
+    resolve_checkpoint,
+    save_policy,
+)
 from agents.weights import ACTIVATIONS
 from env121.engine.files import fsync_directory, leftover_temporaries, write_atomically
 from training.hint_head import HintHeadPolicy
@@ -394,6 +401,14 @@ def _remove_tree(path: Path) -> None:
     shutil.rmtree(doomed)
 
 
+def checkpoint_network(checkpoint: str | Path) -> tuple[Network, PolicyNetwork]:
+    """The shape and the weights of a ``ppo:`` checkpoint (a shipped name or a
+    ``.safetensors`` path), to fine-tune it (:func:`training.imitation.fit`'s
+    ``initial``)."""
+    weights, meta = load_policy(resolve_checkpoint(str(checkpoint)))
+    return Network(**network_shape(meta)), weights
+
+
 __all__ = [
     "CHECKPOINT_NAME",
     "SB3_STATE",
@@ -401,6 +416,7 @@ __all__ = [
     "CorruptCheckpointError",
     "Network",
     "StateFiles",
+    "checkpoint_network",
     "export_policy",
     "load_training_state",
     "optimizer_slots",

@@ -61,12 +61,12 @@ from typing import Any
 
 import numpy as np
 
-from agents.ppo import PolicyNetwork, load_policy, network_shape, resolve_checkpoint
+from agents.ppo import PolicyNetwork
 from agents.registry import make_agent
 from env121.engine.files import append_atomically, write_atomically
 from env121.extras import require_extra
 from training import settings
-from training.checkpoint import Network, export_policy
+from training.checkpoint import Network, checkpoint_network, export_policy
 from training.imitation import FIELDS, SEARCH_FIELDS, Demonstrations, collect, fit
 
 ALGORITHM = "expert_iteration"
@@ -321,8 +321,7 @@ def _network(config: ExpertConfig, net: str | Path) -> tuple[Network, PolicyNetw
         from training.ppo_selfplay import network_of
 
         return network_of(preset_config(config.network)), None
-    prior, meta = load_policy(resolve_checkpoint(str(net)))
-    return Network(**network_shape(meta)), prior
+    return checkpoint_network(net)
 
 
 def measure(

@@ -347,9 +347,8 @@ def run_imitate(
     or fine-tune ``from_network`` (a ``ppo:`` checkpoint) and write it alone (with
     ``progress``, a bar for the matches collected and one for the epochs fitted)."""
     require_extra("train", "env121 imitate")
-    from agents.ppo import load_policy, network_shape, resolve_checkpoint
     from agents.registry import make_agent
-    from training.checkpoint import Network, export_policy
+    from training.checkpoint import checkpoint_network, export_policy
     from training.imitation import collect, fit, write_warm_start
     from training.ppo_selfplay import load_config, network_of
 
@@ -378,10 +377,9 @@ def run_imitate(
     network, initial = network_of(config), None
     if from_network is not None:
         try:
-            initial, meta = load_policy(resolve_checkpoint(from_network))
+            network, initial = checkpoint_network(from_network)
         except (OSError, ValueError) as error:
             raise ValueError(f"--from {from_network}: {error}") from None
-        network = Network(**network_shape(meta))
     start = time.perf_counter()
     with _bar("collect", "matches", progress) as advance:
         demos = collect(teacher, matches, seed, config.gamma, jobs, network.inputs, advance)

@@ -23,11 +23,14 @@ class ActorCritic(nn.Module):
     and the critic, which shares the actor's first layer: the critic's first
     hidden layer is the activation of that layer's output plus (``perfect``)
     a linear map of the three other seats' free cards, then its own layers.
-    The widest matrix product (the input is ~2,700 wide) is made once for both."""
+    The widest matrix product (the input is ~2,700 wide) is made once for both.
+    With ``detached`` the critic reads the shared layer's output without
+    training it (a stop-gradient): only the actor's losses move that layer."""
 
-    def __init__(self, actor: PolicyNetwork, perfect: bool) -> None:
+    def __init__(self, actor: PolicyNetwork, perfect: bool, detached: bool = False) -> None:
         super().__init__()
         self.actor = actor
+        self.detached = detached
         first = actor.layers[0]
         assert isinstance(first, nn.Linear)
         self.hidden_in = nn.Linear(HIDDEN_SIZE, first.out_features, bias=False) if perfect else None
@@ -50,6 +53,8 @@ class ActorCritic(nn.Module):
         head = self.actor.hint_head
         if head is not None:
             logits = logits + head(action_hints(inputs, head.in_features)).squeeze(-1)
+        if self.detached:
+            pre = pre.detach()
         if self.hidden_in is not None and hidden is not None:
             pre = pre + self.hidden_in(hidden)
         values: torch.Tensor = self.critic_layers(layers[1](pre)).squeeze(-1)

@@ -104,6 +104,13 @@ class Config(PPOSettings):
     starts afresh; a resumed run keeps its own weights). The network fields
     (``hidden_sizes``, ``activation``, ``inputs``, ``hint_head``) must be its
     network's; ``env121 exploit --start`` sets them."""
+    critic_warmup_steps: int = 0
+    """For the run's first this many engine steps only the critic learns: the
+    updates fit its own layers to the returns (the value loss alone) while
+    the actor, with the first layer the critic shares, stays as it is. A
+    ``start_policy``'s critic starts afresh, and PPO's advantages from an
+    untrained critic would move the actor it starts from by noise. Counted
+    from the run's start (a resumed run does not warm up again); PPO only."""
 
     # --- networks
     hint_head_lr_scale: float = 10.0
@@ -113,6 +120,12 @@ class Config(PPOSettings):
     rest of the logit: at the base rate that takes thousands of updates."""
     critic: str = "perfect"
     """``"perfect"``: the critic also reads the other seats' hands; ``"observation"``: not."""
+    critic_detached: bool = False
+    """The critic reads the first layer it shares with the actor without
+    training it (a stop-gradient): the value loss moves only the critic's own
+    layers, so it cannot pull the actor's first-layer features toward
+    predicting the points (PPG's interference between policy and value; a
+    ``start_policy``'s features were learned for its policy alone)."""
 
     # --- learning
     method: str = "ppo"
@@ -131,6 +144,12 @@ class Config(PPOSettings):
     legal action instead of its best."""
 
     # --- PPO
+    anchor_coef: float = 0.0
+    """Adds ``anchor_coef`` × KL(π_start ‖ π) to PPO's loss: the mean over the
+    minibatch's decisions of the divergence of the learner's policy from the
+    ``start_policy``'s (:func:`training.batched_ppo.anchor_kl`), a pull back
+    toward the policy it started from, as RLHF's and AlphaStar's KL to the
+    supervised policy (0: none; needs ``start_policy``)."""
     minibatch_size: int = 4096
     """Samples per gradient step."""
     horizon: str = "vong"
@@ -156,6 +175,30 @@ class Config(PPOSettings):
                 "'observation' (Deep Monte-Carlo learns no critic)"
             )
         settings.check_in_range("epsilon", self.epsilon, 0, 1, "in [0, 1]", low_included=True)
+        check_at_least("critic_warmup_steps", self.critic_warmup_steps, 0)
+        if self.method == "dmc" and self.critic_warmup_steps:
+            raise ValueError(
+                f"critic_warmup_steps={self.critic_warmup_steps} is not valid with method='dmc': "
+                "expected 0 (Deep Monte-Carlo learns no critic)"
+            )
+        settings.check_in_range(
+            "anchor_coef", self.anchor_coef, 0, math.inf, ">= 0", low_included=True
+        )
+        if self.anchor_coef and not self.start_policy:
+            raise ValueError(
+                f"anchor_coef={self.anchor_coef} is not valid without a start_policy: "
+                "expected the checkpoint whose policy the learner is pulled back toward"
+            )
+        if self.anchor_coef and self.method == "dmc":
+            raise ValueError(
+                f"anchor_coef={self.anchor_coef} is not valid with method='dmc': expected 0 "
+                "(the anchor is a term of PPO's loss)"
+            )
+        if self.critic_warmup_steps and self.vf_coef == 0:
+            raise ValueError(
+                f"critic_warmup_steps={self.critic_warmup_steps} is not valid with vf_coef=0: "
+                "expected a positive vf_coef (the warm-up trains the critic on the value loss)"
+            )
         check_choice("horizon", self.horizon, HORIZONS)
         check_choice("inputs", self.inputs, BATCHED_INPUTS)
         if self.hint_head and not hint_blocks(self.inputs):

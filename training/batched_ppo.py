@@ -48,7 +48,7 @@ from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom, WholeMatches
 from training import settings
-from training.actor_critic import ActorCritic
+from training.actor_critic import ActorCritic, masked_logits
 from training.batched_config import ALGORITHM, Config, load_config
 from training.batched_state import restore, save_checkpoint
 from training.evaluation import append_row, duplicate_advantage
@@ -102,7 +102,16 @@ class Learner:
         if config.start_policy:  # config.check() made sure the shapes agree
             start, _ = load_policy(resolve_checkpoint(config.start_policy))
             self.actor.load_state_dict(start.state_dict())
-        self.model = ActorCritic(self.actor, config.critic == "perfect").to(self.device)
+        self.model = ActorCritic(self.actor, config.critic == "perfect", config.critic_detached).to(
+            self.device
+        )
+        self.anchor = (
+            copy.deepcopy(self.actor).requires_grad_(False).to(self.device)
+            if config.anchor_coef
+            else None
+        )
+        """With ``anchor_coef``: the start policy's actor, frozen, whose policy
+        the learner is pulled back toward (:func:`anchor_kl`)."""
         head = [] if self.actor.hint_head is None else list(self.actor.hint_head.parameters())
         rest = [p for p in self.model.parameters() if all(p is not h for h in head)]
         groups = [{"params": rest, "scale": 1.0}]
@@ -328,24 +337,47 @@ class Learner:
         return {"value_loss": float(total) / max(batches, 1)}
 
     def ppo_update(self, decisions: TrainedDecisions) -> dict[str, float]:
-        """PPO's epochs over the trained ``decisions``."""
+        """PPO's epochs over the trained ``decisions``; while the critic warms
+        up (the rollout ended within ``critic_warmup_steps``) with the actor's
+        weights frozen, so that only the value loss moves any weight."""
         c, device = self.config, self.device
+        warming = self.steps <= c.critic_warmup_steps
         totals = torch.zeros(len(PPO_TERMS), device=device)  # read once: one wait for a GPU
+        divergence = torch.zeros((), device=device)
         batches = 0
         act_all = torch.from_numpy(decisions.actions).to(device)
         old_all = torch.from_numpy(decisions.logps).to(device)
         adv_all = torch.from_numpy(decisions.advantages).to(device)
         ret_all = torch.from_numpy(decisions.returns.astype(np.float32)).to(device)
-        for batch, index in self.minibatches(decisions):
-            logits, values = evaluate(self.model, batch)
-            loss, terms = ppo_loss(
-                c, logits, values, act_all[index], old_all[index], adv_all[index], ret_all[index]
-            )
-            self.step_optimizer(loss)
-            totals += terms.detach()
-            batches += 1
+        self.actor.requires_grad_(not warming)
+        try:
+            for batch, index in self.minibatches(decisions):
+                logits, values = evaluate(self.model, batch)
+                loss, terms = ppo_loss(
+                    c,
+                    logits,
+                    values,
+                    act_all[index],
+                    old_all[index],
+                    adv_all[index],
+                    ret_all[index],
+                )
+                if self.anchor is not None:
+                    with torch.no_grad():
+                        anchored = masked_logits(self.anchor(batch["inputs"]), batch["masks"])
+                    kl = anchor_kl(anchored, logits)
+                    loss = loss + c.anchor_coef * kl
+                    divergence += kl.detach()
+                self.step_optimizer(loss)
+                totals += terms.detach()
+                batches += 1
+        finally:
+            self.actor.requires_grad_(True)
         means = (totals / max(batches, 1)).tolist()
-        return dict(zip(PPO_TERMS, means, strict=True))
+        stats = {**dict(zip(PPO_TERMS, means, strict=True)), "critic_warmup": float(warming)}
+        if self.anchor is not None:
+            stats["anchor_kl"] = float(divergence) / max(batches, 1)
+        return stats
 
 
 PPO_TERMS = ("policy_loss", "value_loss", "entropy", "clip_fraction")
@@ -391,6 +423,19 @@ def ppo_loss(
     loss = policy_loss - c.ent_coef * entropy + c.vf_coef * value_loss
     clipped = ((ratio - 1).abs() > c.clip_range).float().mean()
     return loss, torch.stack((policy_loss, value_loss, entropy, clipped))
+
+
+def anchor_kl(anchor_logits: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
+    """KL(π_anchor ‖ π), averaged over a minibatch's decisions: with ``p`` the
+    anchor's softmax of ``anchor_logits`` and ``q`` the learner's of
+    ``logits`` (both masked, ``[n, NUM_ACTIONS]``), ``mean(Σ_a p(a)·(log p(a)
+    − log q(a)))``, the sum over the actions the anchor plays (an illegal
+    action, of probability 0 under both, counts nothing). Zero when the two
+    policies agree; its gradient pulls ``q`` toward ``p``."""
+    p_log = torch.log_softmax(anchor_logits, dim=1)
+    q_log = torch.log_softmax(logits, dim=1)
+    p = p_log.exp()
+    return torch.where(p > 0, p * (p_log - q_log), 0.0).sum(dim=1).mean()
 
 
 def dmc_loss(values: torch.Tensor, actions: torch.Tensor, returns: torch.Tensor) -> torch.Tensor:
@@ -600,6 +645,7 @@ __all__ = [
     "ActorCritic",
     "Config",
     "TrainResult",
+    "anchor_kl",
     "dmc_loss",
     "load_config",
     "ppo_loss",

@@ -104,6 +104,59 @@ def test_the_shared_first_layer_leaves_the_actor_as_it_is():
     assert names >= {f"actor.{k}" for k in actor.state_dict()} and "hidden_in.weight" in names
 
 
+@pytest.mark.parametrize("detached", [False, True])
+def test_a_detached_critic_trains_none_of_the_actors_weights(detached):
+    """The value's gradient reaches the shared first layer, unless detached; the
+    values are the same either way."""
+    torch.manual_seed(0)
+    actor = PolicyNetwork([32, 16], "relu", "observation")
+    x, hidden = torch.rand(7, INPUTS["observation"]), torch.rand(7, HIDDEN_SIZE)
+    model = ActorCritic(actor, perfect=True, detached=detached)
+    _, values = model(x, hidden)
+    torch.autograd.backward(values.sum())
+    assert (actor.layers[0].weight.grad is None) == detached
+    assert model.critic_layers[0].weight.grad is not None
+    assert model.hidden_in is not None and model.hidden_in.weight.grad is not None
+    attached = ActorCritic(actor, perfect=True, detached=not detached)
+    attached.load_state_dict(model.state_dict())
+    assert torch.equal(values.detach(), attached(x, hidden)[1].detach())
+
+
+def test_the_anchor_is_the_start_policy_and_stays_it(tmp_path):
+    """With ``anchor_coef`` the learner keeps a frozen copy of the start policy
+    and logs how far it has moved from it."""
+    start = tmp_path / "start.safetensors"
+    Learner(tiny_config(seed=5), tmp_path).save_actor(start, {})
+    learner = Learner(tiny_config(start_policy=str(start), anchor_coef=0.5), tmp_path)
+    assert learner.anchor is not None
+    before = {k: v.clone() for k, v in learner.anchor.state_dict().items()}
+    learner.start()
+    stats = [learner.rollout_and_update(1.0) for _ in range(2)]
+    assert all(torch.equal(v, before[k]) for k, v in learner.anchor.state_dict().items())
+    assert all(not p.requires_grad for p in learner.anchor.parameters())
+    assert stats[0]["anchor_kl"] >= 0 and stats[1]["anchor_kl"] > 0
+
+
+def test_the_anchor_holds_the_learner_near_the_start_policy(tmp_path):
+    """The same seed and rollouts, with and without a strong anchor: the
+    anchored actor ends nearer the start policy's weights."""
+    start = tmp_path / "start.safetensors"
+    Learner(tiny_config(seed=5), tmp_path).save_actor(start, {})
+    moved = {}
+    for coef in (0.0, 50.0):
+        learner = Learner(
+            tiny_config(start_policy=str(start), anchor_coef=coef, learning_rate=3e-3),
+            tmp_path / str(coef),
+        )
+        first = [p.detach().clone() for p in learner.actor.parameters()]
+        learner.start()
+        for _ in range(4):
+            learner.rollout_and_update(1.0)
+        now = [p.detach() for p in learner.actor.parameters()]
+        moved[coef] = sum(float((a - b).norm()) for a, b in zip(now, first, strict=True))
+    assert moved[50.0] < 0.8 * moved[0.0]
+
+
 def test_the_critic_reads_the_other_seats_free_cards(tmp_path):
     learner = Learner(tiny_config(), tmp_path)
     learner.start()
@@ -153,6 +206,30 @@ def test_an_update_trains_only_closed_decisions_and_carries_the_open_ones(tmp_pa
     open_rows = pending[pending >= 0]
     assert sorted(open_rows.tolist()) == list(range(s.size))  # carried to the front
     assert (s.successors[: s.size] == -2).all()
+
+
+def test_while_the_critic_warms_up_only_the_critic_learns(tmp_path):
+    """Two rollouts of 1,024 steps end within the warm-up: the actor (with the
+    first layer the critic shares) stays as it was, the critic's own layers
+    move; the third update trains both."""
+    learner = Learner(tiny_config(critic_warmup_steps=2048), tmp_path)
+    learner.start()
+
+    def weights(module: torch.nn.Module) -> list[torch.Tensor]:
+        return [p.detach().clone() for p in module.parameters()]
+
+    actor, critic = weights(learner.actor), weights(learner.model.critic_layers)
+    for _ in range(2):
+        stats = learner.rollout_and_update(1.0)
+        assert stats["critic_warmup"] == 1.0
+    assert all(torch.equal(a, b) for a, b in zip(actor, weights(learner.actor), strict=True))
+    assert not any(
+        torch.equal(a, b) for a, b in zip(critic, weights(learner.model.critic_layers), strict=True)
+    )
+    assert all(p.requires_grad for p in learner.actor.parameters())
+    stats = learner.rollout_and_update(1.0)
+    assert stats["critic_warmup"] == 0.0
+    assert not torch.equal(actor[0], next(learner.actor.parameters()))
 
 
 def test_the_batched_evaluation_is_the_arenas(tmp_path):
@@ -337,6 +414,17 @@ def test_a_dmc_run_trains_and_its_policy_plays(tmp_path, capsys):
         (["method=dqn"], "method='dqn' is not valid"),
         (["method=dmc", "critic=perfect"], "critic='perfect' is not valid with method='dmc'"),
         (["epsilon=1.5"], "epsilon=1.5 is not valid"),
+        (["critic_warmup_steps=-1"], "critic_warmup_steps=-1 is not valid"),
+        (
+            ["method=dmc", "critic=observation", "critic_warmup_steps=10"],
+            "critic_warmup_steps=10 is not valid with method='dmc'",
+        ),
+        (["anchor_coef=0.1"], "anchor_coef=0.1 is not valid without a start_policy"),
+        (["anchor_coef=-1"], "anchor_coef=-1.0 is not valid"),
+        (
+            ["critic_warmup_steps=10", "vf_coef=0"],
+            "critic_warmup_steps=10 is not valid with vf_coef=0",
+        ),
     ],
 )
 def test_a_bad_method_setting_is_one_line_and_writes_nothing(tmp_path, capsys, settings, message):

@@ -22,7 +22,7 @@ import torch
 from env121.play.batched_policy import BatchedRandom
 from training import settings
 from training.actor_critic import masked_logits
-from training.batched_ppo import Config, Learner, dmc_loss, ppo_loss
+from training.batched_ppo import Config, Learner, anchor_kl, dmc_loss, ppo_loss
 from training.evaluation import duplicate_advantage
 
 CLIP = 0.2
@@ -138,6 +138,27 @@ def test_one_decision_keeps_its_advantage_as_it_is():
         torch.tensor([0.0]),
     )
     assert terms[0].item() == pytest.approx(-3.0) and loss.item() == pytest.approx(-3.0)
+
+
+def test_the_anchors_divergence_is_kl_from_the_start_policy_on_hand_made_numbers():
+    """KL(p ‖ q) over the legal actions: p = (½, ½) against q = (¾, ¼) on two
+    legal actions of five, and the same policy (0) on a second decision."""
+    mask = torch.tensor([[True, False, True, False, False], [True, True, True, False, False]])
+    anchor = masked_logits(
+        torch.tensor([[0.0, 7.0, 0.0, 1.0, 2.0], [1.0, 2.0, 3.0, 4.0, 5.0]]), mask
+    )
+    raw = torch.tensor([[math.log(3), -5.0, 0.0, 9.0, 0.0], [1.0, 2.0, 3.0, -4.0, 0.0]])
+    logits = masked_logits(raw, mask).requires_grad_(True)
+    kl = anchor_kl(anchor, logits)
+    first = 0.5 * math.log(0.5 / 0.75) + 0.5 * math.log(0.5 / 0.25)
+    assert kl.item() == pytest.approx(first / 2, rel=1e-6)
+    torch.autograd.backward(kl)
+    assert logits.grad is not None
+    # descent pulls q toward p: the over-weighted action down, the other up;
+    # the second decision, already p, is not pushed, nor is any illegal action
+    assert logits.grad[0, 0] > 0 and logits.grad[0, 2] < 0
+    assert logits.grad[1].abs().max() < 1e-7
+    assert torch.all(logits.grad[~mask] == 0)
 
 
 def test_dmcs_loss_is_half_the_mean_squared_error_of_the_actions_played():

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from agents.hints import INPUTS
-from agents.ppo import PolicyNetwork
+from agents.ppo import PolicyNetwork, load_policy
 from agents.value import HIDDEN_SIZE, hidden_hands
 from apps.cli.app import main
 from training import settings
@@ -130,6 +130,8 @@ def test_the_anchor_is_the_start_policy_and_stays_it(tmp_path):
     learner = Learner(tiny_config(start_policy=str(start), anchor_coef=0.5), tmp_path)
     assert learner.anchor is not None
     before = {k: v.clone() for k, v in learner.anchor.state_dict().items()}
+    saved = load_policy(start)[0].state_dict()
+    assert all(torch.equal(v, saved[k]) for k, v in before.items())
     learner.start()
     stats = [learner.rollout_and_update(1.0) for _ in range(2)]
     assert all(torch.equal(v, before[k]) for k, v in learner.anchor.state_dict().items())

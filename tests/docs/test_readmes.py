@@ -269,6 +269,10 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "100 minutes of best's self-play and a 7-minute fit; "
         "tests/training/test_imitation.py runs env121 imitate --from on ten matches"
     ),
+    ("training/README.md", "--from hinted --teacher best --matches 1200"): (
+        "38 minutes of best's self-play; run by hand on ten matches (2026-11-29), and "
+        "tests/training/test_imitation.py runs env121 imitate --from on ten matches"
+    ),
     ("training/README.md", "python -m training.value --out runs/value-greedy"): (
         "the record of how the shipped leaf value was made (33 minutes); "
         "tests/agents/test_value.py runs python -m training.value on three matches a round "

@@ -125,7 +125,7 @@ class Config(PPOSettings):
     training it (a stop-gradient): the value loss moves only the critic's own
     layers, so it cannot pull the actor's first-layer features toward
     predicting the points (PPG's interference between policy and value; a
-    ``start_policy``'s features were learned for its policy alone)."""
+    ``start_policy``'s features were learned for its policy alone). PPO only."""
 
     # --- learning
     method: str = "ppo"
@@ -173,6 +173,11 @@ class Config(PPOSettings):
             raise ValueError(
                 f"critic={self.critic!r} is not valid with method='dmc': expected "
                 "'observation' (Deep Monte-Carlo learns no critic)"
+            )
+        if self.method == "dmc" and self.critic_detached:
+            raise ValueError(
+                "critic_detached=True is not valid with method='dmc': expected False "
+                "(Deep Monte-Carlo learns no critic)"
             )
         settings.check_in_range("epsilon", self.epsilon, 0, 1, "in [0, 1]", low_included=True)
         check_at_least("critic_warmup_steps", self.critic_warmup_steps, 0)

@@ -415,6 +415,10 @@ def test_a_dmc_run_trains_and_its_policy_plays(tmp_path, capsys):
     [
         (["method=dqn"], "method='dqn' is not valid"),
         (["method=dmc", "critic=perfect"], "critic='perfect' is not valid with method='dmc'"),
+        (
+            ["method=dmc", "critic=observation", "critic_detached=true"],
+            "critic_detached=True is not valid with method='dmc'",
+        ),
         (["epsilon=1.5"], "epsilon=1.5 is not valid"),
         (["critic_warmup_steps=-1"], "critic_warmup_steps=-1 is not valid"),
         (

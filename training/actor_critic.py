@@ -66,4 +66,13 @@ def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return logits.masked_fill(~mask, -1e9)
 
 
-__all__ = ["ActorCritic", "masked_logits"]
+def cross_entropy(targets: torch.Tensor, log_q: torch.Tensor) -> torch.Tensor:
+    """Each row's cross-entropy ``−Σ_a p(a)·log q(a)`` of the distribution
+    ``targets`` (``p``, ``[n, NUM_ACTIONS]``) to the log-probabilities ``log_q``,
+    summed over the actions ``p`` gives mass to: an illegal action, of no mass
+    in ``p``, counts nothing, even where ``log q`` is −∞ (``0 · −∞`` would be
+    NaN)."""
+    return -torch.where(targets > 0, targets * log_q, 0.0).sum(dim=1)
+
+
+__all__ = ["ActorCritic", "cross_entropy", "masked_logits"]

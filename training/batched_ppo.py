@@ -48,7 +48,7 @@ from env121.engine.batched.threads import resolve_threads
 from env121.engine.files import append_atomically
 from env121.play.batched_policy import BatchedPolicy, BatchedRandom, WholeMatches
 from training import settings
-from training.actor_critic import ActorCritic, masked_logits
+from training.actor_critic import ActorCritic, cross_entropy, masked_logits
 from training.batched_config import ALGORITHM, Config, load_config
 from training.batched_state import restore, save_checkpoint
 from training.evaluation import append_row, duplicate_advantage
@@ -429,13 +429,14 @@ def anchor_kl(anchor_logits: torch.Tensor, logits: torch.Tensor) -> torch.Tensor
     """KL(π_anchor ‖ π), averaged over a minibatch's decisions: with ``p`` the
     anchor's softmax of ``anchor_logits`` and ``q`` the learner's of
     ``logits`` (both masked, ``[n, NUM_ACTIONS]``), ``mean(Σ_a p(a)·(log p(a)
-    − log q(a)))``, the sum over the actions the anchor plays (an illegal
-    action, of probability 0 under both, counts nothing). Zero when the two
+    − log q(a)))``: the cross-entropy of ``p`` to ``q`` less ``p``'s own
+    entropy (:func:`training.actor_critic.cross_entropy`), summed over the
+    actions the anchor plays (an illegal action, of probability 0 under both,
+    counts nothing). Zero when the two
     policies agree; its gradient pulls ``q`` toward ``p``."""
     p_log = torch.log_softmax(anchor_logits, dim=1)
-    q_log = torch.log_softmax(logits, dim=1)
     p = p_log.exp()
-    return torch.where(p > 0, p * (p_log - q_log), 0.0).sum(dim=1).mean()
+    return (cross_entropy(p, torch.log_softmax(logits, dim=1)) - cross_entropy(p, p_log)).mean()
 
 
 def dmc_loss(values: torch.Tensor, actions: torch.Tensor, returns: torch.Tensor) -> torch.Tensor:

@@ -70,6 +70,7 @@ from env121.engine.state import NUM_SEATS, State
 from env121.play.match import play_agents
 from env121.play.protocol import Agent
 from env121.play.turn import Turn
+from training.actor_critic import cross_entropy
 from training.checkpoint import Network, load_actor
 from training.hint_head import HintedActionNet
 
@@ -529,7 +530,7 @@ def _losses(
     illegal actions have none of their mass) and the critic's squared error."""
     logits, values = _forward(policy, observations, masks)
     log_pi = nn.functional.log_softmax(logits, dim=1)
-    policy_loss = -torch.where(wanted > 0, wanted * log_pi, 0.0).sum(dim=1).mean()
+    policy_loss = cross_entropy(wanted, log_pi).mean()
     return policy_loss, nn.functional.mse_loss(values, returns)
 
 

@@ -21,7 +21,7 @@ import torch
 
 from env121.play.batched_policy import BatchedRandom
 from training import settings
-from training.actor_critic import masked_logits
+from training.actor_critic import cross_entropy, masked_logits
 from training.batched_ppo import Config, Learner, anchor_kl, dmc_loss, ppo_loss
 from training.evaluation import duplicate_advantage
 
@@ -159,6 +159,17 @@ def test_the_anchors_divergence_is_kl_from_the_start_policy_on_hand_made_numbers
     assert logits.grad[0, 0] > 0 and logits.grad[0, 2] < 0
     assert logits.grad[1].abs().max() < 1e-7
     assert torch.all(logits.grad[~mask] == 0)
+
+
+def test_the_cross_entropy_to_a_target_distribution_on_hand_made_numbers():
+    """−Σ p·log q over the actions p weighs: imitation's soft-target loss and
+    the anchor's divergence (less p's entropy) are both this sum. An illegal
+    action (of no mass in p, and here of log q = −∞) adds nothing rather
+    than 0 · −∞ = NaN."""
+    log_q = torch.log(torch.tensor([[0.75, 0.25, 0.0], [1 / 3, 1 / 3, 1 / 3]]))
+    targets = torch.tensor([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0]])
+    expected = [-(0.5 * math.log(0.75) + 0.5 * math.log(0.25)), math.log(3)]
+    assert cross_entropy(targets, log_q).tolist() == pytest.approx(expected, rel=1e-6)
 
 
 def test_dmcs_loss_is_half_the_mean_squared_error_of_the_actions_played():

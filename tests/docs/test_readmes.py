@@ -278,6 +278,11 @@ NOT_RUN: dict[tuple[str, str], str] = {
         "tests/agents/test_value.py runs python -m training.value on three matches a round "
         "and resumes it"
     ),
+    ("training/README.md", "python -m training.value --out runs/value-long"): (
+        "the record of the longer leaf-value fit (48 minutes) and of its two 512-deal "
+        "tournaments (35 minutes each); tests/agents/test_value.py runs python -m "
+        "training.value on three matches a round and resumes it, and plays mc with a value file"
+    ),
     ("training/README.md", "--set rollout_workers=2 num_games=256"): (
         "a Ray cluster and two worker processes start (about a minute on the loaded 2-core "
         "machine); tests/training/test_ray_rollouts.py runs this command with the smoke "

@@ -169,23 +169,19 @@ class Config(PPOSettings):
         check_choice("algorithm", self.algorithm, (ALGORITHM,))
         check_choice("critic", self.critic, CRITICS)
         check_choice("method", self.method, METHODS)
-        if self.method == "dmc" and self.critic != "observation":
-            raise ValueError(
-                f"critic={self.critic!r} is not valid with method='dmc': expected "
-                "'observation' (Deep Monte-Carlo learns no critic)"
-            )
-        if self.method == "dmc" and self.critic_detached:
-            raise ValueError(
-                "critic_detached=True is not valid with method='dmc': expected False "
-                "(Deep Monte-Carlo learns no critic)"
-            )
         settings.check_in_range("epsilon", self.epsilon, 0, 1, "in [0, 1]", low_included=True)
         check_at_least("critic_warmup_steps", self.critic_warmup_steps, 0)
-        if self.method == "dmc" and self.critic_warmup_steps:
-            raise ValueError(
-                f"critic_warmup_steps={self.critic_warmup_steps} is not valid with method='dmc': "
-                "expected 0 (Deep Monte-Carlo learns no critic)"
-            )
+        critic_settings = (
+            ("critic", self.critic, "observation"),
+            ("critic_detached", self.critic_detached, False),
+            ("critic_warmup_steps", self.critic_warmup_steps, 0),
+        )
+        for name, value, expected in critic_settings:
+            if self.method == "dmc" and value != expected:
+                raise ValueError(
+                    f"{name}={value!r} is not valid with method='dmc': expected {expected!r} "
+                    "(Deep Monte-Carlo learns no critic)"
+                )
         settings.check_in_range(
             "anchor_coef", self.anchor_coef, 0, math.inf, ">= 0", low_included=True
         )

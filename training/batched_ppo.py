@@ -432,8 +432,8 @@ def anchor_kl(anchor_logits: torch.Tensor, logits: torch.Tensor) -> torch.Tensor
     − log q(a)))``: the cross-entropy of ``p`` to ``q`` less ``p``'s own
     entropy (:func:`training.actor_critic.cross_entropy`), summed over the
     actions the anchor plays (an illegal action, of probability 0 under both,
-    counts nothing). Zero when the two
-    policies agree; its gradient pulls ``q`` toward ``p``."""
+    counts nothing). Zero when the two policies agree; its gradient pulls
+    ``q`` toward ``p``."""
     p_log = torch.log_softmax(anchor_logits, dim=1)
     p = p_log.exp()
     return (cross_entropy(p, torch.log_softmax(logits, dim=1)) - cross_entropy(p, p_log)).mean()

@@ -76,6 +76,7 @@ from numba import njit
 from scipy.special import expit
 
 from agents.batched_mc import seat_table_on
+from agents.environments import make_batched_policy
 from arena.estimate import Estimate, clustered_ratio
 from env121.engine.actions import PASS
 from env121.engine.batched.engine import BatchedEngine
@@ -190,8 +191,6 @@ def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: f
     in every seat, played to their ends on one batched engine; with
     ``worlds``, the wins of a ``share`` of them measured on that many worlds
     (:func:`deal_in`)."""
-    from agents.environments import make_batched_policy  # a network needs torch: in the worker
-
     policy = make_batched_policy(table)
     policy.reset(int(seeds[0]))
     b = len(seeds)
@@ -532,6 +531,10 @@ def main() -> None:
         parser.error(f"expected --matches ≥ {HELD_OUT}, --epochs ≥ 1, --jobs ≥ 1, --l2 ≥ 0")
     if args.worlds < 0 or not 0 <= args.wins_share <= 1:
         parser.error("expected --worlds ≥ 0 and 0 ≤ --wins-share ≤ 1")
+    try:
+        make_batched_policy(args.table)  # built here too, so a bad spec is one line before any work
+    except ValueError as error:  # an AgentSpecError, or a spec its batched form refuses
+        parser.error(f"--table: {error}")
     start = time.perf_counter()
     rows = collect_all(args.table, args.matches, args.seed, args.jobs, args.worlds, args.wins_share)
     held_out = rows.match % HELD_OUT == 0

@@ -73,7 +73,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
-from scipy.special import expit
+from scipy.special import expit, log_softmax
 
 from agents.batched_mc import seat_table_on
 from agents.environments import make_batched_policy
@@ -83,7 +83,6 @@ from env121.engine.batched.engine import BatchedEngine
 from env121.engine.deal import HAND_SIZE, NOC_SIZE, NUM_AN_SI
 from env121.engine.kernel.determinize import draw_worlds
 from env121.engine.kernel.record import GAME_DTYPE, PHASES
-from env121.engine.kernel.transitions import Record
 from env121.engine.state import NUM_SEATS, Phase
 from env121.rules.cards import NUM_CARDS
 from env121.rules.compiled.config import KernelConfig
@@ -168,22 +167,13 @@ def deal_in(
     drawn[:] = 0.0
     for j in range(OPPONENTS):
         s = (seat + 1 + j) % NUM_SEATS
-        _wins_on(r, s, kc, cards, n, table)
+        seat_table_on(r, s, kc, cards, n, table)  # it writes every one of cards[:n]
         for i in range(n):
             wins[j, i] = table[cards[i]] > 0
         for w in range(worlds.shape[0]):
-            _wins_on(worlds[w], s, kc, cards, n, table)
+            seat_table_on(worlds[w], s, kc, cards, n, table)
             for i in range(n):
                 drawn[j, i] += (table[cards[i]] > 0) / worlds.shape[0]
-
-
-@njit(cache=True, nogil=True)
-def _wins_on(
-    r: Record, s: int, kc: KernelConfig, cards: np.ndarray, n: int, table: np.ndarray
-) -> None:
-    """Seat ``s``'s win table in record ``r`` on ``cards[:n]``, into ``table``."""
-    table[:] = 0
-    seat_table_on(r, s, kc, cards, n, table)
 
 
 def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: float = 0.0) -> Rows:
@@ -265,11 +255,12 @@ def collect_all(table: str, matches: int, seed: int, jobs: int, worlds: int, sha
     firsts = list(range(0, matches, 256))
     blocks = [seed + np.arange(i, min(i + 256, matches)) for i in firsts]
     n = len(blocks)
+    arguments = ([table] * n, firsts, blocks, [worlds] * n, [share] * n)
     if jobs == 1:
-        parts = list(map(collect, [table] * n, firsts, blocks, [worlds] * n, [share] * n))
+        parts = list(map(collect, *arguments))
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            parts = list(pool.map(collect, [table] * n, firsts, blocks, [worlds] * n, [share] * n))
+            parts = list(pool.map(collect, *arguments))
     return Rows(
         *(np.concatenate([getattr(p, f) for p in parts]) for f in Rows.__dataclass_fields__)
     )
@@ -287,8 +278,7 @@ def uniform_logits(places: np.ndarray) -> np.ndarray:
 def true_place_logs(logits: np.ndarray, places: np.ndarray) -> np.ndarray:
     """``[R, NUM_CARDS]``: the log-probability of each hidden card's true place
     under the per-card ``logits [R, NUM_CARDS, 4]`` (0 for a located card)."""
-    shifted = logits - logits.max(axis=2, keepdims=True)
-    logs = shifted - np.log(np.exp(shifted).sum(axis=2, keepdims=True))
+    logs = log_softmax(logits, axis=2)
     picked = np.take_along_axis(logs, np.clip(places, 0, REST)[:, :, None].astype(np.int64), 2)
     return np.where(places >= 0, picked[:, :, 0], 0.0)
 

@@ -662,6 +662,40 @@ def declares_after_swap(
 
 
 @njit(cache=True, nogil=True)
+def lay_out_nhat_ban(
+    worlds: np.ndarray, seat: int, kc: KernelConfig, nhat_ban_waits: int, declares: np.ndarray
+) -> None:
+    """Greedy as the model of every Nhất Bản declarer in ``seat``'s worlds
+    (records drawn by :func:`~env121.engine.kernel.determinize.draw_worlds`):
+    in each world ``worlds[w]``, every other seat that declared Nhất Bản (its
+    arrangement is fixed: only the seat to act can be laying one out) lays
+    out its drawn hand as greedy would (:func:`best_arrangement`, judged
+    from that seat's view of the world), and ``declares[w]`` says whether
+    greedy would declare Nhất Bản with every such hand
+    (:func:`nhat_ban_declared`; the hand is judged now, since a record keeps
+    no history of the moment it was declared). A hand with no legal
+    arrangement keeps the one drawn and does not declare."""
+    arrangement = np.empty(NUM_SLOTS, dtype=np.int64)
+    for w in range(worlds.shape[0]):
+        r = worlds[w]
+        declares[w] = True
+        for s in range(NUM_SEATS):
+            if s == seat or not r.nhat_ban[s]:
+                continue
+            unseen, n_unseen, public, dealer, own = seat_knowledge(r, s)
+            row, points, waits, free_points = best_arrangement(
+                own, unseen, n_unseen, public, dealer, kc
+            )
+            declares[w] = declares[w] and nhat_ban_declared(
+                own, row, points, waits, free_points, nhat_ban_waits
+            )
+            if row >= 0:
+                row_cards(own, row, arrangement)
+                for slot in range(NUM_SLOTS):
+                    r.nb_arrangement[s, slot] = arrangement[slot]
+
+
+@njit(cache=True, nogil=True)
 def swap_values(
     games: np.ndarray, kc: KernelConfig, actions: np.ndarray, locked: bool
 ) -> np.ndarray:
@@ -810,6 +844,7 @@ __all__ = [
     "hand_value",
     "hand_wins",
     "is_cuop",
+    "lay_out_nhat_ban",
     "legal_arrangements",
     "may_complete",
     "moment_key",

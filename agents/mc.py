@@ -46,6 +46,13 @@ value (:class:`agents.value.LeafValuer`: the line plus a network's
 correction, read from the world's true state), all of a look's leaves in
 one forward pass; the measurements are in ``agents/README.md``.
 
+With ``nb_layout=greedy`` the worlds model every opponent that declared
+Nhất Bản as greedy: its drawn hand is laid out as greedy would lay it out,
+not by a random legal arrangement, and a world whose hand greedy would not
+have declared with weighs nothing
+(:func:`agents.batched_greedy.lay_out_nhat_ban`). At greedy's table that is
+the true arrangement of the true hand in 99% of the decisions it applies to.
+
 With ``beliefs=greedy`` (or ``beliefs=scratch``) the worlds are weighted by
 what the opponents were seen to do (:mod:`agents.beliefs`): each world by the
 likelihood, under greedy's policy (or the shipped network ``ppo:scratch``'s,
@@ -74,7 +81,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from agents.batched_greedy import declares_after_swap, new_plans, swap_values
+from agents.batched_greedy import declares_after_swap, lay_out_nhat_ban, new_plans, swap_values
 from agents.batched_mc import play_plans
 from agents.beliefs import Model, greedy_model, normalized, observed_decisions, world_likelihoods
 from agents.greedy import GreedyAgent
@@ -112,6 +119,11 @@ BELIEF_EPSILON = 0.5
 """The search's default softening of the opponents' model: at ε = 0.5, 128
 weighted worlds kept a median 18 worlds' worth of weight, at ε = 0.1 only 4
 (``agents/README.md``, Beliefs), and the search's gate needs many."""
+NB_LAYOUTS = ("uniform", "greedy")
+"""How an opponent's fixed Nhất Bản is laid out in the worlds: ``uniform``, a
+random legal arrangement of its drawn hand (what the worlds are drawn with);
+``greedy``, as greedy lays out that hand, the world kept only where greedy
+would have declared with it (:func:`agents.batched_greedy.lay_out_nhat_ban`)."""
 Likelihoods = Callable[[int, int], np.ndarray]
 """Worlds ``first .. first + count - 1`` of a decision's draw → their likelihoods."""
 
@@ -166,6 +178,7 @@ class MCAgent:
         look: int = FIRST_LOOK,
         beliefs: str = "none",
         epsilon: float = BELIEF_EPSILON,
+        nb_layout: str = "uniform",
     ) -> None:
         if budget < 2:
             raise ValueError(f"budget={budget} is not valid: expected ≥ 2 determinizations")
@@ -185,6 +198,10 @@ class MCAgent:
             )
         if not 0 < epsilon <= 1:
             raise ValueError(f"epsilon={epsilon} is not valid: expected 0 < epsilon ≤ 1")
+        if nb_layout not in NB_LAYOUTS:
+            raise ValueError(
+                f"nb_layout={nb_layout!r} is not valid: expected one of {', '.join(NB_LAYOUTS)}"
+            )
         self.spec = "mc"
         self.budget = budget
         self.ms = ms
@@ -208,6 +225,9 @@ class MCAgent:
         self.model: Model | None = None if make_model is None else make_model()
         """The model of the opponents whose decisions weigh the worlds (None: uniform)."""
         self.epsilon = epsilon
+        self.greedy_layouts = nb_layout == "greedy"
+        """Whether the worlds lay out the opponents' Nhất Bản as greedy would
+        (:data:`NB_LAYOUTS`)."""
         self.reads_history = self.model is not None
         """Whether it reads the match's past (:meth:`~env121.play.turn.Turn.offer_decisions`):
         then it cannot sit a turn at a time on a game record."""
@@ -298,22 +318,33 @@ class MCAgent:
             look += more
 
     def belief(self, turn: Turn, seed: int) -> Likelihoods | None:
-        """How likely the worlds of the draw ``seed`` are under the opponents'
+        """How likely the worlds of the draw ``seed`` are: under the opponents'
         model, given their decisions on a card on offer in this vòng
-        (:func:`agents.beliefs.world_likelihoods`); None without a model or
-        before any such decision (every world equally likely)."""
-        if self.model is None:
-            return None
-        decisions = observed_decisions(turn.offer_decisions(), turn.seat)
-        if not decisions:
+        (:func:`agents.beliefs.world_likelihoods`), and with
+        ``nb_layout=greedy`` 0 where greedy would not have declared an
+        opponent's Nhất Bản with the hand drawn for it (:meth:`draw`); None
+        where every world is equally likely (no model or no such decision, and
+        no opponent's Nhất Bản to judge)."""
+        decisions = (
+            [] if self.model is None else observed_decisions(turn.offer_decisions(), turn.seat)
+        )
+        view = turn.view
+        judged = self.greedy_layouts and any(
+            declared for s, declared in enumerate(view.nhat_ban) if s != view.seat
+        )
+        if not decisions and not judged:
             return None
         model, epsilon = self.model, self.epsilon
-        now = turn.determinization(np.random.default_rng(seed))  # its events: the seat's
+        # the seat's events, for the model of its opponents
+        now = turn.determinization(np.random.default_rng(seed)) if decisions else None
 
         def likelihoods(first: int, count: int) -> np.ndarray:
-            worlds = turn.worlds(seed, first, count)
-            states = [state_of_record(worlds[w : w + 1], turn.config) for w in range(count)]
-            return world_likelihoods(states, now, decisions, model, epsilon)
+            worlds, kept = self.draw(turn, seed, first, count)
+            likelihood = kept.astype(np.float64)
+            if model is not None and now is not None:
+                states = [state_of_record(worlds[w : w + 1], turn.config) for w in range(count)]
+                likelihood *= world_likelihoods(states, now, decisions, model, epsilon)
+            return likelihood
 
         return likelihoods
 
@@ -327,8 +358,22 @@ class MCAgent:
         """``results[w, p]``: plan ``p``'s playout result (the seat's points in
         the vòng) in world ``first + w`` of the draw ``seed``
         (:meth:`~env121.play.turn.Turn.worlds`), for ``count`` worlds — the same
-        worlds for every plan."""
-        return self.play(turn.worlds(seed, first, count), turn.seat, plans, turn.config)
+        worlds for every plan (:meth:`draw`)."""
+        return self.play(self.draw(turn, seed, first, count)[0], turn.seat, plans, turn.config)
+
+    def draw(self, turn: Turn, seed: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(worlds, kept)``: worlds ``first .. first + count − 1`` of the draw
+        ``seed`` (:meth:`~env121.play.turn.Turn.worlds`), with
+        ``nb_layout=greedy`` every opponent's fixed Nhất Bản laid out as greedy
+        would, and per world whether greedy would have declared each such hand
+        (:func:`agents.batched_greedy.lay_out_nhat_ban`; every world is kept
+        otherwise)."""
+        worlds = turn.worlds(seed, first, count)
+        kept = np.ones(count, dtype=np.bool_)
+        if self.greedy_layouts:
+            kc = kernel_config_of(turn.config)
+            lay_out_nhat_ban(worlds, turn.seat, kc, self.greedy.nhat_ban_waits, kept)
+        return worlds, kept
 
     def play(
         self, worlds: np.ndarray, seat: int, plans: list[Plan], config: RuleConfig

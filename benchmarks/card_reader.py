@@ -55,7 +55,12 @@ wins in the game, how often in the worlds, and the difference. Then two
 logistic fits on nine matches in ten, scored by log-likelihood on the tenth
 against the worlds' share (shrunk by half a world each way): on the share's
 logit alone (the share calibrated), and with whether and how often the
-opponent passed and swapped (what the decisions add).
+opponent passed and swapped (what the decisions add). And for the
+opponents whose Nhất Bản arrangement is fixed, the same chance in the worlds
+laid out as greedy would (``mc:nb_layout=greedy``'s worlds: the declarer's
+drawn hand in greedy's arrangement, the worlds whose hands greedy would not
+declare with dropped), beside the uniform worlds' and the game's, with the
+log-likelihood a pair of what happened under each.
 
 Every interval is a 95% one clustered by match
 (:func:`arena.estimate.clustered_ratio`). It prints first how much there is
@@ -75,8 +80,10 @@ import numpy as np
 from numba import njit
 from scipy.special import expit, log_softmax
 
+from agents.batched_greedy import lay_out_nhat_ban
 from agents.batched_mc import seat_table_on
 from agents.environments import make_batched_policy
+from agents.greedy import GreedyAgent
 from arena.estimate import Estimate, clustered_ratio
 from env121.engine.actions import PASS
 from env121.engine.batched.engine import BatchedEngine
@@ -101,6 +108,9 @@ PHASES_BY_FLIPS = (("early", 1, 2), ("mid", 3, 5), ("late", 6, NOC_SIZE))
 HELD_OUT = 10
 """One match in this many is held out (its index ≡ 0 mod HELD_OUT)."""
 BATCH = 512
+NHAT_BAN_WAITS = GreedyAgent().nhat_ban_waits
+"""The unseen winning cards greedy's Nhất Bản needs: the worlds laid out as
+greedy would keep the hands greedy would declare with."""
 
 
 @dataclass
@@ -127,6 +137,13 @@ class Rows:
     cards: np.ndarray
     """int16 [M, HAND_SIZE]: the seat's free cards the entries are for, -1
     past the last (fewer than five after a Cướp)."""
+    nhat_ban: np.ndarray
+    """bool [M, OPPONENTS]: whether the opponent declared Nhất Bản (its
+    arrangement is fixed: only the seat to act can be laying one out)."""
+    laid_wins: np.ndarray
+    """float32 [M, OPPONENTS, HAND_SIZE]: the share of the same worlds in which
+    it wins once every opponent's Nhất Bản is laid out as greedy would, among
+    the worlds kept (:func:`agents.batched_greedy.lay_out_nhat_ban`)."""
 
 
 def places_of(record: np.void, seat: int) -> np.ndarray:
@@ -152,13 +169,19 @@ def deal_in(
     worlds: np.ndarray,
     wins: np.ndarray,
     drawn: np.ndarray,
+    laid: np.ndarray,
+    nhat_ban: np.ndarray,
 ) -> None:
     """For each free card ``i`` of ``seat`` in game ``g`` and each opponent
     ``j`` (1, 2, 3 seats on): ``wins[j, i]``, whether ``j`` wins on it (its
     win table, :func:`agents.batched_mc.seat_table_on`), and ``drawn[j, i]``,
     the share of the worlds ``worlds`` (drawn into it, seeded ``seed``:
     :func:`~env121.engine.kernel.determinize.draw_worlds`, uniform over what
-    the seat knows) in which it does."""
+    the seat knows) in which it does; ``laid[j, i]``, that share once the
+    worlds lay out every opponent's Nhất Bản as greedy would, among the
+    worlds kept (every world if none is: ``mc:nb_layout=greedy``'s worlds,
+    :func:`~agents.batched_greedy.lay_out_nhat_ban`); ``nhat_ban[j]``,
+    whether ``j`` declared Nhất Bản."""
     r = games[g]
     n = r.n_free[seat]
     cards = r.hands[seat, :n].astype(np.int64)
@@ -167,6 +190,7 @@ def deal_in(
     drawn[:] = 0.0
     for j in range(OPPONENTS):
         s = (seat + 1 + j) % NUM_SEATS
+        nhat_ban[j] = r.nhat_ban[s]  # its arrangement is fixed: only the seat to act lays out
         seat_table_on(r, s, kc, cards, n, table)  # it writes every one of cards[:n]
         for i in range(n):
             wins[j, i] = table[cards[i]] > 0
@@ -174,6 +198,18 @@ def deal_in(
             seat_table_on(worlds[w], s, kc, cards, n, table)
             for i in range(n):
                 drawn[j, i] += (table[cards[i]] > 0) / worlds.shape[0]
+    kept = np.empty(worlds.shape[0], dtype=np.bool_)
+    lay_out_nhat_ban(worlds, seat, kc, NHAT_BAN_WAITS, kept)
+    if not kept.any():
+        kept[:] = True
+    laid[:] = 0.0
+    for j in range(OPPONENTS):
+        s = (seat + 1 + j) % NUM_SEATS
+        for w in range(worlds.shape[0]):
+            if kept[w]:
+                seat_table_on(worlds[w], s, kc, cards, n, table)
+                for i in range(n):
+                    laid[j, i] += (table[cards[i]] > 0) / kept.sum()
 
 
 def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: float = 0.0) -> Rows:
@@ -197,6 +233,8 @@ def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: f
     measured: list[bool] = []
     wins: list[np.ndarray] = []
     drawn_wins: list[np.ndarray] = []
+    laid_wins: list[np.ndarray] = []
+    nhat_ban: list[np.ndarray] = []
     cards: list[np.ndarray] = []
     rng = np.random.default_rng(int(seeds[0]))
     drawn_worlds = np.empty(worlds, dtype=GAME_DTYPE)
@@ -217,10 +255,23 @@ def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: f
             if measured[-1]:
                 wins.append(np.zeros((OPPONENTS, HAND_SIZE), dtype=np.bool_))
                 drawn_wins.append(np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32))
+                laid_wins.append(np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32))
+                nhat_ban.append(np.zeros(OPPONENTS, dtype=np.bool_))
                 free = games["hands"][g, seat, : games["n_free"][g, seat]]
                 cards.append(np.pad(free, (0, HAND_SIZE - len(free)), constant_values=-1))
                 world_seed = int(rng.integers(2**63))
-                deal_in(games, g, seat, kc, world_seed, drawn_worlds, wins[-1], drawn_wins[-1])
+                deal_in(
+                    games,
+                    g,
+                    seat,
+                    kc,
+                    world_seed,
+                    drawn_worlds,
+                    wins[-1],
+                    drawn_wins[-1],
+                    laid_wins[-1],
+                    nhat_ban[-1],
+                )
         actions = games["legal"][:, 0].astype(np.int64)
         choice = np.flatnonzero(active & (games["n_legal"] > 1))
         if len(choice):
@@ -246,6 +297,8 @@ def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: f
         np.array(wins, dtype=np.bool_).reshape(-1, OPPONENTS, HAND_SIZE),
         np.array(drawn_wins, dtype=np.float32).reshape(-1, OPPONENTS, HAND_SIZE),
         np.array(cards, dtype=np.int16).reshape(-1, HAND_SIZE),
+        np.array(nhat_ban, dtype=np.bool_).reshape(-1, OPPONENTS),
+        np.array(laid_wins, dtype=np.float32).reshape(-1, OPPONENTS, HAND_SIZE),
     )
 
 
@@ -501,6 +554,41 @@ def report_wins(rows: Rows, seen: np.ndarray, held_out: np.ndarray, worlds: int)
     print(f"  coefficients (1, logit share, passed, swapped, passes, swaps): {np.round(read, 3)}")
 
 
+def report_nhat_ban(rows: Rows, worlds: int) -> None:
+    """For the opponents whose Nhất Bản is fixed: how often they win on a card
+    the seat could put out, in the game, in the uniform worlds and in the
+    worlds laid out as greedy would (``mc:nb_layout=greedy``'s); and the
+    log-likelihood a pair of what happened under each (the shares shrunk by
+    half a world each way)."""
+    shape = rows.wins.shape
+    pick = (rows.cards[:, None, :] >= 0) & rows.nhat_ban[:, :, None]
+    row = np.broadcast_to(np.flatnonzero(rows.measured)[:, None, None], shape)[pick]
+    wins = rows.wins[pick]
+    n = len(rows.flips)
+    pairs = np.bincount(row, minlength=n).astype(np.float64)
+    has = pairs > 0
+
+    def mean(values: np.ndarray) -> Estimate:
+        return by_match(rows, has, np.bincount(row, values, n), pairs)
+
+    def log_likelihood(share: np.ndarray) -> np.ndarray:
+        chance = (share * worlds + 0.5) / (worlds + 1)
+        out: np.ndarray = np.where(wins, np.log(chance), np.log1p(-chance))
+        return out
+
+    uniform, laid = rows.drawn_wins[pick], rows.laid_wins[pick]
+    print(
+        f"an opponent in Nhất Bản wins on a card the seat could put out ({len(wins)} "
+        f"pairs): in the game {mean(wins).describe(4)}, in the uniform worlds "
+        f"{mean(uniform).describe(4)}, laid out as greedy would {mean(laid).describe(4)}"
+    )
+    uniform_logs, laid_logs = log_likelihood(uniform), log_likelihood(laid)
+    print(
+        f"  log-likelihood a pair: uniform {mean(uniform_logs).describe(4)}, laid out "
+        f"{mean(laid_logs).describe(4)}, the gain {mean(laid_logs - uniform_logs).describe(4)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", default="greedy", help="the batched agent in every seat")
@@ -539,6 +627,7 @@ def main() -> None:
     report_what_there_is(rows, seen)
     if rows.measured.any():
         report_wins(rows, seen, held_out, args.worlds)
+        report_nhat_ban(rows, args.worlds)
     print(f"the {args.reader} reader of the hidden cards' places, {args.epochs} passes:")
     read = fit_reader(rows, np.flatnonzero(~held_out), args.reader, args.epochs, args.l2, args.seed)
     report_places(rows, held_out, read)

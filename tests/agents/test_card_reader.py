@@ -21,6 +21,7 @@ import math
 import numpy as np
 
 from agents.greedy import GreedyAgent
+from agents.mc import MCAgent
 from benchmarks.card_reader import (
     DECISIONS_SIZE,
     KINDS,
@@ -139,7 +140,9 @@ def test_worlds_chance_of_a_win_is_the_share_of_the_drawn_worlds() -> None:
             wins = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.bool_)
             drawn = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32)
             seed = 1234 + positions
-            deal_in(record, 0, seat, kernel_config_of(state.config), seed, worlds, wins, drawn)
+            deal_in(
+                record, 0, seat, kernel_config_of(state.config), seed, worlds, wins, drawn, *LAID
+            )
             turn = Turn(state, seat, search_allowed=True)
             states = [state_of_record(w[None], state.config) for w in turn.worlds(seed, 0, 8)]
             free = [int(c) for c in record[0]["hands"][seat][:5]]
@@ -154,3 +157,43 @@ def test_worlds_chance_of_a_win_is_the_share_of_the_drawn_worlds() -> None:
                     assert math.isclose(float(drawn[j, i]), share, abs_tol=1e-6)
         apply(state, greedy.act(Turn(state, seat)))
     assert some_drawn and some_win
+
+
+LAID = (np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32), np.zeros(OPPONENTS, dtype=np.bool_))
+"""Outputs of :func:`deal_in` a test does not read."""
+
+
+def test_laid_out_chance_is_the_share_of_the_kept_worlds_of_the_search() -> None:
+    """:func:`deal_in`'s chance in the worlds laid out as greedy would, at
+    offers facing a Nhất Bản, against its definition: the share of the worlds
+    ``mc:nb_layout=greedy`` keeps (:meth:`agents.mc.MCAgent.draw`) in which
+    the plain win table says the opponent wins."""
+    state, greedy, mc = new_game(26112), GreedyAgent(), MCAgent(nb_layout="greedy")
+    positions, differs = 0, False
+    while positions < 6:
+        seat = state.current_player
+        fixed = [bool(state.nb_arrangement[(seat + j) % NUM_SEATS]) for j in range(1, 4)]
+        if state.phase == Phase.OFFER and any(fixed) and len(state.hands[seat]) == 5:
+            positions += 1
+            record, seed = kernel_record(state), 99 + positions
+            worlds = np.empty(8, dtype=GAME_DTYPE)
+            wins = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.bool_)
+            drawn = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32)
+            laid = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32)
+            nhat_ban = np.zeros(OPPONENTS, dtype=np.bool_)
+            kc = kernel_config_of(state.config)
+            deal_in(record, 0, seat, kc, seed, worlds, wins, drawn, laid, nhat_ban)
+            assert nhat_ban.tolist() == fixed
+            kept_worlds, kept = mc.draw(Turn(state, seat, search_allowed=True), seed, 0, 8)
+            kept = kept if kept.any() else np.ones_like(kept)
+            shares = [
+                wins_on_free_cards(state_of_record(kept_worlds[w][None], state.config), seat)
+                for w in np.flatnonzero(kept)
+            ]
+            for i, card in enumerate(int(c) for c in record[0]["hands"][seat][:5]):
+                for j in range(OPPONENTS):
+                    share = np.mean([s[card][j] for s in shares])
+                    assert math.isclose(float(laid[j, i]), share, abs_tol=1e-6), (positions, j)
+            differs |= not np.allclose(laid, drawn)
+        apply(state, greedy.act(Turn(state, seat)))
+    assert differs

@@ -124,8 +124,9 @@ NB_LAYOUTS = ("uniform", "greedy")
 random legal arrangement of its drawn hand (what the worlds are drawn with);
 ``greedy``, as greedy lays out that hand, the world kept only where greedy
 would have declared with it (:func:`agents.batched_greedy.lay_out_nhat_ban`)."""
-Likelihoods = Callable[[int, int], np.ndarray]
-"""Worlds ``first .. first + count - 1`` of a decision's draw → their likelihoods."""
+Likelihoods = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""Worlds of a decision's draw and which of them are kept (:meth:`MCAgent.draw`)
+→ their likelihoods."""
 
 
 @dataclass(frozen=True)
@@ -303,8 +304,7 @@ class MCAgent:
         seed = self.decision_seed()
         likelihoods = self.belief(turn, seed)
         look = self.look
-        results = self.results(turn, plans, seed, 0, look)
-        likelihood = None if likelihoods is None else likelihoods(0, look)
+        results, likelihood = self.look_at(turn, plans, seed, 0, look, likelihoods)
         while True:
             out_of_time = deadline is not None and time.perf_counter() >= deadline
             weights = None if likelihood is None else normalized(likelihood)
@@ -312,9 +312,10 @@ class MCAgent:
             if z >= self.confidence or z < 1 or out_of_time or len(results) >= self.budget:
                 return Searched(best if z >= self.confidence else 0, *plan_gains(results, weights))
             more = min(2 * look, self.budget) - look
-            results = np.vstack([results, self.results(turn, plans, seed, look, more)])
-            if likelihoods is not None and likelihood is not None:
-                likelihood = np.concatenate([likelihood, likelihoods(look, more)])
+            new, new_likelihood = self.look_at(turn, plans, seed, look, more, likelihoods)
+            results = np.vstack([results, new])
+            if likelihood is not None and new_likelihood is not None:
+                likelihood = np.concatenate([likelihood, new_likelihood])
             look += more
 
     def belief(self, turn: Turn, seed: int) -> Likelihoods | None:
@@ -338,11 +339,10 @@ class MCAgent:
         # the seat's events, for the model of its opponents
         now = turn.determinization(np.random.default_rng(seed)) if decisions else None
 
-        def likelihoods(first: int, count: int) -> np.ndarray:
-            worlds, kept = self.draw(turn, seed, first, count)
+        def likelihoods(worlds: np.ndarray, kept: np.ndarray) -> np.ndarray:
             likelihood = kept.astype(np.float64)
             if model is not None and now is not None:
-                states = [state_of_record(worlds[w : w + 1], turn.config) for w in range(count)]
+                states = [state_of_record(world[None], turn.config) for world in worlds]
                 likelihood *= world_likelihoods(states, now, decisions, model, epsilon)
             return likelihood
 
@@ -359,7 +359,23 @@ class MCAgent:
         the vòng) in world ``first + w`` of the draw ``seed``
         (:meth:`~env121.play.turn.Turn.worlds`), for ``count`` worlds — the same
         worlds for every plan (:meth:`draw`)."""
-        return self.play(self.draw(turn, seed, first, count)[0], turn.seat, plans, turn.config)
+        return self.look_at(turn, plans, seed, first, count, None)[0]
+
+    def look_at(
+        self,
+        turn: Turn,
+        plans: list[Plan],
+        seed: int,
+        first: int,
+        count: int,
+        likelihoods: Likelihoods | None,
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`results` of worlds ``first .. first + count − 1`` and, given the
+        decision's ``likelihoods`` (:meth:`belief`), those worlds' likelihoods:
+        each world drawn, and laid out, once for both."""
+        worlds, kept = self.draw(turn, seed, first, count)
+        results = self.play(worlds, turn.seat, plans, turn.config)
+        return results, None if likelihoods is None else likelihoods(worlds, kept)
 
     def draw(self, turn: Turn, seed: int, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
         """``(worlds, kept)``: worlds ``first .. first + count − 1`` of the draw

@@ -77,8 +77,9 @@ def main() -> None:
                 seed = mc.decision_seed()
                 likelihoods = mc.belief(turn, seed)
                 if len({action for action, _ in plans}) > 1 and likelihoods is not None:
-                    results = mc.results(turn, plans, seed, 0, LOOK)
-                    weights = normalized(likelihoods(0, LOOK))
+                    results, likelihood = mc.look_at(turn, plans, seed, 0, LOOK, likelihoods)
+                    assert likelihood is not None
+                    weights = normalized(likelihood)
                     effective.append(1 / float(weights @ weights))
                     uniform = _choice(results, None, mc.confidence)
                     placebo = weights[shuffler.permutation(LOOK)]

@@ -198,6 +198,9 @@ def deal_in(
             seat_table_on(worlds[w], s, kc, cards, n, table)
             for i in range(n):
                 drawn[j, i] += (table[cards[i]] > 0) / worlds.shape[0]
+    if not nhat_ban.any():  # nothing to lay out, and every world is kept
+        laid[:] = drawn
+        return
     kept = np.empty(worlds.shape[0], dtype=np.bool_)
     lay_out_nhat_ban(worlds, seat, kc, NHAT_BAN_WAITS, kept)
     if not kept.any():

@@ -130,7 +130,7 @@ def test_worlds_chance_of_a_win_is_the_share_of_the_drawn_worlds() -> None:
     """:func:`deal_in` on a position against its definition: the plain win
     tables of the true state, and of each world of the same draw."""
     state, greedy = new_game(SEED), GreedyAgent()
-    positions, some_drawn, some_win = 0, False, False
+    positions, some_drawn, some_win, undeclared = 0, False, False, 0
     while positions < 3:
         seat = state.current_player
         if state.phase == Phase.OFFER and state.noc_pos >= 1 and len(state.hands[seat]) == 5:
@@ -140,9 +140,13 @@ def test_worlds_chance_of_a_win_is_the_share_of_the_drawn_worlds() -> None:
             wins = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.bool_)
             drawn = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32)
             seed = 1234 + positions
-            deal_in(
-                record, 0, seat, kernel_config_of(state.config), seed, worlds, wins, drawn, *LAID
-            )
+            laid = np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32)
+            nhat_ban = np.ones(OPPONENTS, dtype=np.bool_)
+            kc = kernel_config_of(state.config)
+            deal_in(record, 0, seat, kc, seed, worlds, wins, drawn, laid, nhat_ban)
+            if not nhat_ban.any():  # no declarer: the laid-out worlds are the drawn ones
+                assert np.array_equal(laid, drawn)
+                undeclared += 1
             turn = Turn(state, seat, search_allowed=True)
             states = [state_of_record(w[None], state.config) for w in turn.worlds(seed, 0, 8)]
             free = [int(c) for c in record[0]["hands"][seat][:5]]
@@ -156,11 +160,7 @@ def test_worlds_chance_of_a_win_is_the_share_of_the_drawn_worlds() -> None:
                     share = np.mean([s[card][j] for s in shares])
                     assert math.isclose(float(drawn[j, i]), share, abs_tol=1e-6)
         apply(state, greedy.act(Turn(state, seat)))
-    assert some_drawn and some_win
-
-
-LAID = (np.zeros((OPPONENTS, HAND_SIZE), dtype=np.float32), np.zeros(OPPONENTS, dtype=np.bool_))
-"""Outputs of :func:`deal_in` a test does not read."""
+    assert some_drawn and some_win and undeclared > 0
 
 
 def test_laid_out_chance_is_the_share_of_the_kept_worlds_of_the_search() -> None:

@@ -99,10 +99,11 @@ def test_the_agents_likelihoods_are_the_definitions_on_the_true_history(
     worlds = turn.worlds(seed, 0, WORLDS)
     states = [state_of_record(worlds[w : w + 1], state.config) for w in range(WORLDS)]
     expected = world_likelihoods(states, state, decisions, MODELS[model](), BELIEF_EPSILON)
-    got = likelihoods(0, WORLDS)
+    got = likelihoods(*agent.draw(turn, seed, 0, WORLDS))
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
     assert len(set(expected.tolist())) > 1  # the worlds are told apart
-    np.testing.assert_allclose(likelihoods(5, 3), expected[5:8], rtol=1e-12, atol=0)
+    later = likelihoods(*agent.draw(turn, seed, 5, 3))
+    np.testing.assert_allclose(later, expected[5:8], rtol=1e-12, atol=0)
 
 
 def test_offer_decisions_need_a_search_grant_and_a_past() -> None:

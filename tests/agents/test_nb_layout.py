@@ -91,8 +91,10 @@ def test_the_search_weighs_the_kept_worlds_alone() -> None:
         turn = Turn(state, seat, search_allowed=True)
         likelihoods = agent.belief(turn, 11)
         assert likelihoods is not None
-        _, kept = agent.draw(turn, 11, 3, WORLDS)
-        np.testing.assert_array_equal(likelihoods(3, WORLDS), kept.astype(np.float64))
+        results, likelihood = agent.look_at(turn, agent.plans(turn), 11, 3, WORLDS, likelihoods)
+        worlds, kept = agent.draw(turn, 11, 3, WORLDS)
+        np.testing.assert_array_equal(likelihood, kept.astype(np.float64))
+        assert (results == agent.play(worlds, seat, agent.plans(turn), state.config)).all()
     # with no opponent in Nhất Bản every world weighs the same
     state = new_game(3)
     assert agent.belief(Turn(state, state.current_player, search_allowed=True), 11) is None

@@ -205,6 +205,7 @@ def deal_in(
     lay_out_nhat_ban(worlds, seat, kc, NHAT_BAN_WAITS, kept)
     if not kept.any():
         kept[:] = True
+    n_kept = kept.sum()
     laid[:] = 0.0
     for j in range(OPPONENTS):
         s = (seat + 1 + j) % NUM_SEATS
@@ -212,7 +213,7 @@ def deal_in(
             if kept[w]:
                 seat_table_on(worlds[w], s, kc, cards, n, table)
                 for i in range(n):
-                    laid[j, i] += (table[cards[i]] > 0) / kept.sum()
+                    laid[j, i] += (table[cards[i]] > 0) / n_kept
 
 
 def collect(table: str, first: int, seeds: np.ndarray, worlds: int = 0, share: float = 0.0) -> Rows:
@@ -478,6 +479,19 @@ WIN_GROUPS = ("no decision", "passed only", "swapped")
 on cards and took none, took at least one."""
 
 
+def shrunk(share: np.ndarray, worlds: int) -> np.ndarray:
+    """A share of ``worlds`` worlds shrunk by half a world each way, so that
+    neither 0 nor 1 is a chance."""
+    out: np.ndarray = (share * worlds + 0.5) / (worlds + 1)
+    return out
+
+
+def log_likelihoods(outcomes: np.ndarray, chance: np.ndarray) -> np.ndarray:
+    """The log-probability of each outcome (whether the opponent wins) under its chance."""
+    out: np.ndarray = np.where(outcomes, np.log(chance), np.log1p(-chance))
+    return out
+
+
 def win_features(rows: Rows, seen: np.ndarray, worlds: int) -> tuple[np.ndarray, ...]:
     """Per measured (row, opponent, free card): ``(row, group, outcome, drawn,
     features)``, ``features`` the logit of the worlds' share (shrunk by half a
@@ -488,7 +502,7 @@ def win_features(rows: Rows, seen: np.ndarray, worlds: int) -> tuple[np.ndarray,
     group = np.where(swaps > 0, 2, np.where(passes > 0, 1, 0))
     shape = rows.wins.shape
     pick = np.broadcast_to(rows.cards[:, None, :] >= 0, shape)
-    share = (rows.drawn_wins * worlds + 0.5) / (worlds + 1)
+    share = shrunk(rows.drawn_wins, worlds)
 
     def spread(per_opponent: np.ndarray) -> np.ndarray:
         out: np.ndarray = np.broadcast_to(per_opponent[:, :, None], shape)[pick]
@@ -542,8 +556,7 @@ def report_wins(rows: Rows, seen: np.ndarray, held_out: np.ndarray, worlds: int)
     share = expit(features[test, 1])
 
     def log_likelihood(chance: np.ndarray) -> np.ndarray:
-        out: np.ndarray = np.where(outcome[test] > 0, np.log(chance), np.log1p(-chance))
-        return out
+        return log_likelihoods(outcome[test] > 0, chance)
 
     uniform_logs = log_likelihood(share)
     pairs = np.bincount(row[test], minlength=n).astype(np.float64)
@@ -574,18 +587,14 @@ def report_nhat_ban(rows: Rows, worlds: int) -> None:
     def mean(values: np.ndarray) -> Estimate:
         return by_match(rows, has, np.bincount(row, values, n), pairs)
 
-    def log_likelihood(share: np.ndarray) -> np.ndarray:
-        chance = (share * worlds + 0.5) / (worlds + 1)
-        out: np.ndarray = np.where(wins, np.log(chance), np.log1p(-chance))
-        return out
-
     uniform, laid = rows.drawn_wins[pick], rows.laid_wins[pick]
     print(
         f"an opponent in Nhất Bản wins on a card the seat could put out ({len(wins)} "
         f"pairs): in the game {mean(wins).describe(4)}, in the uniform worlds "
         f"{mean(uniform).describe(4)}, laid out as greedy would {mean(laid).describe(4)}"
     )
-    uniform_logs, laid_logs = log_likelihood(uniform), log_likelihood(laid)
+    uniform_logs = log_likelihoods(wins, shrunk(uniform, worlds))
+    laid_logs = log_likelihoods(wins, shrunk(laid, worlds))
     print(
         f"  log-likelihood a pair: uniform {mean(uniform_logs).describe(4)}, laid out "
         f"{mean(laid_logs).describe(4)}, the gain {mean(laid_logs - uniform_logs).describe(4)}"

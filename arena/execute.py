@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -213,8 +214,17 @@ def _start_worker(threads: int, families: Sequence[str]) -> None:
     """Give a new worker process its share of the threads (``ENV121_THREADS``, so
     that ``jobs`` workers do not each start one per core), an empty agent cache
     and the kernel ``families`` its games use loaded (so no decision's time
-    includes them); Ctrl-C is the parent's to handle."""
+    includes them); Ctrl-C is the parent's to handle.
+
+    The worker is forked. If the parent has imported torch (it built a
+    ``ppo:`` or ``import:`` agent to check its spec), its OpenMP thread pool
+    may be running, and a forked child that enters that pool waits for
+    threads it does not have, for ever: an ``import:`` factory that loads its
+    weights hung ``--jobs 2``. So torch runs on one thread in a worker
+    (it then never enters the pool); the workers themselves use the cores."""
     os.environ[THREADS_VARIABLE] = str(threads)
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()

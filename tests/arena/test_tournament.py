@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from collections import defaultdict
 from typing import Any
 
@@ -164,3 +166,24 @@ def test_every_interval_stays_in_its_metrics_range():
             assert low <= estimate.low <= estimate.mean <= estimate.high <= high, name
             clipped += estimate.low == low or estimate.high == high
     assert clipped > 0
+
+
+def test_a_torch_agent_built_in_the_parent_does_not_hang_the_forked_workers():
+    """A tournament's parent builds each agent to check its spec; an ``import:``
+    agent that uses torch there starts torch's OpenMP pool, and a worker forked
+    from it that entered the pool would wait for ever. The workers run torch
+    on one thread, so the tournament ends (before that, it hung: killed here)."""
+    pytest.importorskip("torch", reason="the train extra is not installed")
+    code = (
+        "import torch\n"
+        "torch.set_num_threads(2)\n"  # a pool to start, on any machine
+        "from arena import run_tournament\n"
+        "from env121.rules.config import RuleConfig\n"
+        "result = run_tournament(matchups=[('import:tests.support.torch_policy:busy_agent',"
+        " 'random')], deals=1, jobs=2, config=RuleConfig(num_van=1))\n"
+        "print(len(result.games))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.split() == ["4"]

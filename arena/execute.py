@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ from typing import Protocol
 from agents.warmup import families_for, warm_kernels
 from arena.batched import batched_player, decides_together, play_batch
 from arena.play import AgentCache, GameRecord, GameTask, game_key
-from env121.engine.batched.threads import THREADS_VARIABLE, default_threads
+from env121.engine.batched.threads import THREADS_VARIABLE, default_threads, forked_worker_torch
 from env121.rules.config import RuleConfig
 
 Progress = Callable[[int, int], None]
@@ -214,17 +213,11 @@ def _start_worker(threads: int, families: Sequence[str]) -> None:
     """Give a new worker process its share of the threads (``ENV121_THREADS``, so
     that ``jobs`` workers do not each start one per core), an empty agent cache
     and the kernel ``families`` its games use loaded (so no decision's time
-    includes them); Ctrl-C is the parent's to handle.
-
-    The worker is forked. If the parent has imported torch (it built a
-    ``ppo:`` or ``import:`` agent to check its spec), its OpenMP thread pool
-    may be running, and a forked child that enters that pool waits for
-    threads it does not have, for ever: an ``import:`` factory that loads its
-    weights hung ``--jobs 2``. So torch runs on one thread in a worker
-    (it then never enters the pool); the workers themselves use the cores."""
+    includes them); Ctrl-C is the parent's to handle. The worker is forked,
+    so torch runs on one thread in it (:func:`forked_worker_torch`); the
+    workers themselves use the cores."""
     os.environ[THREADS_VARIABLE] = str(threads)
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
+    forked_worker_torch()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_cache
     _worker_cache = AgentCache()

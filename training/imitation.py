@@ -63,6 +63,7 @@ from agents.ppo import PolicyNetwork
 from agents.registry import make_agent
 from arena.ray_backend import DEFAULT_MAX_RETRIES, task_result
 from env121.engine.actions import NUM_ACTIONS
+from env121.engine.batched.threads import forked_worker_torch
 from env121.engine.files import write_atomically
 from env121.engine.game import new_game
 from env121.engine.seeds import Stream, derive_seed
@@ -376,7 +377,8 @@ def collect(
         elif jobs == 1:
             played = map(play_match, *arguments)
         else:
-            played = stack.enter_context(ProcessPoolExecutor(jobs)).map(play_match, *arguments)
+            pool = ProcessPoolExecutor(jobs, initializer=forked_worker_torch)
+            played = stack.enter_context(pool).map(play_match, *arguments)
         parts = []
         for part in played:  # in seed order
             parts.append(part)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
 from collections import defaultdict
 from typing import Any
 
@@ -174,16 +172,13 @@ def test_a_torch_agent_built_in_the_parent_does_not_hang_the_forked_workers():
     from it that entered the pool would wait for ever. The workers run torch
     on one thread, so the tournament ends (before that, it hung: killed here)."""
     pytest.importorskip("torch", reason="the train extra is not installed")
-    code = (
-        "import torch\n"
-        "torch.set_num_threads(2)\n"  # a pool to start, on any machine
+    from tests.support.torch_policy import run_after_a_busy_pool
+
+    out = run_after_a_busy_pool(
         "from arena import run_tournament\n"
         "from env121.rules.config import RuleConfig\n"
         "result = run_tournament(matchups=[('import:tests.support.torch_policy:busy_agent',"
         " 'random')], deals=1, jobs=2, config=RuleConfig(num_van=1))\n"
         "print(len(result.games))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert out.stdout.split() == ["4"]
+    assert out.split() == ["4"]

@@ -1,11 +1,16 @@
 """An ``import:`` batched policy that is a torch module: ``linear``, a seeded
-``torch.nn.Linear`` from the observation to the 131 logits; and ``busy_agent``,
-an agent that keeps torch's thread pool busy."""
+``torch.nn.Linear`` from the observation to the 131 logits; ``busy_agent``, an
+agent that keeps torch's thread pool busy; and :func:`run_after_a_busy_pool`,
+code run where that pool was started before any worker is forked."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import torch
 
+from agents.greedy import GreedyAgent
 from env121.engine.actions import NUM_ACTIONS
 from env121.play.observation import OBS_SIZE
 from env121.play.turn import Turn
@@ -19,24 +24,42 @@ class BusyAgent:
     operation large enough for torch's OpenMP pool (where torch has two
     threads or more): built in a tournament's parent to check its spec, it
     starts that pool there, as an agent that loads its weights does. It plays
-    the first legal action."""
+    as greedy."""
 
     spec = "import:tests.support.torch_policy:busy_agent"
     uses_search = False
 
     def __init__(self) -> None:
-        self.work = torch.ones(1 << 22)
+        self.work = torch.ones(1 << 18)
         self.work.mul_(2.0)
+        self.greedy = GreedyAgent()
 
     def reset(self, seed: int) -> None:
-        """Nothing to reseed."""
+        """Reset its greedy."""
+        self.greedy.reset(seed)
 
     def act(self, turn: Turn) -> int:
-        """The first legal action, after the pool's work."""
+        """Greedy's action, after the pool's work."""
         self.work.mul_(1.0)
-        return int(turn.legal_actions[0])
+        return self.greedy.act(turn)
 
 
 def busy_agent() -> BusyAgent:
     """A :class:`BusyAgent`."""
     return BusyAgent()
+
+
+def run_after_a_busy_pool(code: str, timeout: float = 120) -> str:
+    """The output of ``code`` run by a fresh Python whose torch has two threads
+    (so that building a ``busy_agent`` starts its pool, on any machine); one
+    that does not end within ``timeout`` seconds is killed
+    (``subprocess.TimeoutExpired``), as a hung one would be."""
+    prelude = "import torch\ntorch.set_num_threads(2)\n"
+    done = subprocess.run(
+        [sys.executable, "-c", prelude + code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=timeout,
+    )
+    return done.stdout

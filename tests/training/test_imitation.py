@@ -346,3 +346,17 @@ def test_a_search_teachers_rows_keep_its_networks_prior_and_the_plans_gains():
         on.gains[np.arange(len(on)), on.actions] >= 0
     ).all()  # greedy's plan (0) or a clear gain
     assert (on.gains > 0).any()
+
+
+def test_a_torch_teacher_built_in_the_parent_does_not_hang_the_forked_collectors():
+    """:func:`collect` builds its teacher in the parent to check its spec; an
+    ``import:`` teacher that uses torch there starts torch's thread pool, and a
+    forked worker that entered it would wait for ever (tried: killed here)."""
+    from tests.support.torch_policy import run_after_a_busy_pool
+
+    out = run_after_a_busy_pool(
+        "from training.imitation import collect\n"
+        "demos = collect('import:tests.support.torch_policy:busy_agent', matches=2, jobs=2)\n"
+        "print(len(set(demos.matches.tolist())))\n"
+    )
+    assert out.split() == ["2"]

@@ -25,6 +25,7 @@ other, and one held off its core by another process holds up every step
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
@@ -93,10 +94,25 @@ class SliceThreads:
             pass
 
 
+def forked_worker_torch() -> None:
+    """Run torch on one thread in a process forked from one that may have used it.
+
+    A parent that built an agent to check its spec (a ``ppo:`` network, or an
+    ``import:`` agent that loads its weights) has imported torch and may have
+    started its OpenMP thread pool; a forked child that enters that pool waits
+    for ever for threads it does not have (an ``import:`` agent hung a
+    tournament's ``--jobs 2`` that way). On one thread torch never enters the
+    pool. The initializer of every forked worker pool calls it (the arena's
+    and the demonstrations'); torch itself is not imported here."""
+    if "torch" in sys.modules:
+        sys.modules["torch"].set_num_threads(1)
+
+
 __all__ = [
     "THREADS_VARIABLE",
     "SliceThreads",
     "default_threads",
+    "forked_worker_torch",
     "resolve_threads",
     "usable_cores",
 ]

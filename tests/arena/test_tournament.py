@@ -177,7 +177,7 @@ def test_a_torch_agent_built_in_the_parent_does_not_hang_the_forked_workers():
     out = run_after_a_busy_pool(
         "from arena import run_tournament\n"
         "from env121.rules.config import RuleConfig\n"
-        "result = run_tournament(matchups=[('import:tests.support.torch_policy:busy_agent',"
+        "result = run_tournament(matchups=[('import:tests.support.torch_policy:BusyAgent',"
         " 'random')], deals=1, jobs=2, config=RuleConfig(num_van=1))\n"
         "print(len(result.games))\n"
     )

@@ -1,6 +1,6 @@
 """An ``import:`` batched policy that is a torch module: ``linear``, a seeded
-``torch.nn.Linear`` from the observation to the 131 logits; ``busy_agent``, an
-agent that keeps torch's thread pool busy; and :func:`run_after_a_busy_pool`,
+``torch.nn.Linear`` from the observation to the 131 logits; :class:`BusyAgent`,
+an agent that keeps torch's thread pool busy; and :func:`run_after_a_busy_pool`,
 code run where that pool was started before any worker is forked."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class BusyAgent:
     starts that pool there, as an agent that loads its weights does. It plays
     as greedy."""
 
-    spec = "import:tests.support.torch_policy:busy_agent"
+    spec = "import:tests.support.torch_policy:BusyAgent"
     uses_search = False
 
     def __init__(self) -> None:
@@ -44,14 +44,9 @@ class BusyAgent:
         return self.greedy.act(turn)
 
 
-def busy_agent() -> BusyAgent:
-    """A :class:`BusyAgent`."""
-    return BusyAgent()
-
-
 def run_after_a_busy_pool(code: str, timeout: float = 120) -> str:
     """The output of ``code`` run by a fresh Python whose torch has two threads
-    (so that building a ``busy_agent`` starts its pool, on any machine); one
+    (so that building a :class:`BusyAgent` starts its pool, on any machine); one
     that does not end within ``timeout`` seconds is killed
     (``subprocess.TimeoutExpired``), as a hung one would be."""
     prelude = "import torch\ntorch.set_num_threads(2)\n"

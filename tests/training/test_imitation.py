@@ -356,7 +356,7 @@ def test_a_torch_teacher_built_in_the_parent_does_not_hang_the_forked_collectors
 
     out = run_after_a_busy_pool(
         "from training.imitation import collect\n"
-        "demos = collect('import:tests.support.torch_policy:busy_agent', matches=2, jobs=2)\n"
+        "demos = collect('import:tests.support.torch_policy:BusyAgent', matches=2, jobs=2)\n"
         "print(len(set(demos.matches.tolist())))\n"
     )
     assert out.split() == ["2"]
